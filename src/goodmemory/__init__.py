@@ -1,0 +1,1 @@
+"""GoodMemory: long-term user memory for LLM agents."""
