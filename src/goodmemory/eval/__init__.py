@@ -1,0 +1,1 @@
+"""The evaluation harness: persona A/B replay, external suites, judges and reports."""
