@@ -1,0 +1,168 @@
+"""The read pipeline behind ``recall`` and ``build_context``."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime
+
+from .budget import pack
+from .config import GoodMemoryConfig
+from .context import Entry, render, section_for
+from .embeddings import Embedder
+from .models import (
+    Context,
+    ContextItem,
+    DroppedItem,
+    MemoryKind,
+    MemoryRecord,
+    MemoryStatus,
+    RecallHit,
+    RecallResult,
+)
+from .ranking import RankedHit, rank
+from .routing import plan_query
+from .storage.base import ACTIVE_ONLY, MemoryFilter, Storage, TextQuery, VectorQuery
+from .tokens import TokenCounter
+from .verification import Verdict, assess
+
+__all__ = ["ReadContext", "run_build_context", "run_recall"]
+
+
+@dataclass
+class ReadContext:
+    storage: Storage
+    embedder: Embedder
+    config: GoodMemoryConfig
+    tokens: TokenCounter
+
+
+def _ranked(
+    rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
+    limit: int, include_history: bool, now: datetime,
+) -> tuple[list[RankedHit], dict[str, object]]:
+    cfg = rc.config.retrieval()
+    plan = plan_query(query, at=now, domain=domain, kinds=kinds, limit=limit)
+    statuses = (MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED) if include_history else ACTIVE_ONLY
+    flt = MemoryFilter(statuses=statuses, kinds=kinds, visible_in_domain=domain)
+    t0 = time.perf_counter()
+    text_hits = rc.storage.search_text(user_id, TextQuery(query, cfg.candidates, flt))
+    t1 = time.perf_counter()
+    qvec = rc.embedder.embed([query])[0]
+    t2 = time.perf_counter()
+    vec_hits = rc.storage.search_vector(user_id, VectorQuery(qvec, cfg.candidates, flt))
+    t3 = time.perf_counter()
+    ids = tuple(dict.fromkeys([m for m, _ in text_hits] + [m for m, _ in vec_hits]))
+    records = {r.id: r for r in rc.storage.list(user_id, MemoryFilter(statuses=None, memory_ids=ids))} if ids else {}
+    hits = rank(plan, records, text_hits, vec_hits, now=now, config=cfg, limit=limit)
+    t4 = time.perf_counter()
+    trace = {
+        "plan": plan.as_dict(),
+        "text_candidates": len(text_hits),
+        "vector_candidates": len(vec_hits),
+        "timings_ms": {"text": round((t1 - t0) * 1e3, 2), "embed": round((t2 - t1) * 1e3, 2),
+                       "vector": round((t3 - t2) * 1e3, 2), "rank": round((t4 - t3) * 1e3, 2)},
+    }
+    return hits, trace
+
+
+def run_recall(
+    rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
+    limit: int, include_history: bool, now: datetime,
+) -> RecallResult:
+    hits, trace = _ranked(rc, query, user_id=user_id, domain=domain, kinds=kinds, limit=limit,
+                          include_history=include_history, now=now)
+    if rc.config.track_recalls and hits:
+        rc.storage.mark_recalled(user_id, [h.record.id for h in hits], now)
+    return RecallResult(
+        query=query,
+        hits=[RecallHit(memory=h.record, score=round(h.score, 6), reasons=h.reasons) for h in hits],
+        plan=trace,
+    )
+
+
+def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext) -> Entry:
+    text = r.text
+    if r.kind == MemoryKind.EPISODE:
+        text = rc.tokens.truncate(text, rc.config.context_item_max_tokens)
+        if len(text) < len(r.text):
+            text += " …"
+    e = Entry(memory_id=r.id, kind=r.kind, section=section_for(r.kind), text=text,
+              date=r.event_time.strftime("%Y-%m-%d"), source_message_ids=list(r.source.message_ids),
+              flags=flags, score=score)
+    e.tokens = rc.tokens.count(e.line()) + 1
+    return e
+
+
+def run_build_context(
+    rc: ReadContext, query: str, *, user_id: str, domain: str | None, max_tokens: int, now: datetime,
+) -> tuple[Context, list[str]]:
+    cfg = rc.config
+    t0 = time.perf_counter()
+    hits, trace = _ranked(rc, query, user_id=user_id, domain=domain, kinds=None, limit=cfg.context_candidates,
+                          include_history=False, now=now)
+    visible = MemoryFilter(visible_in_domain=domain)
+    profile = rc.storage.list(user_id, MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain=domain))
+    loops = [r for r in rc.storage.list(user_id, MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,),
+                                                                visible_in_domain=domain))
+             if r.metadata.get("state", "open") == "open"]
+    del visible
+    staleness = cfg.retrieval().staleness
+    dropped: list[DroppedItem] = []
+    by_id: dict[str, Entry] = {}
+    order: list[Entry] = []
+    conflicts: dict[str, MemoryRecord] = {}
+
+    def add(r: MemoryRecord, score: float) -> None:
+        if r.id in by_id:
+            return
+        fresh = assess(r, now, staleness)
+        if fresh.verdict == Verdict.HIDDEN:
+            return
+        if fresh.verdict == Verdict.SUPPRESS:
+            dropped.append(DroppedItem(memory_id=r.id, section=section_for(r.kind), reason=f"stale: {fresh.marker}"))
+            return
+        flags = [fresh.marker] if fresh.marker else []
+        if r.conflicts_with:
+            partners = [conflicts.get(c) or rc.storage.get(user_id, c) for c in r.conflicts_with]
+            values = [r.value] + [p.value for p in partners if p is not None and p.status == MemoryStatus.ACTIVE]
+            if len(values) > 1:
+                flags.append("conflict: " + " vs ".join(values))
+        e = _entry(r, score, flags, rc)
+        by_id[r.id] = e
+        order.append(e)
+
+    top_score = hits[0].score if hits else 1.0
+    # the core profile leads (identity frames every answer), then relevance order
+    core = sorted(profile, key=lambda r: (-r.importance, -r.confidence, r.id))[: cfg.core_profile_items]
+    for r in core:
+        add(r, top_score * 1.01)
+    ranked_extra = [(h.record, h.score) for h in hits]
+    # open loops and the rest of the profile compete at a modest default score
+    baseline = hits[min(len(hits) - 1, 5)].score if hits else 0.5
+    for r in loops:
+        if all(r.id != rec.id for rec, _ in ranked_extra):
+            ranked_extra.append((r, baseline * 0.9))
+    ranked_extra.sort(key=lambda x: (-x[1], x[0].id))
+    for r, s in ranked_extra:
+        add(r, s)
+
+    result = pack(order, max_tokens, render=render, count=rc.tokens.count, item_tokens=lambda e: e.tokens,
+                  overhead_tokens=lambda chosen, e: 0 if any(c.section == e.section for c in chosen) else 6)
+    for e in result.dropped:
+        dropped.append(DroppedItem(memory_id=e.memory_id, section=e.section, tokens=e.tokens,
+                                   reason=f"over budget ({max_tokens} tokens)"))
+    items = [
+        ContextItem(memory_id=e.memory_id, kind=e.kind, section=e.section, text=e.text, tokens=e.tokens,
+                    source_message_ids=e.source_message_ids, date=e.date, flags=e.flags)
+        for e in result.selected
+    ]
+    trace["selected"] = [{"id": e.memory_id, "score": round(e.score, 5), "section": e.section} for e in result.selected]
+    trace["reasons"] = {h.record.id: h.reasons for h in hits}
+    trace["renders"] = result.renders
+    trace["total_ms"] = round((time.perf_counter() - t0) * 1e3, 2)
+    if not items:
+        result.text, result.tokens = "", 0
+    ctx = Context(text=result.text, items=items, tokens=result.tokens, max_tokens=max_tokens, dropped=dropped,
+                  trace=trace)
+    return ctx, [e.text for e in result.selected if e.kind != MemoryKind.EPISODE]

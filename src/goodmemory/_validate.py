@@ -1,0 +1,115 @@
+"""Argument checks for the public API: bad input becomes InvalidInputError, never a raw pydantic error."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from pydantic import ValidationError
+
+from .errors import InvalidInputError
+from .models import FeedbackSignal, MemoryKind, Message
+
+__all__ = ["check_at", "check_kinds", "check_messages", "check_positive", "check_signal", "check_user", "check_opt_str"]
+
+_ROLES = ("user", "assistant", "system", "tool")
+
+
+def check_user(user_id: Any) -> str:
+    if not isinstance(user_id, str) or not user_id.strip():
+        raise InvalidInputError("user_id must be a non-empty string, e.g. user_id='u42'")
+    if "\x00" in user_id or len(user_id) > 255:
+        raise InvalidInputError("user_id must be at most 255 characters and contain no NUL bytes")
+    return user_id
+
+
+def check_opt_str(value: Any, name: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or "\x00" in value or len(value) > 255:
+        raise InvalidInputError(f"{name} must be a non-empty string of at most 255 characters, or None")
+    return value
+
+
+def check_at(at: Any) -> datetime | None:
+    if at is None:
+        return None
+    if not isinstance(at, datetime):
+        raise InvalidInputError(f"at must be a datetime, got {type(at).__name__}")
+    return at if at.tzinfo else at.replace(tzinfo=timezone.utc)
+
+
+def check_positive(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
+def check_signal(signal: Any) -> FeedbackSignal:
+    try:
+        return FeedbackSignal(signal)
+    except ValueError:
+        raise InvalidInputError(
+            f"unknown feedback signal {signal!r}; use one of {[s.value for s in FeedbackSignal]}"
+        ) from None
+
+
+def check_kinds(kinds: Any) -> tuple[MemoryKind, ...] | None:
+    if kinds is None:
+        return None
+    if isinstance(kinds, (str, MemoryKind)):
+        kinds = [kinds]
+    try:
+        return tuple(MemoryKind(k) for k in kinds)
+    except (ValueError, TypeError):
+        raise InvalidInputError(f"unknown kinds {kinds!r}; use some of {[k.value for k in MemoryKind]}") from None
+
+
+def _clean(text: str) -> str:
+    """Drop NUL bytes and lone surrogates, which no store can hold faithfully."""
+    text = text.replace("\x00", "")
+    return text.encode("utf-8", "replace").decode("utf-8") if _has_surrogate(text) else text
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def check_messages(messages: Any, *, max_count: int, hard_max_chars: int) -> list[Message]:
+    if isinstance(messages, (str, bytes, dict, Message)) or not isinstance(messages, Sequence):
+        raise InvalidInputError(
+            "messages must be a list of {'role': ..., 'content': ...} dicts or Message objects"
+        )
+    if len(messages) > max_count:
+        raise InvalidInputError(f"{len(messages)} messages in one call; the limit is {max_count}: split the batch")
+    out: list[Message] = []
+    for i, m in enumerate(messages):
+        if isinstance(m, Message):
+            msg = m
+        elif isinstance(m, dict):
+            role = m.get("role")
+            if role not in _ROLES:
+                raise InvalidInputError(f"messages[{i}].role must be one of {list(_ROLES)}, got {role!r}")
+            if not isinstance(m.get("content"), str):
+                raise InvalidInputError(
+                    f"messages[{i}].content must be a string, got {type(m.get('content')).__name__}"
+                )
+            try:
+                msg = Message.model_validate(m)
+            except ValidationError as exc:
+                raise InvalidInputError(f"messages[{i}] is invalid: {exc.errors()[0]['msg']}") from None
+        else:
+            raise InvalidInputError(f"messages[{i}] must be a dict or Message, got {type(m).__name__}")
+        if len(msg.content) > hard_max_chars:
+            raise InvalidInputError(
+                f"messages[{i}] has {len(msg.content)} characters; the hard limit is {hard_max_chars}"
+            )
+        if msg.id is not None and (not msg.id.strip() or len(msg.id) > 255):
+            raise InvalidInputError(f"messages[{i}].id must be a non-empty string of at most 255 characters")
+        out.append(msg.model_copy(update={"content": _clean(msg.content)}))
+    return out

@@ -1,0 +1,225 @@
+"""The write pipeline behind ``remember``: messages -> candidates -> policy -> one transaction."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .config import GoodMemoryConfig
+from .context import CLOSE, OPEN
+from .embeddings import Embedder
+from .errors import ExtractionError, GoodMemoryError, StorageError
+from .extraction.base import ExtractionContext, Extractor
+from .merge import Plan, SlotView, WritePolicy, decide, normalize_value
+from .models import (
+    Candidate,
+    MemoryKind,
+    MemoryRecord,
+    MemorySource,
+    MemoryStatus,
+    Message,
+    WriteAction,
+    WriteDecision,
+    WriteResult,
+    content_hash,
+)
+from .secrets import find_secrets, redact
+from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch, slot_scope
+from .taxonomy import default_transferable, normalize_key, volatility_for
+
+__all__ = ["WriteContext", "prepare_messages", "run_remember", "strip_injected"]
+
+_BLOCK = re.compile(re.escape(OPEN) + r".*?(" + re.escape(CLOSE) + r"|\Z)", re.S)
+
+
+def strip_injected(text: str) -> str:
+    """Remove context blocks that GoodMemory rendered, so they are never re-learned."""
+    return _BLOCK.sub(" ", text).strip() if OPEN in text else text
+
+
+@dataclass
+class WriteContext:
+    storage: Storage
+    embedder: Embedder
+    extractor: Extractor
+    config: GoodMemoryConfig
+    injected: frozenset[str] = frozenset()
+    warnings: list[str] = field(default_factory=list)
+
+
+def prepare_messages(
+    messages: Sequence[Message], *, session_id: str | None, at: datetime, max_chars: int
+) -> tuple[list[Message], list[str]]:
+    """Give every message an id and a timestamp; truncate over-long ones."""
+    warnings: list[str] = []
+    if session_id is None:
+        h = hashlib.sha256()
+        for m in messages:
+            h.update(f"{m.role}\x1f{m.content}\x1e".encode("utf-8", "replace"))
+        prefix = "m-" + h.hexdigest()[:12]
+    else:
+        prefix = session_id
+    out: list[Message] = []
+    for i, m in enumerate(messages):
+        content = m.content
+        if len(content) > max_chars:
+            warnings.append(f"message {i} truncated from {len(content)} to {max_chars} characters")
+            content = content[:max_chars]
+        out.append(m.model_copy(update={
+            "id": m.id or f"{prefix}:{i}",
+            "timestamp": m.timestamp or at,
+            "content": content,
+        }))
+    return out, warnings
+
+
+def _episode(m: Message, text: str, *, user_id: str, agent_id: str | None, domain: str | None,
+             session_id: str | None, now: datetime) -> MemoryRecord:
+    assert m.id is not None and m.timestamp is not None
+    speaker = m.name or m.role
+    return MemoryRecord(
+        user_id=user_id, agent_id=agent_id, domain=domain, kind=MemoryKind.EPISODE,
+        key=f"episode.{m.id}", value="", text=f"{speaker}: {text}" if not text.startswith(f"{speaker}:") else text,
+        confidence=1.0, importance=0.3, transferable=default_transferable(MemoryKind.EPISODE, "episode"),
+        valid_from=m.timestamp,
+        source=MemorySource(session_id=session_id, message_ids=[m.id], timestamp=m.timestamp, role=m.role,
+                            extractor="raw"),
+        created_at=now, updated_at=now, volatility=volatility_for(MemoryKind.EPISODE, "episode"),
+        metadata={"role": m.role},
+    )
+
+
+def run_remember(
+    wc: WriteContext,
+    messages: list[Message],
+    *,
+    user_id: str,
+    session_id: str | None,
+    agent_id: str | None,
+    domain: str | None,
+    now: datetime,
+    at: datetime,
+) -> WriteResult:
+    cfg = wc.config
+    storage = wc.storage
+    cleaned = [m.model_copy(update={"content": strip_injected(m.content)}) for m in messages]
+
+    # 1. raw turns as episodes (secrets redacted), idempotent by message id
+    ep_keys = tuple(f"episode.{m.id}" for m in cleaned)
+    existing_eps = {r.key: r for r in storage.list(user_id, MemoryFilter(statuses=None, keys=ep_keys))} if ep_keys else {}
+    batch = WriteBatch()
+    decisions: list[WriteDecision] = []
+    episodes_by_msg: dict[str, MemoryRecord] = {}
+    for m in cleaned:
+        if m.role not in cfg.keep_roles or not m.content.strip():
+            continue
+        text = redact(m.content)[0] if cfg.redact_secrets_in_episodes else m.content
+        ep = _episode(m, text, user_id=user_id, agent_id=agent_id, domain=domain, session_id=session_id, now=now)
+        old = existing_eps.get(ep.key)
+        if old is not None:
+            decisions.append(WriteDecision(action=WriteAction.MERGE, memory_id=old.id,
+                                           reason="turn already kept as episode evidence"))
+            continue
+        batch.inserts.append(ep)
+        episodes_by_msg[m.id or ""] = ep
+        decisions.append(WriteDecision(action=WriteAction.ADD, memory_id=ep.id, reason="raw turn kept as episode"))
+
+    # 2. extraction (never writes; failures abort the whole call)
+    existing_slots = {
+        r.key: r.value
+        for r in storage.list(
+            user_id, MemoryFilter(exclude_kinds=(MemoryKind.EPISODE,), agent_id=agent_id), limit=2000
+        )
+    }
+    ctx = ExtractionContext(user_id=user_id, session_id=session_id, agent_id=agent_id, domain=domain, at=at,
+                            existing=existing_slots)
+    try:
+        candidates = wc.extractor.extract(cleaned, ctx)
+    except GoodMemoryError:
+        raise
+    except Exception as exc:
+        raise ExtractionError(f"extractor {getattr(wc.extractor, 'name', '?')} failed: {exc}") from exc
+
+    # 3. write policy, candidate by candidate, over a view that includes this batch's changes
+    keys = tuple({normalize_key(c.closes or c.key) for c in candidates})
+    slot_records: dict[str, MemoryRecord] = {
+        r.id: r for r in (storage.list(user_id, MemoryFilter(statuses=None, keys=keys)) if keys else [])
+    }
+    msg_text = {m.id: m.content for m in cleaned}
+    policy = WritePolicy(min_confidence=cfg.min_confidence, allow_secrets=cfg.allow_secrets)
+    inserted: dict[str, MemoryRecord] = {}
+    updated: dict[str, MemoryRecord] = {}
+    for c in candidates:
+        c = _normalise(c, domain)
+        probe = MemoryRecord(user_id=user_id, agent_id=agent_id, domain=c.domain, kind=c.kind, key=c.key,
+                             text=c.text or "-", transferable=bool(c.transferable))
+        scope = slot_scope(probe)
+        same_slot = [r for r in slot_records.values()
+                     if (r.key == c.key or r.key.startswith(c.key + "~")) and slot_scope(r) == scope
+                     and r.agent_id == agent_id]
+        view = SlotView(
+            active=[r for r in same_slot if r.status == MemoryStatus.ACTIVE],
+            retracted=[r for r in same_slot if r.status == MemoryStatus.RETRACTED],
+            history=[r for r in same_slot if r.status == MemoryStatus.SUPERSEDED],
+            injected_texts=wc.injected,
+            has_secret=bool(find_secrets(c.text) or find_secrets(c.value)),
+        )
+        plan: Plan = decide(c, view, user_id=user_id, agent_id=agent_id, session_id=session_id, now=now,
+                            policy=policy)
+        decisions.append(plan.decision)
+        for r in plan.updates:
+            slot_records[r.id] = r
+            if r.id in inserted:
+                inserted[r.id] = r
+            else:
+                updated[r.id] = r
+        for r in plan.inserts:
+            # fact-augmented keys: a memory is also found by the words of its turns
+            turns = " ".join(msg_text.get(mid, "") for mid in r.source.message_ids)
+            r.keywords = " ".join(p for p in (r.keywords, redact(turns)[0][:400]) if p)
+            slot_records[r.id] = r
+            inserted[r.id] = r
+            for mid in r.source.message_ids:
+                ep = episodes_by_msg.get(mid)
+                if ep is not None and r.status == MemoryStatus.ACTIVE:
+                    ep.keywords = f"{ep.keywords} {r.key.replace('.', ' ').replace('_', ' ')} {r.text}".strip()
+
+    batch.inserts.extend(inserted.values())
+    batch.updates.extend(updated.values())
+    for r in batch.inserts:
+        r.content_hash = content_hash(r.kind.value, r.key, r.text)
+        batch.events.append(MemoryEvent(r.id, "add" if r.status == MemoryStatus.ACTIVE else "add_history", now,
+                                        {"text": r.text, "value": r.value}))
+    for r in batch.updates:
+        batch.events.append(MemoryEvent(r.id, "update", now, {"status": r.status.value}))
+
+    # 4. embeddings: one batched call for everything new
+    if batch.inserts:
+        mat = wc.embedder.embed([r.text for r in batch.inserts])
+        batch.vectors = {r.id: mat[i] for i, r in enumerate(batch.inserts)}
+    if batch:
+        try:
+            storage.write(user_id, batch)
+        except GoodMemoryError:
+            raise
+        except Exception as exc:  # pragma: no cover - adapters map their own errors
+            raise StorageError(f"write failed: {exc}") from exc
+    memories = [*batch.inserts, *batch.updates]
+    return WriteResult(memories=memories, decisions=decisions, warnings=list(wc.warnings))
+
+
+def _normalise(c: Candidate, domain: str | None) -> Candidate:
+    key = normalize_key(c.closes or c.key)
+    transferable = default_transferable(c.kind, key) if c.transferable is None else c.transferable
+    update: dict[str, object] = {"key": key, "transferable": transferable,
+                                 "domain": c.domain if c.domain is not None else domain}
+    if c.closes:
+        update["metadata"] = {**c.metadata, "state": "closed"}
+        update["value"] = c.value or "closed"
+    return c.model_copy(update=update)
+
+
+_ = normalize_value

@@ -1,0 +1,80 @@
+"""maintain(): expiry, staleness marking, decay of old episodes, duplicate consolidation.
+
+Every step computes its target state from the record and ``now``, so running
+it twice changes nothing the second time (idempotent).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+
+from .models import MaintenanceReport, MemoryKind, MemoryRecord, MemoryStatus
+from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch
+from .verification import StalenessConfig, Verdict, assess
+
+__all__ = ["run_maintain"]
+
+EPISODE_BASE_IMPORTANCE = 0.3
+EPISODE_HALF_LIFE_DAYS = 180.0
+
+
+def _episode_importance(r: MemoryRecord, now: datetime) -> float:
+    age = max(0.0, (now - r.event_time).total_seconds() / 86400.0)
+    return round(max(0.02, EPISODE_BASE_IMPORTANCE * math.pow(0.5, age / EPISODE_HALF_LIFE_DAYS)), 3)
+
+
+def run_maintain(storage: Storage, users: list[str], *, now: datetime, staleness: StalenessConfig) -> MaintenanceReport:
+    report = MaintenanceReport(user_ids=list(users))
+    for user_id in users:
+        batch = WriteBatch()
+        changed: dict[str, MemoryRecord] = {}
+        active = storage.list(user_id, MemoryFilter())
+        for r in active:
+            expires = r.metadata.get("expires_at")
+            if expires and datetime.fromisoformat(str(expires)) <= now:
+                u = r.model_copy(deep=True)
+                u.status, u.valid_to, u.updated_at = MemoryStatus.EXPIRED, now, now
+                changed[u.id] = u
+                report.expired += 1
+                continue
+            if r.kind == MemoryKind.EPISODE:
+                target = _episode_importance(r, now)
+                if target != r.importance and target < r.importance:
+                    u = r.model_copy(deep=True)
+                    u.importance = target
+                    changed[u.id] = u
+                    report.decayed += 1
+                continue
+            verdict = assess(r, now, staleness).verdict
+            stale = verdict in (Verdict.VERIFY, Verdict.SUPPRESS)
+            if stale != bool(r.metadata.get("stale")):
+                u = r.model_copy(deep=True)
+                u.metadata["stale"] = stale
+                changed[u.id] = u
+                report.marked_stale += int(stale)
+        # consolidation: the same text active under two ids -> keep the oldest, supersede the rest
+        by_hash: dict[str, list[MemoryRecord]] = {}
+        for r in active:
+            if r.kind != MemoryKind.EPISODE and r.id not in changed or (
+                r.id in changed and changed[r.id].status == MemoryStatus.ACTIVE and r.kind != MemoryKind.EPISODE
+            ):
+                by_hash.setdefault(r.content_hash, []).append(changed.get(r.id, r))
+        for group in by_hash.values():
+            if len(group) < 2:
+                continue
+            group.sort(key=lambda r: (r.created_at, r.id))
+            keep = group[0].model_copy(deep=True)
+            for dup in group[1:]:
+                keep.source.message_ids = [*keep.source.message_ids,
+                                           *[m for m in dup.source.message_ids if m not in keep.source.message_ids]]
+                d = dup.model_copy(deep=True)
+                d.status, d.superseded_by, d.valid_to, d.updated_at = MemoryStatus.SUPERSEDED, keep.id, now, now
+                changed[d.id] = d
+                batch.events.append(MemoryEvent(d.id, "consolidated", now, {"into": keep.id}))
+                report.consolidated += 1
+            changed[keep.id] = keep
+        if changed:
+            batch.updates = list(changed.values())
+            storage.write(user_id, batch)
+    return report

@@ -1,0 +1,459 @@
+"""The facade: ``create_good_memory`` and ``GoodMemory``.
+
+The facade validates arguments, takes the clock, and orchestrates the
+pipelines (``_write``, ``_read``) and the storage; it holds no policy of its
+own. Every public method is keyword-scoped by ``user_id``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from . import _validate as V
+from ._read import ReadContext, run_build_context, run_recall
+from ._write import WriteContext, prepare_messages, run_remember
+from .config import GoodMemoryConfig, default_storage_url
+from .embeddings import CachedEmbedder, Embedder, default_embedder
+from .errors import ConfigurationError, InvalidInputError, MemoryNotFoundError
+from .extraction.base import ExtractionContext, Extractor
+from .maintenance import run_maintain
+from .models import (
+    Context,
+    FeedbackResult,
+    FeedbackSignal,
+    ForgetReceipt,
+    HistoryEntry,
+    MaintenanceReport,
+    MemoryKind,
+    MemoryRecord,
+    MemorySource,
+    MemoryStatus,
+    Message,
+    RecallResult,
+    UserExport,
+    WriteResult,
+    new_id,
+)
+from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch
+from .tokens import TokenCounter, default_token_counter
+
+__all__ = ["GoodMemory", "create_good_memory"]
+
+Clock = Callable[[], datetime]
+
+
+def _utc_clock() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split()).strip(" .!")
+
+
+class GoodMemory:
+    """Long-term memory of users for an LLM agent. Create with :func:`create_good_memory`."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        config: GoodMemoryConfig | None = None,
+        embedder: Embedder | None = None,
+        extractor: Extractor | None = None,
+        llm: Any = None,
+        clock: Clock | None = None,
+        token_counter: TokenCounter | None = None,
+        owns_storage: bool = True,
+    ) -> None:
+        self.storage = storage
+        self.config = config or GoodMemoryConfig()
+        base_embedder = embedder if embedder is not None else default_embedder()
+        self.embedder: CachedEmbedder = (
+            base_embedder if isinstance(base_embedder, CachedEmbedder) else CachedEmbedder(base_embedder)
+        )
+        if storage.dim is not None and storage.dim != self.embedder.dim:
+            raise ConfigurationError(
+                f"the store holds {storage.dim}-dimensional vectors but the embedder {self.embedder.name} "
+                f"makes {self.embedder.dim}: open it with the embedder it was created with"
+            )
+        if extractor is None:
+            from .extraction.rules import RuleExtractor
+
+            extractor = RuleExtractor()
+        self.extractor = extractor
+        self.llm = llm
+        self.clock: Clock = clock or _utc_clock
+        self.tokens = token_counter or default_token_counter()
+        self._owns_storage = owns_storage
+        self._injected: dict[str, OrderedDict[str, None]] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+
+    # -- helpers --------------------------------------------------------
+    def _now(self, at: datetime | None = None) -> datetime:
+        return at or self.clock()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise InvalidInputError("this GoodMemory is closed; create a new one")
+
+    def _remember_injected(self, user_id: str, texts: Sequence[str]) -> None:
+        with self._lock:
+            seen = self._injected.setdefault(user_id, OrderedDict())
+            for t in texts:
+                seen[_norm(t)] = None
+                seen.move_to_end(_norm(t))
+            while len(seen) > 5000:
+                seen.popitem(last=False)
+
+    def _get(self, user_id: str, memory_id: Any) -> MemoryRecord:
+        if not isinstance(memory_id, str) or not memory_id:
+            raise InvalidInputError("memory_id must be a non-empty string")
+        rec = self.storage.get(user_id, memory_id)
+        if rec is None:
+            raise MemoryNotFoundError(f"no memory {memory_id!r} for user {user_id!r}")
+        return rec
+
+    # -- write ----------------------------------------------------------
+    def remember(
+        self,
+        messages: Sequence[Message | dict[str, Any]],
+        *,
+        user_id: str,
+        session_id: str | None = None,
+        agent_id: str | None = None,
+        domain: str | None = None,
+        at: datetime | None = None,
+    ) -> WriteResult:
+        """Extract memories from ``messages`` and store them with every raw turn as evidence."""
+        self._check_open()
+        user_id = V.check_user(user_id)
+        session_id = V.check_opt_str(session_id, "session_id")
+        agent_id = V.check_opt_str(agent_id, "agent_id")
+        domain = V.check_opt_str(domain, "domain")
+        at_ = V.check_at(at)
+        cfg = self.config
+        msgs = V.check_messages(messages, max_count=cfg.max_messages_per_call,
+                                hard_max_chars=cfg.hard_max_message_chars)
+        now = self.clock()
+        event_at = at_ or now
+        prepared, warnings = prepare_messages(msgs, session_id=session_id, at=event_at,
+                                              max_chars=cfg.max_message_chars)
+        with self._lock:
+            injected = frozenset(self._injected.get(user_id, {}))
+        wc = WriteContext(storage=self.storage, embedder=self.embedder, extractor=self.extractor, config=cfg,
+                          injected=injected, warnings=warnings)
+        return run_remember(wc, prepared, user_id=user_id, session_id=session_id, agent_id=agent_id,
+                            domain=domain, now=now, at=event_at)
+
+    # -- read -----------------------------------------------------------
+    def _rc(self) -> ReadContext:
+        return ReadContext(storage=self.storage, embedder=self.embedder, config=self.config, tokens=self.tokens)
+
+    def recall(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        domain: str | None = None,
+        kinds: Sequence[MemoryKind | str] | None = None,
+        limit: int = 10,
+        include_history: bool = False,
+        at: datetime | None = None,
+    ) -> RecallResult:
+        """Ranked memories for ``query``; every hit says why it was found."""
+        self._check_open()
+        user_id = V.check_user(user_id)
+        if not isinstance(query, str):
+            raise InvalidInputError(f"query must be a string, got {type(query).__name__}")
+        V.check_positive(limit, "limit")
+        return run_recall(self._rc(), query, user_id=user_id, domain=V.check_opt_str(domain, "domain"),
+                          kinds=V.check_kinds(kinds), limit=limit, include_history=bool(include_history),
+                          now=self._now(V.check_at(at)))
+
+    def build_context(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        domain: str | None = None,
+        max_tokens: int = 800,
+        at: datetime | None = None,
+    ) -> Context:
+        """A cited, token-budgeted block of what matters for ``query``; safe to paste into a prompt."""
+        self._check_open()
+        user_id = V.check_user(user_id)
+        if not isinstance(query, str):
+            raise InvalidInputError(f"query must be a string, got {type(query).__name__}")
+        V.check_positive(max_tokens, "max_tokens")
+        ctx, texts = run_build_context(self._rc(), query, user_id=user_id, domain=V.check_opt_str(domain, "domain"),
+                                       max_tokens=max_tokens, now=self._now(V.check_at(at)))
+        self._remember_injected(user_id, texts)
+        return ctx
+
+    def get(self, memory_id: str, *, user_id: str) -> MemoryRecord:
+        self._check_open()
+        return self._get(V.check_user(user_id), memory_id)
+
+    def list(self, *, user_id: str, kinds: Sequence[MemoryKind | str] | None = None,
+             include_history: bool = False, domain: str | None = None, limit: int | None = None) -> list[MemoryRecord]:
+        self._check_open()
+        user_id = V.check_user(user_id)
+        statuses = None if include_history else (MemoryStatus.ACTIVE,)
+        return self.storage.list(user_id, MemoryFilter(statuses=statuses, kinds=V.check_kinds(kinds),
+                                                       visible_in_domain=V.check_opt_str(domain, "domain")),
+                                 limit=limit)
+
+    def history(self, memory_id: str, *, user_id: str) -> list[HistoryEntry]:
+        """The supersede chain of a memory's slot, oldest first, with validity intervals."""
+        self._check_open()
+        user_id = V.check_user(user_id)
+        rec = self._get(user_id, memory_id)
+        base_key = rec.key.split("~", 1)[0]
+        chain = {r.id: r for r in self.storage.list(user_id, MemoryFilter(statuses=None, keys=(rec.key, base_key)))
+                 if r.agent_id == rec.agent_id}
+        chain[rec.id] = rec
+        entries = sorted(chain.values(), key=lambda r: (r.event_time, r.created_at, r.id))
+        return [HistoryEntry(memory=r, valid_from=r.valid_from, valid_to=r.valid_to) for r in entries]
+
+    # -- feedback -------------------------------------------------------
+    def feedback(
+        self,
+        memory_id: str,
+        signal: FeedbackSignal | str,
+        *,
+        user_id: str,
+        correction: str | None = None,
+        note: str | None = None,
+    ) -> FeedbackResult:
+        """Learn from the user: confirm, reject, correct, helpful, not_helpful."""
+        self._check_open()
+        user_id = V.check_user(user_id)
+        sig = V.check_signal(signal)
+        if sig == FeedbackSignal.CORRECT and (not isinstance(correction, str) or not correction.strip()):
+            raise InvalidInputError("feedback 'correct' needs correction='the right statement'")
+        rec = self._get(user_id, memory_id)
+        if rec.status != MemoryStatus.ACTIVE and sig != FeedbackSignal.REJECT:
+            raise InvalidInputError(f"memory {memory_id} is {rec.status.value}; feedback applies to active memories")
+        now = self.clock()
+        upd = rec.model_copy(deep=True)
+        upd.updated_at = now
+        changed: dict[str, Any] = {}
+        batch = WriteBatch()
+        new_id_: str | None = None
+        if sig == FeedbackSignal.CONFIRM:
+            upd.confidence = round(min(0.99, rec.confidence + (1 - rec.confidence) * 0.5), 4)
+            upd.last_confirmed_at = now
+            changed = {"confidence": [rec.confidence, upd.confidence], "last_confirmed_at": now.isoformat()}
+        elif sig == FeedbackSignal.REJECT:
+            upd.status = MemoryStatus.RETRACTED
+            upd.valid_to = now
+            changed = {"status": [rec.status.value, "retracted"]}
+        elif sig in (FeedbackSignal.HELPFUL, FeedbackSignal.NOT_HELPFUL):
+            delta = 1.0 if sig == FeedbackSignal.HELPFUL else -1.0
+            upd.feedback_score = max(-3.0, min(3.0, rec.feedback_score + delta))
+            changed = {"feedback_score": [rec.feedback_score, upd.feedback_score]}
+        else:
+            assert correction is not None
+            new = self._correction_record(rec, correction, user_id=user_id, now=now)
+            upd.status = MemoryStatus.SUPERSEDED
+            upd.valid_to = now
+            upd.superseded_by = new.id
+            batch.inserts.append(new)
+            batch.vectors[new.id] = self.embedder.embed([new.text])[0]
+            batch.events.append(MemoryEvent(new.id, "add", now, {"text": new.text, "via": "user correction"}))
+            new_id_ = new.id
+            changed = {"status": [rec.status.value, "superseded"], "superseded_by": new.id, "value": new.value}
+        batch.updates.append(upd)
+        batch.events.append(MemoryEvent(rec.id, f"feedback:{sig.value}", now, {"note": note or "", **{
+            k: v for k, v in changed.items() if k != "value"}}))
+        self.storage.write(user_id, batch)
+        return FeedbackResult(memory_id=rec.id, signal=sig, changed=changed, new_memory_id=new_id_,
+                              memory=self.storage.get(user_id, new_id_ or rec.id))
+
+    def _correction_record(self, rec: MemoryRecord, correction: str, *, user_id: str, now: datetime) -> MemoryRecord:
+        msg = Message(role="user", content=correction, id=f"correction:{new_id()[:12]}", timestamp=now)
+        ctx = ExtractionContext(user_id=user_id, session_id=rec.source.session_id, agent_id=rec.agent_id,
+                                domain=rec.domain, at=now, existing={rec.key: rec.value})
+        try:
+            cands = [c for c in self.extractor.extract([msg], ctx) if c.key == rec.key]
+        except Exception:  # the correction still counts without extraction
+            cands = []
+        value = cands[0].value if cands else correction.strip()
+        text = cands[0].text if cands else correction.strip()
+        return rec.model_copy(update={
+            "id": new_id(), "value": value, "text": text, "confidence": 0.95, "status": MemoryStatus.ACTIVE,
+            "valid_from": now, "valid_to": None, "supersedes": rec.id, "superseded_by": None,
+            "source": MemorySource(session_id=rec.source.session_id, message_ids=[msg.id or ""], timestamp=now,
+                                   role="user", extractor="user correction"),
+            "created_at": now, "updated_at": now, "last_confirmed_at": now, "recall_count": 0,
+            "last_recalled_at": None, "conflicts_with": [], "content_hash": "", "keywords": correction,
+        }, deep=True)
+
+    # -- forget ---------------------------------------------------------
+    def forget(
+        self,
+        memory_id: str | None = None,
+        *,
+        user_id: str,
+        key: str | None = None,
+        session_id: str | None = None,
+        domain: str | None = None,
+        dry_run: bool = False,
+    ) -> ForgetReceipt:
+        """Hard-delete memories (rows, full-text, vectors, history); returns counts per index.
+
+        With only ``user_id``: everything of that user. ``memory_id`` also removes
+        the slot's history and the raw turns the memory came from.
+        """
+        self._check_open()
+        user_id = V.check_user(user_id)
+        session_id = V.check_opt_str(session_id, "session_id")
+        domain = V.check_opt_str(domain, "domain")
+        key = V.check_opt_str(key, "key")
+        targets: list[MemoryRecord]
+        if memory_id is not None:
+            rec = self._get(user_id, memory_id)
+            targets = [h.memory for h in self.history(rec.id, user_id=user_id)]
+            source_ids = {m for t in targets for m in t.source.message_ids}
+            if rec.kind != MemoryKind.EPISODE and source_ids:
+                eps = self.storage.list(user_id, MemoryFilter(statuses=None, kinds=(MemoryKind.EPISODE,),
+                                                              keys=tuple(f"episode.{m}" for m in source_ids)))
+                targets.extend(eps)
+        else:
+            flt = MemoryFilter(statuses=None, session_id=session_id, domain=domain)
+            targets = self.storage.list(user_id, flt)
+            if key is not None:
+                targets = [r for r in targets if r.key == key or r.key.startswith(key + "~")]
+        ids = [r.id for r in targets]
+        if dry_run:
+            return ForgetReceipt(user_id=user_id, deleted={"rows": len(ids)}, memory_ids=ids, dry_run=True)
+        # records that borrowed words from the forgotten turns lose that augmentation
+        gone_msgs = {m for r in targets if r.kind == MemoryKind.EPISODE for m in r.source.message_ids}
+        idset = set(ids)
+        scrub: list[MemoryRecord] = []
+        if gone_msgs:
+            for r in self.storage.list(user_id, MemoryFilter(statuses=None)):
+                if r.id not in idset and set(r.source.message_ids) & gone_msgs and r.keywords:
+                    scrub.append(r.model_copy(update={"keywords": ""}))
+        if scrub:
+            self.storage.write(user_id, WriteBatch(updates=scrub))
+        counts = self.storage.delete(user_id, ids, reason="forget")
+        cached = self.embedder.forget_texts([r.text for r in targets])
+        with self._lock:
+            inj = self._injected.get(user_id)
+            if inj is not None:
+                for r in targets:
+                    inj.pop(_norm(r.text), None)
+                if memory_id is None and key is None and session_id is None and domain is None:
+                    self._injected.pop(user_id, None)
+        deleted = counts.as_dict()
+        deleted["embedding_cache"] = cached
+        return ForgetReceipt(user_id=user_id, deleted=deleted, memory_ids=counts.memory_ids,
+                             tombstone_id=counts.tombstone_id)
+
+    # -- export / import ------------------------------------------------
+    def export(self, *, user_id: str) -> UserExport:
+        self._check_open()
+        user_id = V.check_user(user_id)
+        return UserExport(user_id=user_id, exported_at=self.clock(),
+                          memories=self.storage.list(user_id, MemoryFilter(statuses=None)))
+
+    def import_(self, export: UserExport | dict[str, Any] | str, *, user_id: str | None = None) -> WriteResult:
+        """Restore an export (into ``user_id`` if given). Records already present are skipped."""
+        self._check_open()
+        from pydantic import ValidationError
+
+        try:
+            if isinstance(export, str):
+                data = UserExport.model_validate_json(export)
+            elif isinstance(export, dict):
+                data = UserExport.model_validate(export)
+            elif isinstance(export, UserExport):
+                data = export
+            else:
+                raise InvalidInputError("import_ takes a UserExport, its dict or its JSON")
+        except ValidationError as exc:
+            raise InvalidInputError(f"not a GoodMemory export: {exc.errors()[0]['msg']}") from None
+        target = V.check_user(user_id or data.user_id)
+        present = {r.id for r in self.storage.list(target, MemoryFilter(statuses=None))}
+        records = [r.model_copy(update={"user_id": target}, deep=True) for r in data.memories if r.id not in present]
+        batch = WriteBatch(inserts=records)
+        if records:
+            mat = self.embedder.embed([r.text for r in records])
+            batch.vectors = {r.id: mat[i] for i, r in enumerate(records)}
+            self.storage.write(target, batch)
+        from .models import WriteAction, WriteDecision
+
+        return WriteResult(memories=records, decisions=[
+            WriteDecision(action=WriteAction.ADD, memory_id=r.id, reason="imported") for r in records])
+
+    # -- maintenance & lifecycle ---------------------------------------
+    def maintain(self, *, user_id: str | None = None, at: datetime | None = None) -> MaintenanceReport:
+        """Decay, staleness marking, duplicate consolidation, expiry. Idempotent."""
+        self._check_open()
+        users = [V.check_user(user_id)] if user_id is not None else self.storage.user_ids()
+        return run_maintain(self.storage, users, now=self._now(V.check_at(at)),
+                            staleness=self.config.retrieval().staleness)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            if self._owns_storage:
+                self.storage.close()
+
+    def __enter__(self) -> GoodMemory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_storage(url: str) -> Storage:
+    if not isinstance(url, str) or not url:
+        raise InvalidInputError("storage must be a URL string or a Storage object")
+    if url.startswith("sqlite"):
+        from .storage.sql import SQLStorage
+
+        return SQLStorage(url)
+    if url.startswith("memory://"):
+        from .storage.memory import InMemoryStorage
+
+        return InMemoryStorage()
+    if url.startswith("postgresql"):
+        raise ConfigurationError("PostgreSQL storage is not available in this version; use sqlite:///path.db")
+    raise InvalidInputError(f"unsupported storage URL {url!r}: use sqlite:///path.db, sqlite:// or memory://")
+
+
+def create_good_memory(
+    storage: str | Storage | None = None,
+    /,
+    *,
+    config: GoodMemoryConfig | dict[str, Any] | None = None,
+    embedder: Embedder | None = None,
+    extractor: Extractor | None = None,
+    llm: Any = None,
+    clock: Clock | None = None,
+) -> GoodMemory:
+    """Create a GoodMemory.
+
+    ``storage`` is a URL (``sqlite:///path.db``, ``sqlite://`` in memory) or a
+    Storage object; by default ``GOODMEMORY_URL`` or a SQLite file in the
+    user data directory.
+    """
+    if isinstance(config, dict):
+        from pydantic import ValidationError
+
+        try:
+            config = GoodMemoryConfig.model_validate(config)
+        except ValidationError as exc:
+            raise ConfigurationError(f"invalid config: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}") from None
+    owns = not (storage is not None and not isinstance(storage, str))
+    store = open_storage(storage or default_storage_url()) if owns else storage
+    assert store is not None
+    return GoodMemory(store, config=config, embedder=embedder, extractor=extractor, llm=llm, clock=clock,
+                      owns_storage=owns)

@@ -1,0 +1,225 @@
+"""The write policy: what happens to one candidate, given what is stored (pure).
+
+``decide(candidate, view, now, policy)`` returns a :class:`Plan`: the decision
+(ADD / MERGE / SUPERSEDE / REJECT with a reason) and the records to insert or
+update. It does no I/O; the facade gathers the :class:`SlotView` and applies
+the plan in one transaction.
+
+Rules, in order:
+1. REJECT empty text, low confidence, unconfirmed assistant statements,
+   secrets (unless allowed), echoes of text GoodMemory injected, and
+   anything the user rejected before from the same source turns.
+2. MERGE an equal value in the same slot (or an identical text anywhere):
+   provenance and confidence grow, no new row. Re-sending the same turns
+   changes nothing at all (idempotent replay).
+3. SUPERSEDE a different value in the same slot when the candidate is newer
+   (or a correction at the same time): the old row gets ``valid_to`` and
+   ``superseded_by`` and stays as history; nothing is deleted.
+4. An older statement than the current value becomes history, never the
+   current value (replays out of order are safe).
+5. Two different values stated at the same instant without a correction are a
+   conflict: both are kept and cross-linked so the context can show
+   "conflict: A vs B".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .models import (
+    Candidate,
+    MemoryKind,
+    MemoryRecord,
+    MemorySource,
+    MemoryStatus,
+    WriteAction,
+    WriteDecision,
+    content_hash,
+    new_id,
+)
+from .taxonomy import default_transferable, normalize_key, volatility_for
+
+__all__ = ["Plan", "SlotView", "WritePolicy", "decide", "normalize_value", "record_from_candidate"]
+
+
+@dataclass(frozen=True)
+class WritePolicy:
+    min_confidence: float = 0.35
+    allow_secrets: bool = False
+    merge_confidence_gain: float = 0.5  # share of the remaining doubt a repeat removes
+
+
+@dataclass
+class SlotView:
+    """What the store holds that bears on one candidate."""
+
+    active: list[MemoryRecord] = field(default_factory=list)  # active records of the slot
+    same_text: MemoryRecord | None = None  # an active record with the same content hash
+    retracted: list[MemoryRecord] = field(default_factory=list)  # rejected records of the slot
+    history: list[MemoryRecord] = field(default_factory=list)  # superseded records of the slot
+    injected_texts: frozenset[str] = frozenset()  # normalised texts GoodMemory put in context
+    has_secret: bool = False
+
+
+@dataclass
+class Plan:
+    decision: WriteDecision
+    inserts: list[MemoryRecord] = field(default_factory=list)
+    updates: list[MemoryRecord] = field(default_factory=list)
+
+
+def normalize_value(value: str) -> str:
+    return " ".join(value.lower().replace(",", " ").split()).strip(" .!")
+
+
+def _norm_text(text: str) -> str:
+    return " ".join(text.lower().split()).strip(" .!")
+
+
+def record_from_candidate(
+    c: Candidate, *, user_id: str, agent_id: str | None, session_id: str | None, now: datetime
+) -> MemoryRecord:
+    key = normalize_key(c.key)
+    transferable = default_transferable(c.kind, key) if c.transferable is None else c.transferable
+    when = c.timestamp or now
+    return MemoryRecord(
+        id=new_id(),
+        user_id=user_id,
+        agent_id=agent_id,
+        domain=c.domain,
+        kind=c.kind,
+        key=key,
+        value=c.value,
+        text=c.text.strip(),
+        confidence=c.confidence,
+        importance=c.importance,
+        transferable=transferable,
+        valid_from=when,
+        source=MemorySource(
+            session_id=session_id, message_ids=list(c.message_ids), timestamp=when, role=c.role, extractor=c.extractor
+        ),
+        created_at=now,
+        updated_at=now,
+        last_confirmed_at=when if c.confirmed_by_user or c.is_correction else None,
+        volatility=volatility_for(c.kind, key),
+        keywords=c.keywords,
+        metadata=dict(c.metadata),
+    )
+
+
+def _reject(c: Candidate, reason: str) -> Plan:
+    return Plan(WriteDecision(action=WriteAction.REJECT, reason=reason, candidate=c))
+
+
+def decide(
+    c: Candidate,
+    view: SlotView,
+    *,
+    user_id: str,
+    agent_id: str | None,
+    session_id: str | None,
+    now: datetime,
+    policy: WritePolicy = WritePolicy(),
+) -> Plan:
+    if not c.text.strip() or not (c.value.strip() or c.kind in (MemoryKind.EPISODE, MemoryKind.PROCEDURE)):
+        return _reject(c, "empty: no text or value")
+    if c.confidence < policy.min_confidence:
+        return _reject(c, f"low confidence {c.confidence:.2f} < {policy.min_confidence:.2f}")
+    if c.role == "assistant" and not c.confirmed_by_user:
+        return _reject(c, "assistant speculation not confirmed by the user")
+    if view.has_secret and not policy.allow_secrets:
+        return _reject(c, "secret: not stored by policy (allow_secrets=False)")
+    if _norm_text(c.text) in view.injected_texts:
+        return _reject(c, "echo of context that GoodMemory itself injected")
+    src = set(c.message_ids)
+    new_hash = content_hash(c.kind.value, normalize_key(c.key), c.text.strip())
+    for r in view.retracted:
+        if (src and src & set(r.source.message_ids)) or r.content_hash == new_hash:
+            return _reject(c, f"the user rejected this memory before ({r.id})")
+
+    new = record_from_candidate(c, user_id=user_id, agent_id=agent_id, session_id=session_id, now=now)
+    when = new.event_time
+
+    # Same text already active (any slot): merge provenance.
+    same = view.same_text
+    if same is None:
+        same = next((r for r in view.active if normalize_value(r.value) == normalize_value(new.value)), None)
+    if same is not None:
+        return _merge(same, new, c, now, policy)
+
+    current = [r for r in view.active if r.key == new.key]
+    if not current:
+        older_history = next(
+            (h for h in view.history if normalize_value(h.value) == normalize_value(new.value)
+             and src <= set(h.source.message_ids)),
+            None,
+        )
+        if older_history is not None:
+            return Plan(WriteDecision(action=WriteAction.MERGE, memory_id=older_history.id,
+                                      reason="already in history from the same turns", candidate=c))
+        return Plan(WriteDecision(action=WriteAction.ADD, memory_id=new.id, reason="new slot", candidate=c),
+                    inserts=[new])
+
+    old = current[0]
+    old_time = old.event_time
+    # A value already recorded as history from these very turns: replay, nothing to do.
+    for h in view.history:
+        if normalize_value(h.value) == normalize_value(new.value) and src and src <= set(h.source.message_ids):
+            return Plan(WriteDecision(action=WriteAction.MERGE, memory_id=h.id,
+                                      reason="already in history from the same turns", candidate=c))
+    if when > old_time or (when == old_time and c.is_correction):
+        return _supersede(old, new, c, now, reason="correction" if c.is_correction else "newer value for the slot")
+    if when < old_time:
+        new.status = MemoryStatus.SUPERSEDED
+        new.valid_to = old_time
+        new.superseded_by = old.id
+        return Plan(
+            WriteDecision(action=WriteAction.ADD, memory_id=new.id, candidate=c,
+                          reason=f"older than the current value ({old.id}); stored as history"),
+            inserts=[new],
+        )
+    # Same instant, no correction: keep both, mark the conflict.
+    new.key = f"{new.key}~{new.id[:8]}"
+    new.conflicts_with = [old.id]
+    old_u = old.model_copy(deep=True)
+    old_u.conflicts_with = sorted({*old_u.conflicts_with, new.id})
+    old_u.updated_at = now
+    return Plan(
+        WriteDecision(action=WriteAction.ADD, memory_id=new.id, candidate=c,
+                      reason=f"conflicts with {old.id} said at the same time; both kept and marked"),
+        inserts=[new],
+        updates=[old_u],
+    )
+
+
+def _merge(target: MemoryRecord, new: MemoryRecord, c: Candidate, now: datetime, policy: WritePolicy) -> Plan:
+    have = set(target.source.message_ids)
+    if set(c.message_ids) <= have:
+        return Plan(WriteDecision(action=WriteAction.MERGE, memory_id=target.id, candidate=c,
+                                  reason="already remembered from the same turns"))
+    t = target.model_copy(deep=True)
+    t.source.message_ids = [*t.source.message_ids, *[m for m in c.message_ids if m not in have]]
+    t.confidence = round(min(0.99, t.confidence + (1 - t.confidence) * policy.merge_confidence_gain * new.confidence), 4)
+    t.importance = max(t.importance, new.importance)
+    t.last_confirmed_at = max(filter(None, [t.last_confirmed_at, new.event_time]))
+    if new.keywords and new.keywords not in t.keywords:
+        t.keywords = f"{t.keywords} {new.keywords}".strip()
+    t.updated_at = now
+    return Plan(WriteDecision(action=WriteAction.MERGE, memory_id=t.id, candidate=c,
+                              reason="duplicate: provenance and confidence grow"), updates=[t])
+
+
+def _supersede(old: MemoryRecord, new: MemoryRecord, c: Candidate, now: datetime, *, reason: str) -> Plan:
+    o = old.model_copy(deep=True)
+    o.status = MemoryStatus.SUPERSEDED
+    o.valid_to = new.event_time
+    o.superseded_by = new.id
+    o.updated_at = now
+    new.supersedes = old.id
+    return Plan(
+        WriteDecision(action=WriteAction.SUPERSEDE, memory_id=new.id, supersedes=old.id, candidate=c,
+                      reason=f"{reason}: replaces {old.value!r}"),
+        inserts=[new],
+        updates=[o],
+    )

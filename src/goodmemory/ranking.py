@@ -1,0 +1,161 @@
+"""Ranking (pure): fuse full-text and vector ranks, rerank, diversify.
+
+Scores are relative within one query (higher is better). Every hit carries
+``reasons`` that say where it came from and what moved it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .models import MemoryKind, MemoryRecord
+from .routing import QueryPlan
+from .verification import StalenessConfig, Verdict, assess
+
+__all__ = ["RECIPES", "RankedHit", "RetrievalConfig", "rank", "rrf"]
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    """Retrieval settings; see ``RECIPES`` for named presets."""
+
+    rrf_k: int = 60
+    text_weight: float = 1.0
+    vector_weight: float = 1.0
+    candidates: int = 60  # per channel
+    recency_weight: float = 0.25
+    confidence_weight: float = 0.3
+    feedback_weight: float = 0.25
+    window_boost: float = 1.5
+    mmr_lambda: float = 0.8
+    min_vector_similarity: float = 0.15  # vector-only hits below this are noise
+    staleness: StalenessConfig = field(default_factory=StalenessConfig)
+
+
+RECIPES: dict[str, RetrievalConfig] = {
+    "BALANCED": RetrievalConfig(),
+    "PRECISE": RetrievalConfig(min_vector_similarity=0.3, mmr_lambda=0.9, candidates=40),
+    "BROAD": RetrievalConfig(candidates=120, min_vector_similarity=0.05, mmr_lambda=0.7),
+    "LEXICAL": RetrievalConfig(vector_weight=0.3),
+}
+
+
+@dataclass
+class RankedHit:
+    record: MemoryRecord
+    score: float
+    reasons: list[str]
+    marker: str | None = None
+
+
+def rrf(rankings: Sequence[Sequence[str]], k: int = 60, weights: Sequence[float] | None = None) -> dict[str, float]:
+    """Reciprocal rank fusion: sum of ``w / (k + rank)`` over the lists (rank from 1)."""
+    out: dict[str, float] = {}
+    for i, ranking in enumerate(rankings):
+        w = 1.0 if weights is None else weights[i]
+        for rank, mid in enumerate(ranking, start=1):
+            out[mid] = out.get(mid, 0.0) + w / (k + rank)
+    return out
+
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def _terms(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def _similarity(a: set[str], b: set[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def rank(
+    plan: QueryPlan,
+    records: dict[str, MemoryRecord],
+    text_hits: Sequence[tuple[str, float]],
+    vector_hits: Sequence[tuple[str, float]],
+    *,
+    now: datetime,
+    config: RetrievalConfig = RetrievalConfig(),
+    limit: int | None = None,
+) -> list[RankedHit]:
+    vec_ok = [(m, s) for m, s in vector_hits if s >= config.min_vector_similarity or m in dict(text_hits)]
+    text_rank = {m: i + 1 for i, (m, _) in enumerate(text_hits)}
+    vec_rank = {m: i + 1 for i, (m, _) in enumerate(vec_ok)}
+    vec_sim = dict(vec_ok)
+    fused = rrf([[m for m, _ in text_hits], [m for m, _ in vec_ok]], k=config.rrf_k,
+                weights=[config.text_weight, config.vector_weight])
+    scored: list[RankedHit] = []
+    for mid, base in fused.items():
+        r = records.get(mid)
+        if r is None:
+            continue
+        fresh = assess(r, now, config.staleness)
+        if fresh.verdict in (Verdict.SUPPRESS, Verdict.HIDDEN) and r.status.value == "active":
+            continue
+        reasons: list[str] = []
+        if mid in text_rank:
+            reasons.append(f"lexical rank {text_rank[mid]}")
+        if mid in vec_rank:
+            reasons.append(f"vector rank {vec_rank[mid]} (cos {vec_sim[mid]:.2f})")
+        score = base * 100.0
+        kw = plan.kind_weights.get(r.kind, 1.0)
+        if kw != 1.0:
+            reasons.append(f"kind {r.kind.value} x{kw:.1f} for {plan.intent.value} intent")
+        score *= kw
+        # recency: decays with the memory's volatility, so stable facts stay put
+        age_days = max(0.0, (now - r.event_time).total_seconds() / 86400.0)
+        recency = math.exp(-age_days * r.volatility / 90.0)
+        score *= 1.0 + config.recency_weight * (recency - 0.5)
+        score *= 1.0 + config.confidence_weight * (r.confidence - 0.7)
+        if r.feedback_score:
+            score *= max(0.2, 1.0 + config.feedback_weight * r.feedback_score)
+            reasons.append(f"feedback {r.feedback_score:+.1f}")
+        if plan.window is not None:
+            if plan.window.contains(r.event_time):
+                score *= config.window_boost
+                reasons.append(f"in time window '{plan.window.phrase}'")
+            else:
+                score *= 0.7
+        if plan.domain is not None and r.domain not in (None, plan.domain):
+            reasons.append(f"transferred from domain {r.domain!r} (transferable {r.kind.value})")
+        if fresh.verdict == Verdict.VERIFY:
+            score *= 0.8
+            reasons.append(f"stale: {fresh.marker}")
+        if r.conflicts_with:
+            reasons.append("conflict: " + ", ".join(c[:8] for c in r.conflicts_with))
+        scored.append(RankedHit(r, score, reasons, fresh.marker if fresh.verdict == Verdict.VERIFY else None))
+    scored.sort(key=lambda h: (-h.score, h.record.id))
+    return mmr(scored, config.mmr_lambda, limit or plan.k)
+
+
+def mmr(hits: list[RankedHit], lam: float, limit: int) -> list[RankedHit]:
+    """Maximal marginal relevance over word sets: skip near-duplicates of what is already chosen."""
+    if not hits:
+        return []
+    top = hits[0].score or 1.0
+    pool = hits[: max(limit * 3, limit)]
+    words = {id(h): _terms(h.record.text) for h in pool}
+    chosen: list[RankedHit] = []
+    while pool and len(chosen) < limit:
+        best, best_val = None, -math.inf
+        for h in pool:
+            sim = max((_similarity(words[id(h)], words[id(c)]) for c in chosen), default=0.0)
+            val = lam * (h.score / top) - (1 - lam) * sim
+            if val > best_val:
+                best, best_val = h, val
+        assert best is not None
+        pool.remove(best)
+        if chosen and max(_similarity(words[id(best)], words[id(c)]) for c in chosen) > 0.9:
+            continue  # a near-duplicate adds nothing
+        chosen.append(best)
+    return chosen
+
+
+_ = MemoryKind

@@ -1,0 +1,170 @@
+"""Query planning (pure): intent, kind weights, domain, time window and k.
+
+The plan is data; ranking reads it. Intent detection is lexical on purpose:
+cheap, deterministic, explainable in the hit's ``reasons``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from .models import MemoryKind
+
+__all__ = ["Intent", "QueryPlan", "TimeWindow", "parse_time_window", "plan_query"]
+
+
+class Intent(StrEnum):
+    IDENTITY = "identity"
+    PREFERENCE = "preference"
+    FACT_LOOKUP = "fact_lookup"
+    TASK_CONTINUATION = "task_continuation"
+    TEMPORAL = "temporal"
+    GENERAL = "general"
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    start: datetime
+    end: datetime
+    phrase: str
+
+    def contains(self, t: datetime) -> bool:
+        return self.start <= t < self.end
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    query: str
+    intent: Intent
+    kind_weights: dict[MemoryKind, float]
+    domain: str | None
+    window: TimeWindow | None
+    k: int
+    kinds: tuple[MemoryKind, ...] | None = None
+    signals: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "intent": self.intent.value,
+            "kind_weights": {k.value: v for k, v in self.kind_weights.items()},
+            "domain": self.domain,
+            "window": None if self.window is None else [self.window.start.isoformat(), self.window.end.isoformat(),
+                                                        self.window.phrase],
+            "k": self.k,
+            "signals": self.signals,
+        }
+
+
+_INTENT_PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
+    (Intent.TASK_CONTINUATION, re.compile(
+        r"\b(where were we|pick (it |this )?up|continue|left off|status of|progress|next steps?|follow[- ]up|"
+        r"still (need|waiting)|open (tasks?|questions?|items?)|to-?do|remind me|unfinished|pending|resume|"
+        r"how('s| is) .* going|any update)\b", re.I)),
+    (Intent.IDENTITY, re.compile(
+        r"\b(who am i|about me|my (name|job|occupation|profession|role|background|family|age|employer|"
+        r"hometown|city)|where do i (live|work)|what do i do)\b", re.I)),
+    (Intent.PREFERENCE, re.compile(
+        r"\b(prefer|preferences?|favou?rite|like|recommend|suggest|plan (my|a|the)|ideas? for|should i|"
+        r"what kind|which .* (best|better)|style|format)\b", re.I)),
+    (Intent.TEMPORAL, re.compile(
+        r"\b(when|what (day|date|time)|how long ago|last (week|month|year|time)|yesterday|ago|"
+        r"in (january|february|march|april|may|june|july|august|september|october|november|december))\b", re.I)),
+    (Intent.FACT_LOOKUP, re.compile(
+        r"\b(what('s| is| was) my|number|code|account|policy|claim|order|booking|confirmation|reference|ticket|"
+        r"plate|address|phone|email|id|appointment|deadline|amount|balance)\b", re.I)),
+]
+
+_WEIGHTS: dict[Intent, dict[MemoryKind, float]] = {
+    Intent.IDENTITY: {MemoryKind.PROFILE: 1.6, MemoryKind.PREFERENCE: 1.0, MemoryKind.FACT: 1.0,
+                      MemoryKind.PROCEDURE: 0.8, MemoryKind.OPEN_LOOP: 0.8, MemoryKind.EPISODE: 0.7},
+    Intent.PREFERENCE: {MemoryKind.PROFILE: 1.1, MemoryKind.PREFERENCE: 1.6, MemoryKind.FACT: 1.0,
+                        MemoryKind.PROCEDURE: 1.3, MemoryKind.OPEN_LOOP: 0.9, MemoryKind.EPISODE: 0.8},
+    Intent.FACT_LOOKUP: {MemoryKind.PROFILE: 1.0, MemoryKind.PREFERENCE: 0.8, MemoryKind.FACT: 1.6,
+                         MemoryKind.PROCEDURE: 0.8, MemoryKind.OPEN_LOOP: 1.0, MemoryKind.EPISODE: 1.0},
+    Intent.TASK_CONTINUATION: {MemoryKind.PROFILE: 0.9, MemoryKind.PREFERENCE: 0.9, MemoryKind.FACT: 1.1,
+                               MemoryKind.PROCEDURE: 1.1, MemoryKind.OPEN_LOOP: 1.7, MemoryKind.EPISODE: 1.1},
+    Intent.TEMPORAL: {MemoryKind.PROFILE: 0.8, MemoryKind.PREFERENCE: 0.8, MemoryKind.FACT: 1.3,
+                      MemoryKind.PROCEDURE: 0.8, MemoryKind.OPEN_LOOP: 1.1, MemoryKind.EPISODE: 1.3},
+    Intent.GENERAL: {MemoryKind.PROFILE: 1.1, MemoryKind.PREFERENCE: 1.1, MemoryKind.FACT: 1.1,
+                     MemoryKind.PROCEDURE: 1.0, MemoryKind.OPEN_LOOP: 1.1, MemoryKind.EPISODE: 1.0},
+}
+
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december"]
+_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+        "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few": 3}
+_AGO = re.compile(r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|couple of|few)\s+"
+                  r"(day|week|month|year)s?\s+ago\b", re.I)
+_IN_MONTH = re.compile(r"\b(?:in|during|back in)\s+(" + "|".join(_MONTHS) + r")(?:\s+(\d{4}))?\b", re.I)
+
+
+def _day(t: datetime) -> datetime:
+    return t.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def parse_time_window(query: str, at: datetime) -> TimeWindow | None:
+    """A window for phrases like "last week", "in May", "two days ago" (relative to ``at``)."""
+    q = query.lower()
+    today = _day(at)
+    if re.search(r"\byesterday\b", q):
+        return TimeWindow(today - timedelta(days=1), today, "yesterday")
+    if re.search(r"\btoday\b", q):
+        return TimeWindow(today, today + timedelta(days=1), "today")
+    if re.search(r"\blast week\b", q):
+        start = today - timedelta(days=today.weekday() + 7)
+        return TimeWindow(start, start + timedelta(days=7), "last week")
+    if re.search(r"\bthis week\b", q):
+        start = today - timedelta(days=today.weekday())
+        return TimeWindow(start, start + timedelta(days=7), "this week")
+    if re.search(r"\blast month\b", q):
+        first = today.replace(day=1)
+        prev_last = first - timedelta(days=1)
+        return TimeWindow(prev_last.replace(day=1), first, "last month")
+    if re.search(r"\blast year\b", q):
+        return TimeWindow(today.replace(year=today.year - 1, month=1, day=1), today.replace(month=1, day=1),
+                          "last year")
+    m = _AGO.search(q)
+    if m:
+        n = int(m.group(1)) if m.group(1).isdigit() else _NUM[m.group(1).lower()]
+        unit = m.group(2).lower()
+        days = {"day": 1, "week": 7, "month": 30, "year": 365}[unit] * n
+        center = today - timedelta(days=days)
+        slack = {"day": 1, "week": 4, "month": 15, "year": 120}[unit]
+        return TimeWindow(center - timedelta(days=slack), center + timedelta(days=slack + 1), m.group(0))
+    m = _IN_MONTH.search(q)
+    if m:
+        month = _MONTHS.index(m.group(1).lower()) + 1
+        year = int(m.group(2)) if m.group(2) else (at.year if month <= at.month else at.year - 1)
+        start = today.replace(year=year, month=month, day=1)
+        end = start.replace(year=year + 1, month=1) if month == 12 else start.replace(month=month + 1)
+        return TimeWindow(start, end, m.group(0))
+    return None
+
+
+def plan_query(
+    query: str,
+    *,
+    at: datetime,
+    domain: str | None = None,
+    kinds: tuple[MemoryKind, ...] | None = None,
+    limit: int = 10,
+) -> QueryPlan:
+    signals: list[str] = []
+    intent = Intent.GENERAL
+    for candidate, pattern in _INTENT_PATTERNS:
+        m = pattern.search(query)
+        if m:
+            intent = candidate
+            signals.append(f"{candidate.value}:{m.group(0).lower()}")
+            break
+    window = parse_time_window(query, at)
+    if window is not None:
+        signals.append(f"window:{window.phrase}")
+    weights = dict(_WEIGHTS[intent])
+    if kinds is not None:
+        weights = {k: v for k, v in weights.items() if k in kinds}
+    return QueryPlan(query=query, intent=intent, kind_weights=weights, domain=domain, window=window,
+                     k=limit, kinds=kinds, signals=signals)

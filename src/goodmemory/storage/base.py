@@ -1,0 +1,195 @@
+"""The storage contract: a ``typing.Protocol`` and the query objects it takes.
+
+Every method takes the ``user_id`` first; there is no unscoped read, write or
+delete. Adapters declare what they can do in :class:`StorageCapabilities`;
+core code reads capabilities and never asks which database it is on.
+
+Scores returned by searches follow one rule: higher is better. Text scores
+are positive BM25-style relevance; vector scores are cosine similarity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from ..models import MemoryKind, MemoryRecord, MemoryStatus
+
+__all__ = [
+    "ACTIVE_ONLY",
+    "DeleteCounts",
+    "MemoryEvent",
+    "MemoryFilter",
+    "Storage",
+    "StorageCapabilities",
+    "TextQuery",
+    "VectorQuery",
+    "WriteBatch",
+    "slot_scope",
+]
+
+ACTIVE_ONLY: tuple[MemoryStatus, ...] = (MemoryStatus.ACTIVE,)
+
+
+def slot_scope(record: MemoryRecord) -> str:
+    """The part of the scope that a slot key is unique within.
+
+    Transferable memories (identity, stable preferences) belong to the user,
+    not to the domain they were said in; domain-bound ones are per domain.
+    """
+    if record.transferable or record.domain is None:
+        return ""
+    return record.domain
+
+
+@dataclass(frozen=True)
+class StorageCapabilities:
+    full_text: bool = True
+    vector_search: bool = True
+    exact_vectors: bool = True  # False for approximate indexes (HNSW)
+    persistent: bool = False
+    secure_delete: bool = False  # deleted bytes are overwritten on disk
+    multi_process: bool = False
+    enforces_unique_active_slot: bool = False  # in the database, not only in Python
+
+
+@dataclass(frozen=True)
+class MemoryFilter:
+    """Which records of one user a read or delete touches. ``None`` = no constraint."""
+
+    statuses: tuple[MemoryStatus, ...] | None = ACTIVE_ONLY
+    kinds: tuple[MemoryKind, ...] | None = None
+    exclude_kinds: tuple[MemoryKind, ...] | None = None
+    # Domain rule for reads: records of this domain, domain-less ones, and transferable ones.
+    visible_in_domain: str | None = None
+    # Exact domain match (for forget(domain=...)); use "" for domain-less records.
+    domain: str | None = None
+    keys: tuple[str, ...] | None = None
+    key_prefix: str | None = None
+    session_id: str | None = None
+    agent_id: str | None = None
+    memory_ids: tuple[str, ...] | None = None
+
+    def matches(self, r: MemoryRecord) -> bool:
+        """Reference semantics, used by the in-memory adapter and the conformance suite."""
+        if self.statuses is not None and r.status not in self.statuses:
+            return False
+        if self.kinds is not None and r.kind not in self.kinds:
+            return False
+        if self.exclude_kinds is not None and r.kind in self.exclude_kinds:
+            return False
+        if self.visible_in_domain is not None and not (
+            r.domain is None or r.domain == self.visible_in_domain or r.transferable
+        ):
+            return False
+        if self.domain is not None and (r.domain or "") != self.domain:
+            return False
+        if self.keys is not None and r.key not in self.keys:
+            return False
+        if self.key_prefix is not None and not r.key.startswith(self.key_prefix):
+            return False
+        if self.session_id is not None and r.source.session_id != self.session_id:
+            return False
+        if self.agent_id is not None and r.agent_id != self.agent_id:
+            return False
+        return not (self.memory_ids is not None and r.id not in self.memory_ids)
+
+
+@dataclass(frozen=True)
+class TextQuery:
+    text: str
+    limit: int = 50
+    filter: MemoryFilter = field(default_factory=MemoryFilter)
+
+
+@dataclass(frozen=True)
+class VectorQuery:
+    vector: np.ndarray
+    limit: int = 50
+    filter: MemoryFilter = field(default_factory=MemoryFilter)
+
+
+@dataclass(frozen=True)
+class MemoryEvent:
+    """An entry of a memory's change history (same user scope as the memory)."""
+
+    memory_id: str
+    action: str
+    at: datetime
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class WriteBatch:
+    """Everything one ``remember()``/``feedback()`` writes; applied in one transaction."""
+
+    inserts: list[MemoryRecord] = field(default_factory=list)
+    updates: list[MemoryRecord] = field(default_factory=list)
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    events: list[MemoryEvent] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.inserts or self.updates or self.events)
+
+
+@dataclass
+class DeleteCounts:
+    rows: int = 0
+    full_text: int = 0
+    vectors: int = 0
+    history: int = 0
+    memory_ids: list[str] = field(default_factory=list)
+    tombstone_id: str | None = None
+
+    def as_dict(self) -> dict[str, int]:
+        return {"rows": self.rows, "full_text": self.full_text, "vectors": self.vectors, "history": self.history}
+
+
+@runtime_checkable
+class Storage(Protocol):
+    """A scoped memory store.
+
+    Contract (checked by ``goodmemory.testing.conformance``):
+    - ``write`` applies a whole batch or nothing; on failure it raises a
+      ``StorageError`` subclass and the store is as before.
+    - No method ever reads, changes or deletes records of another ``user_id``.
+    - ``search_text`` and ``search_vector`` return ``(memory_id, score)`` best
+      first, filtered inside the query by ``query.filter``.
+    - ``delete`` removes rows, full-text entries, vectors and history of the
+      selected records in one transaction and records a content-free tombstone.
+    """
+
+    capabilities: StorageCapabilities
+
+    @property
+    def dim(self) -> int | None: ...
+
+    def write(self, user_id: str, batch: WriteBatch) -> None: ...
+
+    def get(self, user_id: str, memory_id: str) -> MemoryRecord | None: ...
+
+    def list(
+        self, user_id: str, flt: MemoryFilter | None = None, *, limit: int | None = None
+    ) -> list[MemoryRecord]: ...
+
+    def count(self, user_id: str, flt: MemoryFilter | None = None) -> int: ...
+
+    def search_text(self, user_id: str, query: TextQuery) -> list[tuple[str, float]]: ...
+
+    def search_vector(self, user_id: str, query: VectorQuery) -> list[tuple[str, float]]: ...
+
+    def events(self, user_id: str, memory_id: str) -> list[MemoryEvent]: ...
+
+    def mark_recalled(self, user_id: str, memory_ids: Sequence[str], at: datetime) -> None: ...
+
+    def delete(self, user_id: str, memory_ids: Sequence[str], *, reason: str) -> DeleteCounts: ...
+
+    def tombstones(self, user_id: str) -> list[dict[str, Any]]: ...
+
+    def user_ids(self) -> list[str]: ...
+
+    def close(self) -> None: ...

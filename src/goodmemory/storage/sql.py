@@ -1,0 +1,554 @@
+"""``SQLStorage``: SQLAlchemy 2.0 adapter (SQLite with FTS5 and exact vector search).
+
+- One transaction per ``write`` (``BEGIN IMMEDIATE`` on SQLite, so concurrent
+  writers queue on the busy timeout instead of deadlocking on lock upgrade).
+- WAL journal, ``secure_delete`` and FTS5 ``secure-delete``, so forgotten
+  text is overwritten on disk.
+- Vectors are float32 blobs; search is an exact cosine top-k in numpy over a
+  per-user matrix cached in-process and invalidated by a per-user version
+  row that every write bumps (so other processes' writes are seen).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from sqlalchemy import (
+    Connection,
+    Engine,
+    column,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    literal_column,
+    select,
+    table,
+    text,
+    update,
+)
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+from ..errors import (
+    DimensionMismatchError,
+    GoodMemoryError,
+    InvalidInputError,
+    StorageError,
+    StorageUnavailableError,
+)
+from ..models import MemoryKind, MemoryRecord, MemoryStatus, new_id
+from . import _schema as S
+from ._text import fts5_query, search_body
+from .base import (
+    DeleteCounts,
+    MemoryEvent,
+    MemoryFilter,
+    StorageCapabilities,
+    TextQuery,
+    VectorQuery,
+    WriteBatch,
+    slot_scope,
+)
+from .memory import _tombstone, _user_hash
+
+__all__ = ["SQLStorage"]
+
+_FTS = table("gm_fts", column("memory_id"), column("user_id"), column("body"))
+
+
+@dataclass
+class _VecCache:
+    version: int
+    ids: list[str]
+    mat: np.ndarray
+    status: np.ndarray
+    kind: np.ndarray
+    domain: np.ndarray
+    transferable: np.ndarray
+    records_meta: list[tuple[str, str, str, str]]  # (key, session_id, agent_id, domain)
+
+
+class SQLStorage:
+    """SQL storage. ``url`` is a SQLAlchemy URL: ``sqlite://`` (in memory) or ``sqlite:///path.db``."""
+
+    def __init__(self, url: str, *, busy_timeout_ms: int = 30_000, echo: bool = False) -> None:
+        if not url.startswith("sqlite"):
+            raise InvalidInputError(
+                f"unsupported storage URL {url!r}: use sqlite:///path.db or sqlite:// (PostgreSQL needs the "
+                "postgres extra)"
+            )
+        self.url = url
+        self._memory_db = url in ("sqlite://", "sqlite:///:memory:", "sqlite:///")
+        self._lock = threading.RLock()  # one shared connection for in-memory databases
+        try:
+            if self._memory_db:
+                self.engine: Engine = create_engine(
+                    "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}, echo=echo
+                )
+            else:
+                self.engine = create_engine(
+                    url, connect_args={"timeout": busy_timeout_ms / 1000, "check_same_thread": False}, echo=echo
+                )
+        except SQLAlchemyError as exc:
+            raise StorageUnavailableError(f"cannot open {url}: {exc}") from exc
+        wal = not self._memory_db
+
+        @event.listens_for(self.engine, "connect")
+        def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+            dbapi_conn.isolation_level = None  # we issue BEGIN/COMMIT ourselves
+            cur = dbapi_conn.cursor()
+            cur.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            if wal:
+                cur.execute("PRAGMA journal_mode = WAL")
+                cur.execute("PRAGMA synchronous = NORMAL")
+            cur.execute("PRAGMA secure_delete = ON")
+            cur.execute("PRAGMA foreign_keys = ON")
+            cur.close()
+
+        self.capabilities = StorageCapabilities(
+            full_text=True,
+            vector_search=True,
+            exact_vectors=True,
+            persistent=not self._memory_db,
+            secure_delete=True,
+            multi_process=not self._memory_db,
+            enforces_unique_active_slot=True,
+        )
+        self._vec_cache: dict[str, _VecCache] = {}
+        self._dim: int | None = None
+        try:
+            with self._tx() as conn:
+                S.migrate(conn, "fts5")
+                self._fts_secure_delete = S.enable_fts_secure_delete(conn)
+                row = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "dim")).first()
+                self._dim = int(row[0]) if row else None
+        except GoodMemoryError:
+            self.engine.dispose()
+            raise
+
+    # -- plumbing -------------------------------------------------------
+    @property
+    def dim(self) -> int | None:
+        return self._dim
+
+    @contextmanager
+    def _conn(self) -> Iterator[Connection]:
+        with self._lock if self._memory_db else _nullcontext():
+            try:
+                with self.engine.connect() as conn:
+                    yield conn
+            except GoodMemoryError:
+                raise
+            except OperationalError as exc:
+                raise _map_operational(exc, self.url) from exc
+            except SQLAlchemyError as exc:
+                raise StorageError(f"storage error: {exc}") from exc
+
+    @contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        """A write transaction: all or nothing."""
+        with self._conn() as conn:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.exec_driver_sql("ROLLBACK")
+                raise
+            else:
+                conn.exec_driver_sql("COMMIT")
+
+    def _bump(self, conn: Connection, user_id: str) -> None:
+        conn.execute(
+            text(
+                "INSERT INTO gm_user_versions(user_id, version) VALUES(:u, 1) "
+                "ON CONFLICT(user_id) DO UPDATE SET version = gm_user_versions.version + 1"
+            ),
+            {"u": user_id},
+        )
+
+    @staticmethod
+    def _row(r: MemoryRecord) -> dict[str, Any]:
+        return {
+            "id": r.id,
+            "user_id": r.user_id,
+            "agent_id": r.agent_id or "",
+            "domain": r.domain or "",
+            "slot_scope": slot_scope(r),
+            "kind": r.kind.value,
+            "key": r.key,
+            "status": r.status.value,
+            "transferable": r.transferable,
+            "session_id": r.source.session_id or "",
+            "created_at": r.created_at.isoformat(),
+            "data": r.model_dump_json(),
+        }
+
+    # -- writes ---------------------------------------------------------
+    def write(self, user_id: str, batch: WriteBatch) -> None:
+        for r in [*batch.inserts, *batch.updates]:
+            if r.user_id != user_id:
+                raise InvalidInputError(f"record {r.id} belongs to another user than {user_id!r}")
+        vecs: list[dict[str, Any]] = []
+        dim = self._dim
+        for mid, vec in batch.vectors.items():
+            arr = np.ascontiguousarray(np.asarray(vec, dtype=np.float32).reshape(-1))
+            if dim is None:
+                dim = arr.shape[0]
+            elif arr.shape[0] != dim:
+                raise DimensionMismatchError(
+                    f"vector of dimension {arr.shape[0]} for a store of dimension {dim}; "
+                    "use the embedder the store was created with"
+                )
+            vecs.append({"memory_id": mid, "user_id": user_id, "vec": arr.tobytes()})
+        try:
+            with self._tx() as conn:
+                if dim is not None and self._dim is None:
+                    stored = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "dim")).first()
+                    if stored is None:
+                        conn.execute(insert(S.meta).values(name="dim", value=str(dim)))
+                    elif int(stored[0]) != dim:
+                        raise DimensionMismatchError(f"store has dimension {stored[0]}, got {dim}")
+                # updates first: a supersede frees the slot the insert takes
+                for r in batch.updates:
+                    res = conn.execute(
+                        update(S.memories)
+                        .where(S.memories.c.id == r.id, S.memories.c.user_id == user_id)
+                        .values(**self._row(r))
+                    )
+                    if res.rowcount != 1:
+                        raise StorageError(f"update of unknown memory {r.id}")
+                    conn.execute(
+                        text("DELETE FROM gm_fts WHERE memory_id = :m AND user_id = :u"), {"m": r.id, "u": user_id}
+                    )
+                if batch.inserts:
+                    conn.execute(insert(S.memories), [self._row(r) for r in batch.inserts])
+                fts_rows = [
+                    {"m": r.id, "u": user_id, "b": search_body(r)} for r in [*batch.updates, *batch.inserts]
+                ]
+                if fts_rows:
+                    conn.execute(text("INSERT INTO gm_fts(memory_id, user_id, body) VALUES(:m, :u, :b)"), fts_rows)
+                if vecs:
+                    known = {
+                        row[0]
+                        for row in conn.execute(
+                            select(S.memories.c.id).where(
+                                S.memories.c.user_id == user_id,
+                                S.memories.c.id.in_([v["memory_id"] for v in vecs]),
+                            )
+                        )
+                    }
+                    missing = [v["memory_id"] for v in vecs if v["memory_id"] not in known]
+                    if missing:
+                        raise StorageError(f"vector for unknown memory {missing[0]}")
+                    conn.execute(
+                        delete(S.vectors).where(S.vectors.c.memory_id.in_([v["memory_id"] for v in vecs]))
+                    )
+                    conn.execute(insert(S.vectors), vecs)
+                if batch.events:
+                    conn.execute(
+                        insert(S.events),
+                        [
+                            {
+                                "user_id": user_id,
+                                "memory_id": e.memory_id,
+                                "action": e.action,
+                                "at": e.at.isoformat(),
+                                "detail": json.dumps(e.detail, default=str),
+                            }
+                            for e in batch.events
+                        ],
+                    )
+                self._bump(conn, user_id)
+        except IntegrityError as exc:
+            msg = str(exc.orig) if exc.orig else str(exc)
+            if "gm_one_active_slot" in msg or "UNIQUE" in msg.upper():
+                raise StorageError(f"write rejected by the database: two active memories for one slot ({msg})") from exc
+            raise StorageError(f"write rejected by the database: {msg}") from exc
+        self._dim = dim
+        self._vec_cache.pop(user_id, None)
+
+    def mark_recalled(self, user_id: str, memory_ids: Sequence[str], at: datetime) -> None:
+        if not memory_ids:
+            return
+        with self._tx() as conn:
+            rows = conn.execute(
+                select(S.memories.c.id, S.memories.c.data).where(
+                    S.memories.c.user_id == user_id, S.memories.c.id.in_(list(memory_ids))
+                )
+            ).all()
+            for mid, data in rows:
+                rec = MemoryRecord.model_validate_json(data)
+                rec.recall_count += 1
+                rec.last_recalled_at = at
+                conn.execute(
+                    update(S.memories)
+                    .where(S.memories.c.id == mid, S.memories.c.user_id == user_id)
+                    .values(data=rec.model_dump_json())
+                )
+
+    # -- reads ----------------------------------------------------------
+    def _where(self, user_id: str, flt: MemoryFilter) -> list[Any]:
+        c = S.memories.c
+        conds: list[Any] = [c.user_id == user_id]
+        if flt.statuses is not None:
+            conds.append(c.status.in_([s.value for s in flt.statuses]))
+        if flt.kinds is not None:
+            conds.append(c.kind.in_([k.value for k in flt.kinds]))
+        if flt.exclude_kinds is not None:
+            conds.append(c.kind.not_in([k.value for k in flt.exclude_kinds]))
+        if flt.visible_in_domain is not None:
+            conds.append((c.domain == "") | (c.domain == flt.visible_in_domain) | (c.transferable.is_(True)))
+        if flt.domain is not None:
+            conds.append(c.domain == flt.domain)
+        if flt.keys is not None:
+            conds.append(c.key.in_(list(flt.keys)))
+        if flt.key_prefix is not None:
+            conds.append(func.substr(c.key, 1, len(flt.key_prefix)) == flt.key_prefix)
+        if flt.session_id is not None:
+            conds.append(c.session_id == flt.session_id)
+        if flt.agent_id is not None:
+            conds.append(c.agent_id == flt.agent_id)
+        if flt.memory_ids is not None:
+            conds.append(c.id.in_(list(flt.memory_ids)))
+        return conds
+
+    def get(self, user_id: str, memory_id: str) -> MemoryRecord | None:
+        with self._conn() as conn:
+            row = conn.execute(
+                select(S.memories.c.data).where(S.memories.c.user_id == user_id, S.memories.c.id == memory_id)
+            ).first()
+        return MemoryRecord.model_validate_json(row[0]) if row else None
+
+    def list(self, user_id: str, flt: MemoryFilter | None = None, *, limit: int | None = None) -> list[MemoryRecord]:
+        flt = flt or MemoryFilter(statuses=None)
+        stmt = (
+            select(S.memories.c.data)
+            .where(*self._where(user_id, flt))
+            .order_by(S.memories.c.created_at, S.memories.c.id)
+        )
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        with self._conn() as conn:
+            rows = conn.execute(stmt).all()
+        return [MemoryRecord.model_validate_json(r[0]) for r in rows]
+
+    def count(self, user_id: str, flt: MemoryFilter | None = None) -> int:
+        flt = flt or MemoryFilter(statuses=None)
+        with self._conn() as conn:
+            return int(conn.execute(select(func.count()).where(*self._where(user_id, flt))).scalar_one())
+
+    def search_text(self, user_id: str, query: TextQuery) -> list[tuple[str, float]]:
+        match = fts5_query(query.text)
+        if match is None:
+            return []
+        conds = self._where(user_id, query.filter)
+        stmt = (
+            select(_FTS.c.memory_id, func.bm25(literal_column("gm_fts")).label("s"))
+            .select_from(_FTS.join(S.memories, S.memories.c.id == _FTS.c.memory_id))
+            .where(text("gm_fts MATCH :q").bindparams(q=match), _FTS.c.user_id == user_id, *conds)
+            .order_by(literal_column("s"))
+            .limit(int(query.limit))
+        )
+        with self._conn() as conn:
+            rows = conn.execute(stmt).all()
+        return [(r[0], -float(r[1])) for r in rows]
+
+    def _matrix(self, conn: Connection, user_id: str) -> _VecCache:
+        version = conn.execute(
+            select(S.user_versions.c.version).where(S.user_versions.c.user_id == user_id)
+        ).scalar()
+        version = int(version or 0)
+        cached = self._vec_cache.get(user_id)
+        if cached is not None and cached.version == version:
+            return cached
+        rows = conn.execute(
+            select(
+                S.vectors.c.memory_id, S.vectors.c.vec, S.memories.c.status, S.memories.c.kind,
+                S.memories.c.domain, S.memories.c.transferable, S.memories.c.key, S.memories.c.session_id,
+                S.memories.c.agent_id,
+            )
+            .join(S.memories, S.memories.c.id == S.vectors.c.memory_id)
+            .where(S.vectors.c.user_id == user_id, S.memories.c.user_id == user_id)
+        ).all()
+        dim = self._dim or 1
+        mat = (
+            np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
+            if rows else np.zeros((0, dim), dtype=np.float32)
+        )
+        cache = _VecCache(
+            version=version,
+            ids=[r[0] for r in rows],
+            mat=mat,
+            status=np.array([r[2] for r in rows], dtype=object),
+            kind=np.array([r[3] for r in rows], dtype=object),
+            domain=np.array([r[4] for r in rows], dtype=object),
+            transferable=np.array([bool(r[5]) for r in rows], dtype=bool),
+            records_meta=[(r[6], r[7], r[8], r[4]) for r in rows],
+        )
+        self._vec_cache[user_id] = cache
+        return cache
+
+    def search_vector(self, user_id: str, query: VectorQuery) -> list[tuple[str, float]]:
+        vec = np.asarray(query.vector, dtype=np.float32).reshape(-1)
+        if self._dim is not None and vec.shape[0] != self._dim:
+            raise DimensionMismatchError(f"query vector has dimension {vec.shape[0]}, store has {self._dim}")
+        with self._conn() as conn:
+            cache = self._matrix(conn, user_id)
+        if not cache.ids:
+            return []
+        mask = _mask(cache, query.filter)
+        idx = np.nonzero(mask)[0]
+        if idx.size == 0:
+            return []
+        sims = cache.mat[idx] @ vec
+        k = min(query.limit, idx.size)
+        top = np.argpartition(-sims, k - 1)[:k] if k < idx.size else np.arange(idx.size)
+        top = top[np.lexsort((top, -sims[top]))]
+        return [(cache.ids[idx[i]], float(sims[i])) for i in top]
+
+    def events(self, user_id: str, memory_id: str) -> list[MemoryEvent]:
+        with self._conn() as conn:
+            rows = conn.execute(
+                select(S.events.c.memory_id, S.events.c.action, S.events.c.at, S.events.c.detail)
+                .where(S.events.c.user_id == user_id, S.events.c.memory_id == memory_id)
+                .order_by(S.events.c.id)
+            ).all()
+        return [MemoryEvent(r[0], r[1], datetime.fromisoformat(r[2]), json.loads(r[3])) for r in rows]
+
+    # -- deletes --------------------------------------------------------
+    def delete(self, user_id: str, memory_ids: Sequence[str], *, reason: str) -> DeleteCounts:
+        ids = list(dict.fromkeys(memory_ids))
+        counts = DeleteCounts()
+        with self._tx() as conn:
+            present = [
+                r[0] for r in conn.execute(
+                    select(S.memories.c.id).where(S.memories.c.user_id == user_id, S.memories.c.id.in_(ids))
+                )
+            ] if ids else []
+            counts.memory_ids = present
+            for chunk in _chunks(present, 500):
+                counts.full_text += conn.execute(
+                    text(
+                        f"DELETE FROM gm_fts WHERE user_id = :u AND memory_id IN ({','.join(':m' + str(i) for i in range(len(chunk)))})"
+                    ),
+                    {"u": user_id, **{f"m{i}": m for i, m in enumerate(chunk)}},
+                ).rowcount
+                counts.vectors += conn.execute(
+                    delete(S.vectors).where(S.vectors.c.user_id == user_id, S.vectors.c.memory_id.in_(chunk))
+                ).rowcount
+                counts.history += conn.execute(
+                    delete(S.events).where(S.events.c.user_id == user_id, S.events.c.memory_id.in_(chunk))
+                ).rowcount
+                counts.rows += conn.execute(
+                    delete(S.memories).where(S.memories.c.user_id == user_id, S.memories.c.id.in_(chunk))
+                ).rowcount
+            counts.tombstone_id = new_id()
+            t = _tombstone(counts, user_id, reason)
+            conn.execute(
+                insert(S.tombstones).values(
+                    id=t["id"], user_hash=t["user_hash"], at=t["at"], reason=reason, counts=json.dumps(t["counts"])
+                )
+            )
+            if not self._fts_secure_delete and present:
+                # Without FTS5 secure-delete, merging the index drops deleted terms from its pages.
+                conn.execute(text("INSERT INTO gm_fts(gm_fts) VALUES('optimize')"))
+            self._bump(conn, user_id)
+        self._vec_cache.pop(user_id, None)
+        if not self._memory_db:
+            self._checkpoint()
+        return counts
+
+    def _checkpoint(self) -> None:
+        """Fold the WAL into the main file and truncate it, so deleted text leaves the -wal file too."""
+        try:
+            with self._conn() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        except StorageError:  # a busy checkpoint is retried by the next delete
+            pass
+
+    def tombstones(self, user_id: str) -> list[dict[str, Any]]:
+        with self._conn() as conn:
+            rows = conn.execute(
+                select(S.tombstones).where(S.tombstones.c.user_hash == _user_hash(user_id)).order_by(S.tombstones.c.at)
+            ).all()
+        return [
+            {"id": r.id, "user_hash": r.user_hash, "at": r.at, "reason": r.reason, "counts": json.loads(r.counts)}
+            for r in rows
+        ]
+
+    def user_ids(self) -> list[str]:
+        with self._conn() as conn:
+            return [r[0] for r in conn.execute(select(S.memories.c.user_id).distinct().order_by(S.memories.c.user_id))]
+
+    def integrity_check(self) -> str:
+        with self._conn() as conn:
+            return str(conn.exec_driver_sql("PRAGMA integrity_check").scalar())
+
+    def close(self) -> None:
+        self._vec_cache.clear()
+        self.engine.dispose()
+
+
+class _nullcontext:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _chunks(items: list[str], n: int) -> Iterator[list[str]]:
+    for i in range(0, len(items), n):
+        yield items[i : i + n]
+
+
+def _mask(cache: _VecCache, flt: MemoryFilter) -> np.ndarray:
+    n = len(cache.ids)
+    mask = np.ones(n, dtype=bool)
+    if flt.statuses is not None:
+        mask &= np.isin(cache.status, [s.value for s in flt.statuses])
+    if flt.kinds is not None:
+        mask &= np.isin(cache.kind, [k.value for k in flt.kinds])
+    if flt.exclude_kinds is not None:
+        mask &= ~np.isin(cache.kind, [k.value for k in flt.exclude_kinds])
+    if flt.visible_in_domain is not None:
+        mask &= (cache.domain == "") | (cache.domain == flt.visible_in_domain) | cache.transferable
+    if flt.domain is not None:
+        mask &= cache.domain == flt.domain
+    if flt.memory_ids is not None:
+        mask &= np.isin(np.array(cache.ids, dtype=object), list(flt.memory_ids))
+    if flt.keys is not None or flt.key_prefix is not None or flt.session_id is not None or flt.agent_id is not None:
+        extra = np.array(
+            [
+                (flt.keys is None or key in flt.keys)
+                and (flt.key_prefix is None or key.startswith(flt.key_prefix))
+                and (flt.session_id is None or sess == flt.session_id)
+                and (flt.agent_id is None or agent == flt.agent_id)
+                for key, sess, agent, _dom in cache.records_meta
+            ],
+            dtype=bool,
+        )
+        mask &= extra
+    return mask
+
+
+def _map_operational(exc: OperationalError | DBAPIError, url: str) -> StorageError:
+    msg = str(exc.orig) if exc.orig else str(exc)
+    if "unable to open" in msg or "disk I/O" in msg or "readonly" in msg or "locked" in msg:
+        return StorageUnavailableError(
+            f"cannot use the database at {url}: {msg}. Check that the path exists, is writable, "
+            "and that no other program holds a lock on it."
+        )
+    return StorageError(f"storage error: {msg}")
+
+
+_ = (MemoryKind, MemoryStatus)
