@@ -16,11 +16,18 @@ from .models import MemoryKind
 
 __all__ = [
     "KIND_SPECS",
+    "STOPWORDS",
     "KindSpec",
+    "content_words",
     "default_transferable",
+    "humanize_key",
     "normalize_key",
+    "slot_key",
     "slug",
+    "stem",
+    "task_key",
     "volatility_for",
+    "word_overlap",
 ]
 
 
@@ -86,3 +93,54 @@ def volatility_for(kind: MemoryKind, key: str) -> float:
         if key.startswith(pattern) or (pattern.startswith(".") and pattern in f".{key}"):
             return value
     return KIND_SPECS[kind].volatility
+
+
+# Function words ignored when slot keys are built from free text and when two
+# phrasings of the same task are compared.
+STOPWORDS: frozenset[str] = frozenset(
+    ["a", "an", "the", "my", "our", "your", "their", "his", "her", "its", "this", "that", "these", "those", "some", "any", "to", "of", "for", "in", "on", "at", "by", "with", "from", "about", "into", "onto", "up", "out", "off", "over", "and", "or", "but", "so", "as", "it", "is", "are", "was", "were", "be", "been", "being", "do", "does", "did", "done", "have", "has", "had", "get", "got", "just", "still", "also", "really", "very", "please", "me", "i", "we", "you", "they", "he", "she", "them", "us", "all", "more", "most", "much", "many", "again", "yet", "already", "finally", "now", "then", "too", "soon", "later", "today", "tomorrow", "tonight", "next", "this", "week", "month"]
+)
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def slot_key(*parts: str | None) -> str:
+    """Build a slot key from free-text parts: ``("vehicle", "Honda Civic", "plate")``."""
+    return normalize_key(".".join(slug(p) for p in parts if p and p.strip()))
+
+
+def stem(word: str) -> str:
+    """A deliberately crude stemmer: enough to match ``booked``/``book``/``booking``."""
+    w = word.lower()
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiou":
+        w = w[:-1]
+    return w
+
+
+def content_words(text: str) -> list[str]:
+    """Lowercase words of ``text`` without stopwords, in order, duplicates kept."""
+    return [w for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+
+
+def task_key(task: str, max_words: int = 6) -> str:
+    """The open-loop slot key of a task: ``"renew my passport"`` -> ``task.renew_passport``."""
+    words = content_words(task)[:max_words] or _WORD.findall(task.lower())[:max_words]
+    return slot_key("task", " ".join(words))
+
+
+def word_overlap(a: str, b: str) -> float:
+    """Share of the smaller side's stemmed content words found in the other (0..1)."""
+    sa = {stem(w) for w in content_words(a.replace("_", " "))}
+    sb = {stem(w) for w in content_words(b.replace("_", " "))}
+    if not sa or not sb:
+        return 0.0
+    return len(sa & sb) / min(len(sa), len(sb))
+
+
+def humanize_key(key: str) -> str:
+    """A readable label for a slot key: ``vehicle.honda_civic.plate`` -> ``vehicle honda civic plate``."""
+    return " ".join(key.replace("_", " ").split("."))

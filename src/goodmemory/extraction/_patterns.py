@@ -1,0 +1,498 @@
+"""Word lists, precompiled regexes and date resolution for the rule extractor.
+
+This module owns the vocabulary of :mod:`goodmemory.extraction.rules`: what
+counts as a name, an occupation, a relation, a vehicle, an identifier, a date.
+Everything here is compiled once at import time; nothing does I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+__all__ = ["When", "resolve_when"]
+
+I = re.IGNORECASE  # noqa: E741
+
+# ---------------------------------------------------------------- vocabulary
+NATIONALITIES = frozenset(
+    ["american", "british", "english", "scottish", "welsh", "irish", "canadian", "mexican", "brazilian", "argentinian", "chilean", "colombian", "peruvian", "venezuelan", "cuban", "portuguese", "spanish", "french", "german", "italian", "dutch", "belgian", "swiss", "austrian", "swedish", "norwegian", "danish", "finnish", "icelandic", "polish", "czech", "slovak", "hungarian", "romanian", "bulgarian", "greek", "turkish", "russian", "ukrainian", "serbian", "croatian", "bosnian", "slovenian", "lithuanian", "latvian", "estonian", "israeli", "lebanese", "egyptian", "moroccan", "nigerian", "kenyan", "ghanaian", "ethiopian", "south-african", "indian", "pakistani", "bangladeshi", "sri-lankan", "nepali", "chinese", "japanese", "korean", "vietnamese", "thai", "filipino", "indonesian", "malaysian", "singaporean", "australian", "iranian", "iraqi", "syrian", "saudi", "emirati", "jordanian"]
+)
+LANGUAGES = frozenset(
+    ["english", "spanish", "portuguese", "french", "german", "italian", "dutch", "swedish", "norwegian", "danish", "finnish", "polish", "czech", "russian", "ukrainian", "greek", "turkish", "arabic", "hebrew", "hindi", "urdu", "bengali", "punjabi", "tamil", "mandarin", "cantonese", "chinese", "japanese", "korean", "vietnamese", "thai", "indonesian", "malay", "tagalog", "swahili", "catalan", "basque", "galician", "romanian", "hungarian", "persian", "farsi"]
+)
+OCCUPATIONS = frozenset(
+    ["engineer", "developer", "programmer", "teacher", "nurse", "doctor", "physician", "lawyer", "attorney", "accountant", "designer", "manager", "consultant", "analyst", "scientist", "researcher", "student", "professor", "writer", "journalist", "chef", "cook", "pilot", "driver", "mechanic", "electrician", "plumber", "architect", "artist", "musician", "photographer", "pharmacist", "dentist", "therapist", "officer", "clerk", "cashier", "salesperson", "realtor", "agent", "editor", "founder", "ceo", "cto", "cfo", "coo", "director", "administrator", "technician", "librarian", "firefighter", "paramedic", "veterinarian", "vet", "farmer", "carpenter", "translator", "interpreter", "economist", "banker", "trader", "investor", "entrepreneur", "freelancer", "contractor", "intern", "lecturer", "tutor", "coach", "trainer", "surgeon", "psychologist", "psychiatrist", "secretary", "assistant", "receptionist", "waiter", "waitress", "bartender", "barista", "homemaker", "sysadmin", "lead", "owner", "specialist", "professional", "worker", "representative", "rep", "supervisor", "executive", "marketer", "recruiter", "auditor", "paralegal", "postdoc", "phd", "resident", "midwife", "soldier", "sergeant", "detective", "judge", "pastor", "priest", "rabbi", "imam", "actor", "actress", "dancer", "singer", "producer", "copywriter", "illustrator", "animator", "tester", "strategist", "planner", "coordinator"]
+)
+_NOT_OCCUPATION_TAIL = frozenset(
+    ["fan", "person", "lover", "type", "guy", "girl", "believer", "vegetarian", "vegan", "pescatarian", "owl", "bird", "customer", "member", "user"]
+)
+NOT_NAMES = frozenset(
+    ["fine", "good", "great", "ok", "okay", "sorry", "not", "so", "very", "just", "also", "here", "there", "back", "home", "done", "ready", "sure", "happy", "glad", "tired", "busy", "hungry", "new", "looking", "trying", "going", "calling", "writing", "wondering", "afraid", "interested", "worried", "excited", "allergic", "married", "single", "divorced", "vegetarian", "vegan", "gluten", "lactose", "retired", "unemployed", "pregnant", "deaf", "blind", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "the", "a", "an", "in", "on", "at", "from", "with", "still", "currently"]
+) | NATIONALITIES | LANGUAGES
+UNIQUE_RELATIONS = frozenset(
+    ["wife", "husband", "partner", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "mother", "mom", "mum", "father", "dad", "stepmother", "stepfather", "manager", "boss", "landlord", "landlady", "doctor", "dentist", "therapist", "lawyer", "accountant", "mentor", "grandmother", "grandfather", "grandma", "grandpa"]
+)
+MULTI_RELATIONS = frozenset(
+    ["son", "daughter", "kid", "child", "brother", "sister", "sibling", "cousin", "niece", "nephew", "aunt", "uncle", "colleague", "coworker", "co-worker", "friend", "roommate", "flatmate", "teammate", "neighbor", "neighbour", "dog", "cat", "pet", "stepson", "stepdaughter"]
+)
+RELATIONS = UNIQUE_RELATIONS | MULTI_RELATIONS
+CAR_MAKES = frozenset(
+    ["honda", "toyota", "ford", "chevrolet", "chevy", "tesla", "bmw", "audi", "mercedes", "volkswagen", "vw", "nissan", "subaru", "mazda", "hyundai", "kia", "jeep", "dodge", "ram", "gmc", "lexus", "acura", "infiniti", "volvo", "porsche", "jaguar", "fiat", "renault", "peugeot", "citroen", "seat", "skoda", "opel", "mini", "cadillac", "buick", "lincoln", "chrysler", "mitsubishi", "suzuki", "rivian", "polestar", "ducati", "harley", "yamaha", "kawasaki"]
+)
+CONFIRMATIONS = re.compile(
+    r"^\s*(?:yes|yep|yeah|yup|correct|exactly|right|that'?s right|that'?s correct|that is correct|"
+    r"that is right|confirmed|absolutely|indeed|affirmative|sure is|spot on)\b",
+    I,
+)
+
+# ------------------------------------------------------------ sentence level
+SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(A-Z0-9])|\n+|;\s+")
+QUESTION_START = re.compile(
+    r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|"
+    r"do|does|did|is|are|am|was|were|have|has|may|might)\b",
+    I,
+)
+HYPOTHETICAL = re.compile(
+    r"\b(?:if i (?:were|was|had|could|lived|worked|owned)|suppose|supposing|imagine|hypothetically|"
+    r"what if|let'?s say|pretend|in theory|would i|i wish i|as if)\b",
+    I,
+)
+REPORTED = re.compile(
+    r"\b(?:he|she|they|someone|somebody|people|[A-Z][a-z]+|my \w+) (?:said|says|told me|thinks|claims|"
+    r"asked|mentioned|believes|wrote)\b|[\"“][^\"”]{3,}[\"”]"
+)
+LEAD = re.compile(
+    r"^(?:(?:oh|well|so|ok|okay|also|and|but|btw|by the way|yes|yeah|yep|yup|no|nope|hi|hello|hey|"
+    r"sure|um|uh|hmm|alright|right|great|thanks|thank you|honestly|anyway|also|plus|fyi|oh and|"
+    r"just so you know|for the record|for context|good morning|good afternoon)\b[,!.:]?\s*)+",
+    I,
+)
+CORRECTION_LEAD = re.compile(
+    r"^(?:actually|correction|sorry|wait|oops|my bad|i mean|i meant|to correct myself|scratch that|"
+    r"no wait|let me correct that|update)\b[,:!.-]?\s*",
+    I,
+)
+CORRECTION_ANY = re.compile(r"\b(?:actually|correction|i meant|i changed my mind|not anymore)\b", I)
+CHANGE = re.compile(r"\b(?:anymore|any more|no longer|not any longer|these days|nowadays|now)\b", I)
+NEGATED_CHANGE = re.compile(r"\b(?:anymore|any more|no longer|not any longer)\b", I)
+HEDGE_LEAD = re.compile(
+    r"^(?:i think|i guess|i believe|i suppose|maybe|probably|perhaps|possibly|i'?m not sure,? but|"
+    r"if i remember correctly|iirc|i'?m pretty sure)\b,?\s*(?:that\s+)?",
+    I,
+)
+HEDGE_ANY = re.compile(r"\b(?:maybe|probably|perhaps|possibly|might|i think|i guess|not sure|kind of|sort of)\b", I)
+
+# --------------------------------------------------------- value fragments
+NAME = r"(?-i:(?:Dr\.? |Mr\.? |Mrs\.? |Ms\.? )?[A-Z][a-zà-ÿ'’\-]+(?: (?:de |da |van |von |del |di )?[A-Z][a-zà-ÿ'’\-]+){0,3})"
+ORG = r"(?-i:[A-Z0-9][\w&.'’\-]*(?:(?: (?:of|and|&|the|de))? [A-Z0-9][\w&.'’\-]*){0,4})"
+PLACE = r"(?-i:[A-Z][\w.'’\-]*(?: [A-Z][\w.'’\-]*){0,3}(?:, [A-Z][\w.'’\-]*(?: [A-Z][\w'’\-]*){0,2})?)"
+ID = r"(?P<v>#?(?=[A-Z0-9-]*\d)[A-Z0-9](?:[A-Z0-9]|[-/ ](?=[A-Z0-9]*\d[A-Z0-9]*)(?=[A-Z0-9])){3,24})"
+MONEY = (
+    r"(?P<v>(?:(?:US|CA|AU)?[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|m|M|million|billion|bn|thousand))?"
+    r"|\d[\d,]*(?:\.\d+)?\s?(?:k |K )?(?:dollars|euros|pounds|bucks|USD|EUR|GBP|usd|eur|gbp|reais|BRL))"
+    r"(?:\s(?:a|per|/)\s?(?:year|month|week|hour|day|yr|mo|night))?)"
+)
+OBJ_STOP = re.compile(
+    r"\s+(?:because|but|since|although|though|so that|so|when|whenever|if|unless|while|which|and i|"
+    r"and my|and we|whereas|except)\b.*$|\s*[,;:!?()]\s*.*$|\.\s*$|\.\s+.*$",
+    I,
+)
+OBJ_TAIL = re.compile(r"\s+(?:too|a lot|so much|very much|really|anymore|any more|as well|either|though|lately)$", I)
+OBJ_REJECT = re.compile(
+    r"^(?:it|that|this|them|those|these|him|her|you|your|yours|what|how|when|where|which|the idea|"
+    r"the (?:first|second|third|last|other|same|new|previous) |the one|that one|this one|one|doing that|"
+    r"to think|to know|to say|to ask|to see|to help|to hear|here|there|everything|anything|nothing)\b"
+    r"|\b(?:option|suggestion|proposal|answer|response|version|offer)s?$",
+    I,
+)
+
+# ---------------------------------------------------------------- rule regexes
+R_NAME = re.compile(r"\b(?:my (?:full |legal |first )?name is|my name'?s|the name is)\s+(?P<v>" + NAME + r")", I)
+R_IM_NAME = re.compile(r"^(?:i'?m|i am|this is)\s+(?P<v>" + NAME + r")(?=$|[\s,.!]|\s+(?:and|from|here))", I)
+R_CALL_ME = re.compile(r"\b(?:please |you can |just |everyone |people |friends )?call me\s+(?P<v>" + NAME + r")", I)
+R_AGE = re.compile(
+    r"\b(?:i'?m|i am|i just turned|i turned|i'll be|my age is)\s+(?P<v>\d{1,3})(?:\s*(?:years? old|yrs? old|y/?o)|(?=\s*[.!,]?$)|(?=\s+(?:now|this year)))",
+    I,
+)
+R_OCCUPATION = re.compile(
+    r"\b(?:i work as|i'?m working as|i am working as|i'?m employed (?:full[- ]time |part[- ]time )?as|"
+    r"i am employed (?:full[- ]time |part[- ]time )?as|my job is|my (?:job title|title|role|profession|occupation) is|"
+    r"i'?m|i am)\s+(?P<v>(?:an? |the )?[a-z][a-z\- ]{1,40}?)(?=$|[.,;!]| (?:at|for|in|with|and|who|from|since|by|on|based)\b)",
+    I,
+)
+R_RETIRED = re.compile(r"^(?:i'?m|i am) (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))\b", I)
+R_EMPLOYER = re.compile(
+    r"\b(?:i work (?:at|for)|i'?m (?:employed|working) (?:at|by|for)|i am (?:employed|working) (?:at|by|for)|"
+    r"i joined|i just joined|my employer is|my company is)\s+(?P<v>" + ORG + r")",
+    I,
+)
+R_AS_AT = re.compile(r"\bas an? [a-z][a-z\- ]{1,40}? at (?P<v>" + ORG + r")", I)
+R_HOME = re.compile(
+    r"\b(?P<verb>i live in|i'?m living in|i am living in|i'?m based in|i am based in|i reside in|"
+    r"my home (?:city|town) is|i (?:just |recently )?moved to|i(?:'ve| have) (?:just |recently )?moved to|"
+    r"i relocated to|we (?:just |recently )?moved to|i now live in)\s+(?P<v>" + PLACE + r")",
+    I,
+)
+R_FROM = re.compile(r"^(?:i'?m|i am|i come) (?:originally )?from\s+(?P<v>" + PLACE + r")", I)
+R_NATIONALITY = re.compile(r"\b(?:i'?m|i am)(?: an?)? (?P<v>[A-Za-z\-]+)(?: citizen| national)?\b", I)
+R_NATIONALITY_IS = re.compile(r"\bmy nationality is (?P<v>[A-Za-z\-]+)", I)
+R_LANG = re.compile(
+    r"\b(?:i speak|i'?m fluent in|i am fluent in|my (?:native|first|mother) (?:language|tongue) is|"
+    r"i'?m a native (?P<native>[A-Za-z]+) speaker)\s*(?P<v>[A-Za-z]+(?:(?:,| and|, and) [A-Za-z]+)*)?",
+    I,
+)
+R_REL_NAME = re.compile(
+    r"\bmy (?P<rel>[a-z\-]+)(?:'s name is|,| named| called| is called| is named)?\s+(?P<v>" + NAME + r")(?=$|[\s,.!;])",
+    I,
+)
+R_REL_AGE = re.compile(r"\bmy (?P<rel>[a-z\-]+)(?: [A-Z][a-z]+)? is (?P<v>\d{1,2})(?: years? old)?(?=$|[\s,.!;])", I)
+R_EXPERT = re.compile(
+    r"\b(?:i'?m|i am) (?:an? )?(?P<lvl>expert|specialist|beginner|novice|newbie|pro|professional)(?: (?:in|on|at|with))? (?P<v>[\w+#.\- ]{2,40}?)(?=$|[.,;!]| (?:and|but|so)\b)"
+    r"|\bi have (?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|twenty) (?:\+ )?years? of experience (?:in|with|as) (?P<v2>[\w+#.\- ]{2,40}?)(?=$|[.,;!]| (?:and|but|so)\b)"
+    r"|\bi'?m (?:new to|experienced (?:in|with)|proficient (?:in|with)|fluent in)\s+(?P<v3>[\w+#.\- ]{2,40}?)(?=$|[.,;!]| (?:and|but|so)\b)",
+    I,
+)
+R_LIKE = re.compile(
+    r"(?<!would )(?<!'d )\bi (?:really |absolutely |totally |genuinely |kind of |do |still )?"
+    r"(?P<verb>love|like|enjoy|adore|hate|dislike|detest|loathe|can'?t stand|cannot stand|don'?t like|do not like|"
+    r"don'?t enjoy|do not enjoy|can'?t bear|am into|'m into|am a big fan of|'m a big fan of|am not a fan of|'m not a fan of)\s+(?P<v>.+)",
+    I,
+)
+R_PREFER = re.compile(
+    r"\bi(?:'d| would)? (?:much |really |generally |usually |strongly )?prefer\s+(?P<v>.+?)"
+    r"(?:\s+(?:over|to|rather than|instead of|than)\s+(?P<alt>.+))?$",
+    I,
+)
+R_HABIT = re.compile(r"\bi (?P<adv>always|usually|never|rarely|normally|typically|only) (?P<v>[a-z].+)", I)
+R_PLEASE = re.compile(
+    r"^(?:please )?(?P<neg>always|never|don'?t ever|do not ever|please don'?t|please do not|please never|please always)\s+(?P<v>[a-z].+)",
+    I,
+)
+R_WORKSTYLE = re.compile(
+    r"\bi(?:'m| am)? (?:work best|most productive|focus best|do my best work|concentrate best)\s+(?P<v>[a-z].+)"
+    r"|\bi(?:'m| am) an? (?P<v2>morning person|night owl|early bird|evening person)",
+    I,
+)
+R_DIET = re.compile(
+    r"\b(?:i'?m|i am|i eat|i follow an?|i keep|i went|i'?ve gone|i have gone|i'?m now|i am now)\s+(?:an? |strictly |mostly |fully )?"
+    r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|keto|paleo|kosher|halal|gluten[- ]free|dairy[- ]free|lactose[- ]free|plant[- ]based)\b",
+    I,
+)
+R_DIET_AVOID = re.compile(
+    r"\bi (?:don'?t|do not|no longer|never|can'?t|cannot) (?:eat|drink|have) (?P<v>[a-z][a-z\- ]{1,30}?)(?=$|[.,;!]| (?:anymore|any more|because|but|and|at all)\b)",
+    I,
+)
+R_ALLERGY = re.compile(
+    r"\b(?:i'?m|i am|i'?m severely|i am severely|i'?m very) allergic to (?P<v>[a-z][a-z\- ]{1,30}?)(?=$|[.,;!]| (?:and i|but|so|because)\b)"
+    r"|\bi have (?:an? |a severe |a bad )?(?P<v2>[a-z][a-z\-]{1,20}(?: [a-z\-]{1,20})?) (?:allergy|intolerance)\b"
+    r"|\b(?:i'?m|i am) (?P<v3>lactose|gluten) intolerant\b|\bi have (?P<v4>celiac|coeliac)(?: disease)?\b",
+    I,
+)
+R_ACCESS = re.compile(
+    r"\b(?P<mob>i use a wheelchair|i'?m a wheelchair user|i need (?:wheelchair|step-free) access|i use a (?:cane|walker|mobility scooter))"
+    r"|\b(?P<hear>i'?m (?:deaf|hard of hearing)|i am (?:deaf|hard of hearing)|i wear hearing aids|i have hearing loss)"
+    r"|\b(?P<vis>i'?m (?:blind|visually impaired|colou?r ?blind)|i am (?:blind|visually impaired)|i use a screen reader|i need (?:large|larger|big|bigger) (?:font|text|print))"
+    r"|\b(?P<read>i have dyslexia|i'?m dyslexic|i have adhd)",
+    I,
+)
+COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("length", "concise answers", re.compile(r"\b(?:keep (?:it|them|things|answers|replies|responses) (?:short|brief|concise)|(?:short|brief|concise|shorter) (?:answers|replies|responses)|be (?:brief|concise)|get to the point|no fluff|tl;?dr)\b", I)),
+    ("length", "detailed explanations", re.compile(r"\b(?:explain (?:things |it )?in detail|detailed (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
+    ("format", "bullet points", re.compile(r"\b(?:bullet(?:ed)? (?:points|lists)|bullets)\b", I)),
+    ("format", "tables", re.compile(r"\b(?:use tables|in a table|as tables)\b", I)),
+    ("jargon", "plain language without jargon", re.compile(r"\b(?:no jargon|avoid jargon|without jargon|plain (?:english|language)|in simple terms|layman'?s terms)\b", I)),
+    ("tone", "formal tone", re.compile(r"\b(?:be formal|formal tone|keep it formal)\b", I)),
+    ("tone", "casual tone", re.compile(r"\b(?:be casual|casual tone|keep it casual|informal tone)\b", I)),
+    ("emoji", "no emojis", re.compile(r"\b(?:no emojis?|without emojis?|don'?t use emojis?|skip the emojis?)\b", I)),
+    ("units", "metric units", re.compile(r"\b(?:metric units|use metric|in metric)\b", I)),
+    ("units", "imperial units", re.compile(r"\b(?:imperial units|use imperial|in imperial)\b", I)),
+)
+COMM_TRIGGER = re.compile(r"\b(?:prefer|please|keep|be|use|want|like|give me|always|don'?t|no|avoid|explain|answer|reply|respond|write|talk)\b", I)
+R_REPLY_LANG = re.compile(r"\b(?:reply|respond|answer|write|talk|speak) (?:to me )?in (?P<v>[A-Z][a-z]+)\b")
+
+R_ACCOUNT = re.compile(
+    r"\bmy (?P<inst>" + ORG + r" )?(?P<type>checking|savings|credit card|debit card|brokerage|retirement|business|joint|"
+    r"investment|bank|401k|ira|roth ira|hsa|money market)?\s?account(?: number| no\.?| #)?(?: with " + ORG + r")?"
+    r"\s*(?:is|:|=|#|was)\s*(?:number\s+)?" + ID,
+    I,
+)
+R_ROUTING = re.compile(r"\brouting (?:number|no\.?|#)\s*(?:is|:|=)?\s*(?P<v>\d{9})\b", I)
+R_CARD_LAST4 = re.compile(
+    r"\b(?:my )?(?P<brand>" + ORG + r" )?(?:credit |debit )?card (?:ending|ends) (?:in|with) (?P<v>\d{4})\b", I
+)
+ID_TYPES = (
+    r"policy|claim|order|confirmation|booking|reservation|reference|ref|ticket|case|tracking|membership|member|"
+    r"loyalty|frequent flyer|frequent flier|rewards|customer|invoice|pnr|record locator|serial|warranty|patient|"
+    r"prescription|rx|subscriber|student|employee|license|licence|registration|application|incident|return|rma|"
+    r"shipment|parcel|package|appointment|enrollment|group|plan|contract|lease|loan|mortgage|meter|permit|badge|"
+    r"insurance|insurance policy|medicare|medicaid"
+)
+R_IDENT = re.compile(
+    r"\b(?:my|the|our|your)\s+(?P<qual>(?:[A-Za-z0-9&'\-]+ ){0,3}?)(?P<type>" + ID_TYPES + r")"
+    r"(?: (?:number|no\.?|num|#|code|id|locator))?\s*(?:is|was|are|:|=|#|reads)\s*(?:number\s+|#\s*)?" + ID,
+    I,
+)
+R_IDENT_SHORT = re.compile(r"\b(?P<type>" + ID_TYPES + r")\s?(?:#|number|no\.)\s?" + ID, I)
+R_PNR = re.compile(
+    r"\b(?:my |the )?(?P<type>confirmation|booking|reservation|pnr|record locator)(?: (?:code|number|reference|locator))?\s*(?:is|:)\s*(?P<v>(?-i:[A-Z0-9]{5,8}))\b",
+    I,
+)
+VEHICLE = r"(?:(?P<year>(?:19|20)\d{2}) )?(?P<veh>(?-i:[A-Z][\w\-]*(?: [A-Z0-9][\w\-]*){0,3}))"
+R_PLATE = re.compile(
+    r"\b(?:my |the |our )?" + VEHICLE + r"(?:'s|’s)? (?:license |licence |registration |number )?(?P<attr>plate|tag|vin)(?: number| #)?"
+    r"\s*(?:is|:|=|reads)\s*(?P<v>(?-i:[A-Z0-9][A-Z0-9 \-]{1,16}[A-Z0-9]))\b",
+    I,
+)
+R_PLATE_ON = re.compile(
+    r"\b(?:the |my )?(?:license |licence |registration )?(?P<attr>plate|vin)(?: number)? (?:on|of|for) (?:my|the|our) "
+    + VEHICLE
+    + r"\s*(?:is|:|=|reads)\s*(?P<v>(?-i:[A-Z0-9][A-Z0-9 \-]{1,16}[A-Z0-9]))\b",
+    I,
+)
+R_PLATE_BARE = re.compile(
+    r"\bmy (?:license |licence |registration )?(?P<attr>plate|vin)(?: number)?\s*(?:is|:)\s*(?P<v>(?-i:[A-Z0-9][A-Z0-9 \-]{1,16}[A-Z0-9]))\b",
+    I,
+)
+R_OWN_VEHICLE = re.compile(
+    r"\bi (?:drive|own|have|just bought|bought|recently bought|leased|just leased|got|just got) (?:a|an|my) (?:new |used |old )?(?P<year>(?:19|20)\d{2}) (?P<veh>(?-i:[A-Z][\w\-]*(?: [A-Z0-9][\w\-]*){0,3}))",
+    I,
+)
+VIN = re.compile(r"\b(?-i:[A-HJ-NPR-Z0-9]{17})\b")
+EMAIL = re.compile(r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b")
+PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{2,4}\)[ .\-]?|\d{2,4}[ .\-])\d{3,4}[ .\-]?\d{3,4}(?![\w-])")
+R_EMAIL = re.compile(r"\bmy (?P<type>work |personal |school |business |home )?e-?mail(?: address)?\s*(?:is|:)\s*(?P<v>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)", I)
+R_PHONE = re.compile(
+    r"\bmy (?P<type>cell|mobile|work|home|office|personal|business)?\s?(?:phone|cell|mobile|number|phone number|cell number|mobile number)(?: number)?"
+    r"\s*(?:is|:)\s*(?P<v>\+?[\d(][\d ().\-]{6,18}\d)",
+    I,
+)
+ADDRESS = r"(?P<v>\d{1,6}[A-Za-z]? [A-Z0-9][\w.'\-]*(?: [\w.'\-]+){0,5}? (?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Circle|Highway|Hwy|Parkway|Pkwy|Square|Sq|Trail|Alley)\b\.?(?:,? [^.!?;]{0,80})?)"
+R_ADDRESS = re.compile(
+    r"\b(?:i live at|my (?P<type>home |mailing |shipping |billing |work |office |delivery |new )?address is|i(?:'ve| have)? moved to)\s+" + ADDRESS
+)
+R_MONEY = re.compile(
+    r"\bmy (?P<what>(?:monthly |annual |yearly |weekly |total |current |travel |food |household )?(?:budget|rent|salary|income|mortgage|mortgage payment|"
+    r"deductible|balance|credit limit|limit|premium|payment|bill|loan|debt|savings goal|savings|allowance|copay|co-pay))"
+    r" (?:is|was|are|of)\s+(?:about |around |roughly |approximately |only |just |under |over )?" + MONEY,
+    I,
+)
+R_EARN = re.compile(r"\bi (?:make|earn)\s+(?:about |around |roughly |approximately )?" + MONEY, I)
+EVENT_NOUNS = (
+    r"appointment|appt|meeting|call|interview|surgery|check-?up|consultation|exam|session|class|flight|trip|"
+    r"hearing|visit|vacation|holiday|wedding|party|presentation|demo|review|procedure|treatment|operation"
+)
+R_EVENT = re.compile(
+    r"\b(?:my|our|i have (?:a|an|my)|i'?ve got (?:a|an|my)|we have (?:a|an|our)|there'?s (?:a|an|my))\s+"
+    r"(?P<what>(?:[\w'\-]+ ){0,3}?)(?P<noun>" + EVENT_NOUNS + r")(?P<rest>\b.*)$",
+    I,
+)
+R_DEADLINE = re.compile(
+    r"\b(?:the |my |our )?(?P<what>[\w'\- ]{2,40}?) (?:is|are) due (?P<rest>.*)$"
+    r"|\b(?:the )?deadline (?:for|on) (?P<what2>[\w'\- ]{2,40}?) is (?P<rest2>.*)$",
+    I,
+)
+R_BIRTH = re.compile(r"\b(?:i was born on|i was born|my (?:birthday|date of birth|dob|birth date) is)\s+(?P<rest>.+)$", I)
+
+R_OPEN = re.compile(
+    r"\b(?P<verb>i (?:still |really |definitely |also )?(?:need|have|got) to|i'?ve got to|i must|i should|i gotta|"
+    r"i'?m going to have to|remind me to|don'?t let me forget to|i(?:'ll| will) need to|i(?:'ll| will) have to|"
+    r"i haven'?t (?:yet )?|i have not (?:yet )?|i still haven'?t|i(?:'m| am) still waiting (?:for|on)|"
+    r"i(?:'ll| will) get back to you(?: (?:on|about|with))?|i(?:'ll| will) follow up(?: (?:on|about|with))?|"
+    r"can you help me figure out later|help me (?:figure out|sort out) later)\s*(?P<v>.*)$",
+    I,
+)
+OPEN_REJECT = re.compile(
+    r"^(?:know|think|say|admit|go|leave|run|ask|tell you|be honest|confess|see|check\b(?! with)|understand|"
+    r"clarify|mention|repeat|agree|be going|hang up|get going|figure|decide$|look|wait$|you\b|it\b|that\b|this\b)",
+    I,
+)
+R_CLOSE = re.compile(
+    r"\bi(?:'ve| have)? (?:finally |just |already |now )?(?P<verb>finished|did|done|submitted|booked|paid|sent|filed|renewed|called|"
+    r"completed|scheduled|rescheduled|cancell?ed|signed|returned|picked up|got|received|fixed|sorted out|took care of|"
+    r"taken care of|handled|bought|ordered|emailed|registered for|registered|applied for|updated|made|wrote|written|"
+    r"uploaded|mailed|delivered|closed|opened|set up|resolved|replied to|heard back from|contacted|confirmed)\s+(?P<v>.+)$"
+    r"|^(?P<v2>(?:the |my )?[\w'\- ]{2,40}?) (?:is|are|has been|have been|was|got) (?:all |finally |now )?"
+    r"(?:done|finished|sorted|submitted|booked|paid|taken care of|complete|completed|handled|resolved|fixed|sent|filed|renewed|approved)\b",
+    I,
+)
+R_PROC = re.compile(
+    r"^(?:when|whenever|every time|each time|any ?time|if ever)\s+(?P<cond>[^,]{3,80}?),\s*(?:please\s+)?(?P<act>[a-z].{2,160})$"
+    r"|^(?:from now on|going forward|in (?:the )?future|moving forward|as a rule)\s*,?\s*(?:please\s+)?(?P<act2>[a-z].{2,160})$",
+    I,
+)
+IMPERATIVE = re.compile(
+    r"^(?:always|never|please|don'?t|do not|use|include|send|show|give|make|put|add|write|remind|check|ask|start|"
+    r"format|keep|avoid|mention|list|cc|copy|call|email|text|book|reply|respond|answer|summari[sz]e|explain|"
+    r"double-check|confirm|tell|let|suggest|prefer|skip|stop|assume|default|sort|attach|convert|round|quote)\b",
+    I,
+)
+R_BARE_CORRECTION = re.compile(
+    r"^(?:it'?s|it is|the (?:number|correct (?:one|number|value)) is|make that|i meant|should be|no,? it'?s)?\s*"
+    r"(?P<v>[\w@.\-/$€£]+(?: [\w@.\-/]+){0,3}?)(?:,? not (?P<old>[\w@.\-/$€£]+(?: [\w@.\-/]+){0,3}))?\s*[.!]?$",
+    I,
+)
+R_SWITCHED = re.compile(r"\bi (?:switched|changed|moved) (?:from (?P<old>[\w .'\-]{2,40}?) )?to (?P<v>" + ORG + r")", I)
+QA_SLOTS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (re.compile(r"\bpolicy (?:number|#)", I), "policy.number", "policy number"),
+    (re.compile(r"\bclaim (?:number|#)", I), "claim.number", "claim number"),
+    (re.compile(r"\border (?:number|#)", I), "order.number", "order number"),
+    (re.compile(r"\b(?:confirmation|booking|reservation) (?:number|code|#)", I), "booking.confirmation", "booking confirmation number"),
+    (re.compile(r"\baccount (?:number|#)", I), "account.number", "account number"),
+    (re.compile(r"\bmember(?:ship)? (?:number|id|#)", I), "membership.number", "membership number"),
+    (re.compile(r"\btracking (?:number|#)", I), "tracking.number", "tracking number"),
+    (re.compile(r"\bVIN\b"), "vin", "VIN"),
+    (re.compile(r"\b(?:license |licence )?plate\b", I), "plate", "license plate"),
+    (re.compile(r"\be-?mail\b", I), "contact.email", "email address"),
+    (re.compile(r"\b(?:phone|cell|mobile) number\b|\bnumber (?:to|where) (?:we can )?reach you\b", I), "contact.phone", "phone number"),
+    (re.compile(r"\byour (?:full |legal )?name\b", I), "profile.name", "name"),
+)
+
+# ------------------------------------------------------------------ dates
+_MONTHS = {
+    m: i
+    for i, names in enumerate(
+        (
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
+            ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
+            ("october", "oct"), ("november", "nov"), ("december", "dec"),
+        ),
+        start=1,
+    )
+    for m in names
+}
+_WEEKDAYS = {d: i for i, d in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))}
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
+_MON = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_WD = r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("iso", re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")),
+    ("md", re.compile(r"\b" + _MON + r" (?P<d>\d{1,2})(?:st|nd|rd|th)?(?:,? (?P<y>\d{4}))?\b", I)),
+    ("dm", re.compile(r"\b(?:the )?(?P<d>\d{1,2})(?:st|nd|rd|th)? (?:of )?" + _MON + r"(?:,? (?P<y>\d{4}))?\b", I)),
+    ("slash", re.compile(r"\b(?P<m>\d{1,2})/(?P<d>\d{1,2})(?:/(?P<y>\d{2}|\d{4}))?\b")),
+    ("rel", re.compile(r"\b(?P<rel>the day after tomorrow|today|tonight|tomorrow|yesterday)\b", I)),
+    ("wd", re.compile(r"\b(?:(?P<mod>next|this|coming|this coming|on)\s+)?" + _WD + r"\b", I)),
+    ("in", re.compile(r"\bin (?P<n>\d{1,3}|a|an|one|two|three|four|five|six|seven|ten) (?P<unit>day|week|month)s?\b", I)),
+    ("period", re.compile(r"\b(?P<mod>next|this|end of (?:the|this)?|by the end of (?:the|this)?)\s*(?P<unit>week|month|weekend)\b", I)),
+    ("nth", re.compile(r"\b(?:on )?the (?P<d>\d{1,2})(?:st|nd|rd|th)\b", I)),
+)
+_TIME = re.compile(
+    r"\b(?:at |@ ?|by )?(?P<h>\d{1,2})(?::(?P<mi>\d{2}))? ?(?P<ap>a\.?m\.?|p\.?m\.?)(?!\w)|\bat (?P<h2>\d{1,2}):(?P<mi2>\d{2})\b|\b(?:at )?(?P<word>noon|midday|midnight)\b",
+    I,
+)
+
+
+@dataclass(frozen=True)
+class When:
+    """A resolved date (and optional ``HH:MM`` time) and the text span it came from."""
+
+    day: date
+    time: str | None
+    start: int
+    end: int
+
+    @property
+    def iso(self) -> str:
+        return self.day.isoformat() + (f"T{self.time}" if self.time else "")
+
+    @property
+    def phrase(self) -> str:
+        return self.day.isoformat() + (f" at {self.time}" if self.time else "")
+
+
+def _safe_date(y: int, m: int, d: int) -> date | None:
+    try:
+        return date(y, m, d)
+    except ValueError:
+        return None
+
+
+def _add_months(d: date, n: int) -> date:
+    m = d.month - 1 + n
+    y, m = d.year + m // 12, m % 12 + 1
+    for day in (d.day, 30, 29, 28):
+        got = _safe_date(y, m, day)
+        if got:
+            return got
+    return d
+
+
+def _resolve_match(kind: str, m: re.Match[str], today: date, future: bool) -> date | None:
+    g = m.groupdict()
+    if kind in ("iso", "md", "dm", "slash"):
+        month = _MONTHS[g["mon"].lower()] if g.get("mon") else int(g["m"])
+        year = int(g["y"]) if g.get("y") else None
+        if year is not None and year < 100:
+            year += 2000
+        got = _safe_date(year or today.year, month, int(g["d"]))
+        if got and year is None and future and got < today:
+            got = _safe_date(today.year + 1, month, int(g["d"]))
+        return got
+    if kind == "rel":
+        offset = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1}.get(g["rel"].lower(), 2)
+        return today + timedelta(days=offset)
+    if kind == "wd":
+        target = _WEEKDAYS[g["wd"].lower()]
+        ahead = (target - today.weekday()) % 7
+        if (g.get("mod") or "").lower() == "next" and ahead == 0:
+            ahead = 7
+        return today + timedelta(days=ahead)
+    if kind == "in":
+        raw = g["n"].lower()
+        n = int(raw) if raw.isdigit() else _NUMBERS.get(raw, 1)
+        unit = g["unit"].lower()
+        return _add_months(today, n) if unit == "month" else today + timedelta(days=n * (7 if unit == "week" else 1))
+    if kind == "period":
+        mod, unit = g["mod"].lower(), g["unit"].lower()
+        if unit == "month":
+            if mod.startswith(("end", "by")):
+                return _add_months(today.replace(day=1), 1) - timedelta(days=1)
+            return _add_months(today, 1) if mod == "next" else None
+        friday = today + timedelta(days=(4 - today.weekday()) % 7)
+        if unit == "weekend":
+            friday += timedelta(days=1)
+        if mod == "next":
+            return friday + timedelta(days=7) if unit == "weekend" else today + timedelta(days=7 - today.weekday())
+        return friday if mod.startswith(("end", "by")) or unit == "weekend" else None
+    if kind == "nth":
+        got = _safe_date(today.year, today.month, int(g["d"]))
+        if got and future and got < today:
+            nxt = _add_months(today.replace(day=1), 1)
+            got = _safe_date(nxt.year, nxt.month, int(g["d"]))
+        return got
+    return None
+
+
+def resolve_when(text: str, ref: datetime, *, future: bool = True) -> When | None:
+    """Find the first date expression in ``text`` and resolve it against ``ref``."""
+    today = ref.date()
+    best: tuple[int, str, re.Match[str]] | None = None
+    for kind, pattern in _DATE_PATTERNS:
+        m = pattern.search(text)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), kind, m)
+    if best is None:
+        return None
+    _, kind, m = best
+    day = _resolve_match(kind, m, today, future)
+    if day is None:
+        return None
+    time: str | None = None
+    start, end = m.start(), m.end()
+    t = _TIME.search(text)
+    if t:
+        if t.group("word"):
+            time = "00:00" if t.group("word").lower() == "midnight" else "12:00"
+        else:
+            h = int(t.group("h") or t.group("h2"))
+            mi = int(t.group("mi") or t.group("mi2") or 0)
+            ap = (t.group("ap") or "").lower()
+            if ap.startswith("p") and h < 12:
+                h += 12
+            elif ap.startswith("a") and h == 12:
+                h = 0
+            if h < 24 and mi < 60:
+                time = f"{h:02d}:{mi:02d}"
+        start, end = min(start, t.start()), max(end, t.end())
+    return When(day, time, start, end)

@@ -1,0 +1,98 @@
+"""Secret detection and redaction."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from goodmemory.secrets import find_secrets, luhn_ok, redact
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "secret"),
+    [
+        ("my password is hunter22", "password", "hunter22"),
+        ("pwd: Xy7$kk90", "password", "Xy7$kk90"),
+        ("use sk-proj-abcdEFGH1234567890abcd for the API", "api_key", "sk-proj-abcdEFGH1234567890abcd"),
+        ("token ghp_abcdefghijklmnopqrstuvwxyz0123456789", "token", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+        ("AWS key AKIAIOSFODNN7EXAMPLE here", "api_key", "AKIAIOSFODNN7EXAMPLE"),
+        ("slack xoxb-1234567890-abcdefghij", "token", "xoxb-1234567890-abcdefghij"),
+        ("my api key is abc123def456ghi", "api_key", "abc123def456ghi"),
+        ("Authorization: Bearer abcDEF123456ghiJKL789", "token", "abcDEF123456ghiJKL789"),
+        ("the secret is q8Zr2LmX9vT4kPw7Yn", "token", "q8Zr2LmX9vT4kPw7Yn"),
+        ("my card is 4111 1111 1111 1111", "card_number", "4111 1111 1111 1111"),
+        ("card 5500-0000-0000-0004 exp 12/27", "card_number", "5500-0000-0000-0004"),
+        ("the cvv 123", "cvv", "123"),
+        ("my SSN is 547-82-9163", "ssn", "547-82-9163"),
+        ("social security number 547829163", "ssn", "547829163"),
+        ("my passport number is X1234567", "passport", "X1234567"),
+        ("national id 12345678Z", "national_id", "12345678Z"),
+    ],
+)
+def test_detects_secret(text: str, kind: str, secret: str) -> None:
+    spans = find_secrets(text)
+    assert [(s.kind, text[s.start : s.end]) for s in spans] == [(kind, secret)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My Chase checking account is 4429853327.",
+        "my order number is 112-4829384-2231",
+        "confirmation code X7K9PQ",
+        "my claim number is CLM-2024-88123",
+        "my policy number is SF-789234501",
+        "call me at 503-555-8924",
+        "my plate is ABC-1234",
+        "tracking number 1Z999AA10123456784",
+        "my account number is 4111111111111111",
+        "my password is not working",
+        "routing number 021000021",
+    ],
+)
+def test_legitimate_identifiers_are_not_secrets(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+def test_luhn() -> None:
+    assert luhn_ok("4111111111111111")
+    assert not luhn_ok("4111111111111112")
+
+
+def test_redact_replaces_with_placeholders() -> None:
+    out, kinds = redact("my password is hunter22 and my SSN is 547-82-9163")
+    assert out == "my password is [REDACTED:password] and my SSN is [REDACTED:ssn]"
+    assert kinds == ["password", "ssn"]
+
+
+def test_redact_clean_text_unchanged() -> None:
+    assert redact("I live in Porto.") == ("I live in Porto.", [])
+
+
+_token = st.text(alphabet="abcdefghijkABCDEFGHIJK0123456789!@#", min_size=6, max_size=20).filter(
+    lambda s: any(c.isdigit() for c in s)
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(prefix=st.text(max_size=60), secret=_token, suffix=st.text(max_size=60))
+def test_redact_never_leaks_detected_secrets(prefix: str, secret: str, suffix: str) -> None:
+    text = f"{prefix} my password is {secret} {suffix} {secret}"
+    detected = [text[s.start : s.end] for s in find_secrets(text)]
+    out, _ = redact(text)
+    for value in detected:
+        assert value not in out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_find_secrets_total_and_ordered(text: str) -> None:
+    spans = find_secrets(text)
+    assert all(0 <= s.start < s.end <= len(text) for s in spans)
+    assert all(a.end <= b.start for a, b in zip(spans, spans[1:], strict=False))
+    out, _ = redact(text)
+    for s in spans:
+        assert text[s.start : s.end] not in out
