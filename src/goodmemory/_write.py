@@ -165,7 +165,7 @@ def run_remember(
             retracted=[r for r in same_slot if r.status == MemoryStatus.RETRACTED],
             history=[r for r in same_slot if r.status == MemoryStatus.SUPERSEDED],
             injected_texts=wc.injected,
-            has_secret=bool(find_secrets(c.text) or find_secrets(c.value)),
+            has_secret=bool(c.metadata.get("secret_kinds") or find_secrets(c.text) or find_secrets(c.value)),
         )
         plan: Plan = decide(c, view, user_id=user_id, agent_id=agent_id, session_id=session_id, now=now,
                             policy=policy)

@@ -7,6 +7,7 @@ own. Every public method is keyword-scoped by ``user_id``.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -381,6 +382,17 @@ class GoodMemory:
             raise InvalidInputError(f"not a GoodMemory export: {exc.errors()[0]['msg']}") from None
         target = V.check_user(user_id or data.user_id)
         present = {r.id for r in self.storage.list(target, MemoryFilter(statuses=None))}
+        if target != data.user_id:
+            # ids are global keys: a copy into another user gets ids derived from (user, old id)
+            def remap(mid: str | None) -> str | None:
+                return None if mid is None else hashlib.sha256(f"{target}\x1f{mid}".encode()).hexdigest()[:32]
+
+            originals = data.memories
+            data = data.model_copy(update={"memories": [
+                r.model_copy(update={"id": remap(r.id), "supersedes": remap(r.supersedes),
+                                     "superseded_by": remap(r.superseded_by),
+                                     "conflicts_with": [remap(c) for c in r.conflicts_with]}, deep=True)
+                for r in originals]})
         records = [r.model_copy(update={"user_id": target}, deep=True) for r in data.memories if r.id not in present]
         batch = WriteBatch(inserts=records)
         if records:

@@ -1,0 +1,224 @@
+"""The storage conformance suite: subclass it to test an adapter.
+
+    class TestMyStorage(StorageConformance):
+        @pytest.fixture
+        def storage(self, tmp_path):
+            s = MyStorage(...)
+            yield s
+            s.close()
+
+Required behaviour runs for every adapter; tests of optional capabilities
+are skipped when the adapter does not declare them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ..errors import DimensionMismatchError, GoodMemoryError, StorageError
+from ..models import MemoryKind, MemoryRecord, MemorySource, MemoryStatus
+from ..storage.base import MemoryEvent, MemoryFilter, Storage, TextQuery, VectorQuery, WriteBatch
+
+__all__ = ["StorageConformance", "make_record"]
+
+T0 = datetime(2025, 1, 1, tzinfo=timezone.utc)
+DIM = 16
+
+
+def make_record(user_id: str, text: str, *, key: str | None = None, kind: MemoryKind = MemoryKind.FACT,
+                domain: str | None = None, transferable: bool = False, status: MemoryStatus = MemoryStatus.ACTIVE,
+                session_id: str = "s1", minutes: int = 0, **kw: Any) -> MemoryRecord:
+    return MemoryRecord(
+        user_id=user_id, kind=kind, key=key or f"fact.{abs(hash(text)) % 10**8}", value=text.split()[-1],
+        text=text, domain=domain, transferable=transferable, status=status,
+        source=MemorySource(session_id=session_id, message_ids=[f"{session_id}:{minutes}"]),
+        created_at=T0 + timedelta(minutes=minutes), updated_at=T0 + timedelta(minutes=minutes), **kw,
+    )
+
+
+def _vec(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(DIM).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+class StorageConformance:
+    """Mixin of tests; subclasses provide a ``storage`` fixture yielding a fresh, empty adapter."""
+
+    # -- CRUD -------------------------------------------------------------
+    def test_insert_get_list_count(self, storage: Storage) -> None:
+        a = make_record("alice", "Alice lives in Porto", key="profile.home_city", kind=MemoryKind.PROFILE)
+        b = make_record("alice", "Alice drives a Honda Civic", minutes=1)
+        storage.write("alice", WriteBatch(inserts=[a, b], vectors={a.id: _vec(1), b.id: _vec(2)}))
+        got = storage.get("alice", a.id)
+        assert got is not None and got.text == a.text and got.kind == MemoryKind.PROFILE
+        assert got.model_dump() == a.model_dump()
+        assert [r.id for r in storage.list("alice")] == [a.id, b.id]
+        assert storage.count("alice") == 2
+        assert storage.count("alice", MemoryFilter(kinds=(MemoryKind.PROFILE,))) == 1
+        assert storage.dim == DIM
+
+    def test_update_replaces_record(self, storage: Storage) -> None:
+        a = make_record("alice", "Alice likes tea")
+        storage.write("alice", WriteBatch(inserts=[a], vectors={a.id: _vec(1)}))
+        a2 = a.model_copy(update={"status": MemoryStatus.SUPERSEDED, "confidence": 0.9})
+        storage.write("alice", WriteBatch(updates=[a2]))
+        got = storage.get("alice", a.id)
+        assert got is not None and got.status == MemoryStatus.SUPERSEDED and got.confidence == 0.9
+        assert storage.list("alice", MemoryFilter()) == []  # default filter: active only
+
+    def test_filters(self, storage: Storage) -> None:
+        recs = [
+            make_record("u", "travel window seat", domain="travel", key="pref.seat", minutes=1),
+            make_record("u", "cooking cast iron", domain="cooking", key="pref.pan", minutes=2),
+            make_record("u", "speaks Portuguese", domain="cooking", transferable=True, kind=MemoryKind.PROFILE,
+                        key="profile.lang", minutes=3),
+            make_record("u", "no domain fact", key="fact.x", minutes=4, session_id="s2"),
+        ]
+        storage.write("u", WriteBatch(inserts=recs))
+        vis = {r.text for r in storage.list("u", MemoryFilter(visible_in_domain="travel"))}
+        assert vis == {"travel window seat", "speaks Portuguese", "no domain fact"}
+        assert {r.text for r in storage.list("u", MemoryFilter(domain="cooking"))} == {"cooking cast iron",
+                                                                                       "speaks Portuguese"}
+        assert [r.text for r in storage.list("u", MemoryFilter(session_id="s2"))] == ["no domain fact"]
+        assert [r.text for r in storage.list("u", MemoryFilter(key_prefix="pref."))] == ["travel window seat",
+                                                                                        "cooking cast iron"]
+        assert [r.text for r in storage.list("u", MemoryFilter(keys=("fact.x",)))] == ["no domain fact"]
+        assert len(storage.list("u", limit=2)) == 2
+
+    # -- isolation --------------------------------------------------------
+    def test_scope_isolation(self, storage: Storage) -> None:
+        a = make_record("alice", "secret plan of alice zebra")
+        b = make_record("bob", "bob's zebra notes")
+        storage.write("alice", WriteBatch(inserts=[a], vectors={a.id: _vec(1)}))
+        storage.write("bob", WriteBatch(inserts=[b], vectors={b.id: _vec(1)}))
+        assert storage.get("bob", a.id) is None
+        assert [r.id for r in storage.list("bob")] == [b.id]
+        assert [m for m, _ in storage.search_text("bob", TextQuery("zebra"))] == [b.id]
+        assert [m for m, _ in storage.search_vector("bob", VectorQuery(_vec(1)))] == [b.id]
+        counts = storage.delete("bob", [a.id], reason="test")
+        assert counts.rows == 0 and storage.get("alice", a.id) is not None
+        # a record of another user cannot be written under this user's scope
+        with pytest.raises(GoodMemoryError):
+            storage.write("bob", WriteBatch(updates=[a.model_copy(update={"text": "hijacked"})]))
+        got = storage.get("alice", a.id)
+        assert got is not None and got.text == a.text
+
+    # -- search -----------------------------------------------------------
+    def test_text_search_matches_brute_force(self, storage: Storage) -> None:
+        texts = ["the red car is parked outside", "my blue car needs new tires", "I love red apples",
+                 "apples and pears", "nothing relevant here", "car insurance policy number 12345",
+                 *[f"filler note number {i} about the weather" for i in range(10)]]
+        recs = [make_record("u", t, minutes=i) for i, t in enumerate(texts)]
+        storage.write("u", WriteBatch(inserts=recs))
+        hits = storage.search_text("u", TextQuery("red car", limit=10))
+        ids = [m for m, _ in hits]
+        brute = {r.id for r in recs if {"red", "car"} & set(r.text.lower().split())}
+        assert set(ids) == brute
+        assert ids[0] == recs[0].id  # both terms beat one term
+        assert all(s > 0 for _, s in hits) and [s for _, s in hits] == sorted((s for _, s in hits), reverse=True)
+        assert storage.search_text("u", TextQuery("   ")) == []
+
+    def test_text_search_is_literal(self, storage: Storage) -> None:
+        r = make_record("u", 'quote " NEAR( star * colon: paren) value')
+        storage.write("u", WriteBatch(inserts=[r]))
+        for q in ['"', "NEAR(", "*", "a:b", "(((", "') OR 1=1 --", "star*", 'x" OR "y']:
+            storage.search_text("u", TextQuery(q))  # never raises
+        assert [m for m, _ in storage.search_text("u", TextQuery("NEAR( colon:"))] == [r.id]
+
+    def test_vector_search_matches_brute_force(self, storage: Storage) -> None:
+        recs = [make_record("u", f"memory number {i}", minutes=i) for i in range(40)]
+        vecs = {r.id: _vec(i) for i, r in enumerate(recs)}
+        storage.write("u", WriteBatch(inserts=recs, vectors=vecs))
+        q = _vec(1000)
+        sims = {mid: float(v @ q) for mid, v in vecs.items()}
+        brute = sorted(sims, key=lambda m: -sims[m])[:10]
+        hits = storage.search_vector("u", VectorQuery(q, limit=10))
+        if storage.capabilities.exact_vectors:
+            assert [m for m, _ in hits] == brute
+            for m, s in hits:
+                assert s == pytest.approx(sims[m], abs=1e-5)
+        else:
+            assert len(set(m for m, _ in hits) & set(brute)) >= 8
+
+    def test_search_respects_filters(self, storage: Storage) -> None:
+        a = make_record("u", "tennis on tuesday", domain="fitness", key="a")
+        b = make_record("u", "tennis elbow", domain="health", key="b", status=MemoryStatus.SUPERSEDED)
+        storage.write("u", WriteBatch(inserts=[a, b], vectors={a.id: _vec(1), b.id: _vec(1)}))
+        assert [m for m, _ in storage.search_text("u", TextQuery("tennis"))] == [a.id]
+        assert [m for m, _ in storage.search_vector("u", VectorQuery(_vec(1)))] == [a.id]
+        flt = MemoryFilter(statuses=None, visible_in_domain="health")
+        assert [m for m, _ in storage.search_text("u", TextQuery("tennis", filter=flt))] == [b.id]
+
+    def test_dimension_mismatch_refused(self, storage: Storage) -> None:
+        a = make_record("u", "first")
+        storage.write("u", WriteBatch(inserts=[a], vectors={a.id: _vec(1)}))
+        b = make_record("u", "second", minutes=1)
+        with pytest.raises(DimensionMismatchError):
+            storage.write("u", WriteBatch(inserts=[b], vectors={b.id: np.ones(DIM + 1, dtype=np.float32)}))
+        assert storage.get("u", b.id) is None
+        with pytest.raises(DimensionMismatchError):
+            storage.search_vector("u", VectorQuery(np.ones(DIM + 3, dtype=np.float32)))
+
+    # -- history ----------------------------------------------------------
+    def test_events_are_kept_per_memory(self, storage: Storage) -> None:
+        a = make_record("u", "x is 1")
+        ev = [MemoryEvent(a.id, "add", T0, {"text": a.text}), MemoryEvent(a.id, "update", T0, {"status": "active"})]
+        storage.write("u", WriteBatch(inserts=[a], events=ev))
+        assert [e.action for e in storage.events("u", a.id)] == ["add", "update"]
+        assert storage.events("other", a.id) == []
+
+    def test_one_active_record_per_slot(self, storage: Storage) -> None:
+        if not storage.capabilities.enforces_unique_active_slot:
+            pytest.skip("adapter does not enforce unique active slots")
+        a = make_record("u", "home is Lisbon", key="profile.home_city", kind=MemoryKind.PROFILE, transferable=True)
+        b = make_record("u", "home is Porto", key="profile.home_city", kind=MemoryKind.PROFILE, transferable=True,
+                        minutes=1)
+        storage.write("u", WriteBatch(inserts=[a]))
+        with pytest.raises(StorageError):
+            storage.write("u", WriteBatch(inserts=[b]))
+        # superseding in one batch is fine: the update frees the slot
+        a2 = a.model_copy(update={"status": MemoryStatus.SUPERSEDED, "superseded_by": b.id})
+        storage.write("u", WriteBatch(inserts=[b], updates=[a2]))
+        assert [r.text for r in storage.list("u", MemoryFilter())] == ["home is Porto"]
+        assert len(storage.list("u")) == 2  # no filter: every status
+
+    # -- delete -----------------------------------------------------------
+    def test_delete_cascades_to_every_index(self, storage: Storage) -> None:
+        a = make_record("u", "unique aardvark sentence")
+        b = make_record("u", "keep this one", minutes=1)
+        storage.write("u", WriteBatch(inserts=[a, b], vectors={a.id: _vec(1), b.id: _vec(2)},
+                                      events=[MemoryEvent(a.id, "add", T0)]))
+        counts = storage.delete("u", [a.id], reason="test")
+        assert (counts.rows, counts.full_text, counts.vectors, counts.history) == (1, 1, 1, 1)
+        assert counts.memory_ids == [a.id] and counts.tombstone_id
+        assert storage.get("u", a.id) is None
+        assert storage.search_text("u", TextQuery("aardvark")) == []
+        assert a.id not in [m for m, _ in storage.search_vector("u", VectorQuery(_vec(1)))]
+        assert storage.events("u", a.id) == []
+        tombs = storage.tombstones("u")
+        assert len(tombs) == 1 and tombs[0]["counts"]["rows"] == 1
+        assert "aardvark" not in repr(tombs)  # content-free
+        assert storage.tombstones("someone-else") == []
+
+    # -- atomicity --------------------------------------------------------
+    def test_failed_batch_leaves_nothing(self, storage: Storage) -> None:
+        a = make_record("u", "already here")
+        storage.write("u", WriteBatch(inserts=[a], vectors={a.id: _vec(1)}))
+        b = make_record("u", "new one", minutes=1)
+        bad = WriteBatch(inserts=[b], updates=[make_record("u", "ghost update")],  # unknown id -> fails
+                         vectors={b.id: _vec(2)})
+        with pytest.raises(StorageError):
+            storage.write("u", bad)
+        assert storage.get("u", b.id) is None
+        assert [r.id for r in storage.list("u")] == [a.id]
+        assert [m for m, _ in storage.search_text("u", TextQuery("new one"))] == []
+        assert [m for m, _ in storage.search_vector("u", VectorQuery(_vec(2)))] == [a.id]
+
+    def test_user_ids(self, storage: Storage) -> None:
+        storage.write("b", WriteBatch(inserts=[make_record("b", "x")]))
+        storage.write("a", WriteBatch(inserts=[make_record("a", "y")]))
+        assert storage.user_ids() == ["a", "b"]

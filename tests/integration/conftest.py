@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from goodmemory import Candidate, GoodMemory, MemoryKind, create_good_memory
+from goodmemory.testing import FakeEmbedder, FrozenClock, ScriptedExtractor
+
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+
+SCRIPT = {
+    "I live in Lisbon.": [Candidate(kind=MemoryKind.PROFILE, key="profile.home_city", value="Lisbon",
+                                    text="User's home city is Lisbon.", confidence=0.9)],
+    "I moved to Porto.": [Candidate(kind=MemoryKind.PROFILE, key="profile.home_city", value="Porto",
+                                    text="User's home city is Porto.", confidence=0.9, is_correction=True)],
+    "I prefer a window seat.": [Candidate(kind=MemoryKind.PREFERENCE, key="preference.travel.seat", value="window",
+                                          text="User prefers a window seat on flights.", transferable=False,
+                                          confidence=0.85)],
+    "My Honda Civic plate is ABC-1234.": [Candidate(kind=MemoryKind.FACT, key="vehicle.honda_civic.plate",
+                                                    value="ABC-1234", text="User's Honda Civic plate is ABC-1234.",
+                                                    confidence=0.9)],
+    "Keep answers short please.": [Candidate(kind=MemoryKind.PREFERENCE, key="preference.communication.length",
+                                             value="short", text="User wants short answers.", confidence=0.9)],
+}
+
+
+@pytest.fixture
+def clock() -> FrozenClock:
+    return FrozenClock(T0)
+
+
+@pytest.fixture(params=["sqlite-memory", "sqlite-file", "in-memory"])
+def mem(request: pytest.FixtureRequest, tmp_path: Path, clock: FrozenClock) -> Iterator[GoodMemory]:
+    from goodmemory.storage.memory import InMemoryStorage
+
+    storage: object
+    if request.param == "sqlite-memory":
+        storage = "sqlite://"
+    elif request.param == "sqlite-file":
+        storage = f"sqlite:///{tmp_path / 'gm.db'}"
+    else:
+        storage = InMemoryStorage()
+    m = create_good_memory(storage, embedder=FakeEmbedder(), extractor=ScriptedExtractor(SCRIPT),  # type: ignore[arg-type]
+                           clock=clock)
+    yield m
+    m.close()

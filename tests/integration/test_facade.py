@@ -1,0 +1,216 @@
+"""The public API end to end over every adapter, with a scripted extractor and a fake embedder."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from goodmemory import (
+    ExtractionError,
+    GoodMemory,
+    MemoryKind,
+    MemoryNotFoundError,
+    MemoryStatus,
+    UserExport,
+    WriteAction,
+)
+from goodmemory.errors import EmbeddingError
+from goodmemory.tokens import count_tokens
+
+from datetime import datetime, timezone
+
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def _user(content: str) -> dict[str, str]:
+    return {"role": "user", "content": content}
+
+
+def test_remember_keeps_every_turn_as_episode_with_ids(mem: GoodMemory) -> None:
+    res = mem.remember([_user("I live in Lisbon."), {"role": "assistant", "content": "Nice city!"},
+                        {"role": "user", "content": "ok", "id": "given-id"}], user_id="u1", session_id="s1")
+    episodes = mem.list(user_id="u1", kinds=["episode"])
+    assert sorted(e.source.message_ids[0] for e in episodes) == ["given-id", "s1:0", "s1:1"]
+    assert {e.text for e in episodes} >= {"user: I live in Lisbon.", "assistant: Nice city!"}
+    facts = mem.list(user_id="u1", kinds=["profile"])
+    assert [(f.key, f.value, f.source.message_ids) for f in facts] == [("profile.home_city", "Lisbon", ["s1:0"])]
+    assert res.actions() == {"add": 4}
+
+
+def test_remember_twice_changes_nothing(mem: GoodMemory) -> None:
+    msgs = [_user("I live in Lisbon."), _user("My Honda Civic plate is ABC-1234.")]
+    mem.remember(msgs, user_id="u1", session_id="s1")
+    before = mem.export(user_id="u1").memories
+    second = mem.remember(msgs, user_id="u1", session_id="s1")
+    after = mem.export(user_id="u1").memories
+    assert [r.model_dump() for r in after] == [r.model_dump() for r in before]
+    assert {d.action for d in second.decisions} == {WriteAction.MERGE}
+    # without a session id, ids come from the content: still idempotent
+    mem.remember(msgs, user_id="u2")
+    n = len(mem.export(user_id="u2").memories)
+    mem.remember(msgs, user_id="u2")
+    assert len(mem.export(user_id="u2").memories) == n
+
+
+def test_newer_value_supersedes_and_history_is_kept(mem: GoodMemory, clock) -> None:  # type: ignore[no-untyped-def]
+    mem.remember([_user("I live in Lisbon.")], user_id="u1", session_id="s1")
+    clock.advance(days=30)
+    res = mem.remember([_user("I moved to Porto.")], user_id="u1", session_id="s2")
+    sup = [d for d in res.decisions if d.action == WriteAction.SUPERSEDE]
+    assert len(sup) == 1 and "Lisbon" in sup[0].reason
+    active = mem.list(user_id="u1", kinds=["profile"])
+    assert [r.value for r in active] == ["Porto"]
+    hist = mem.history(active[0].id, user_id="u1")
+    assert [h.memory.value for h in hist] == ["Lisbon", "Porto"]
+    assert hist[0].valid_to == T0 + timedelta(days=30) and hist[0].memory.superseded_by == active[0].id
+    hits = mem.recall("home city", user_id="u1")
+    assert all(h.memory.value != "Lisbon" for h in hits.hits)
+    hits = mem.recall("home city", user_id="u1", include_history=True)
+    assert {"Lisbon", "Porto"} <= {h.memory.value for h in hits.hits}
+
+
+def test_recall_explains_hits(mem: GoodMemory) -> None:
+    mem.remember([_user("My Honda Civic plate is ABC-1234."), _user("I live in Lisbon.")], user_id="u1",
+                 session_id="s1")
+    res = mem.recall("What is the plate of my Honda Civic?", user_id="u1", limit=3)
+    assert res.hits and res.hits[0].memory.key == "vehicle.honda_civic.plate"
+    assert any(r.startswith("lexical rank") for r in res.hits[0].reasons)
+    assert res.plan["plan"]["intent"] == "fact_lookup"
+    assert mem.recall("plate", user_id="nobody").hits == []
+
+
+def test_build_context_budget_citations_and_monotonicity(mem: GoodMemory) -> None:
+    msgs = [_user("I live in Lisbon."), _user("My Honda Civic plate is ABC-1234."), _user("Keep answers short please.")]
+    msgs += [_user(f"Note {i}: the garden needs watering on day {i} with the blue hose.") for i in range(30)]
+    mem.remember(msgs, user_id="u1", session_id="s1")
+    prev: set[str] = set()
+    for budget in (60, 120, 250, 500, 1000):
+        ctx = mem.build_context("garden watering and my car plate", user_id="u1", max_tokens=budget)
+        assert ctx.tokens == count_tokens(ctx.text) <= budget
+        ids = {i.memory_id for i in ctx.items}
+        assert prev <= ids, "a larger budget must never pack less"
+        prev = ids
+        for item in ctx.items:
+            assert item.source_message_ids and item.memory_id[:8] in ctx.text
+    assert "ABC-1234" in ctx.text and "Lisbon" in ctx.text
+    assert ctx.dropped or len(ctx.items) == len(set(ctx.items))
+    small = mem.build_context("garden watering", user_id="u1", max_tokens=60)
+    assert any(d.reason.startswith("over budget") for d in small.dropped)
+
+
+def test_domain_specific_memories_stay_in_their_domain(mem: GoodMemory) -> None:
+    mem.remember([_user("I prefer a window seat.")], user_id="u1", session_id="s1", domain="travel")
+    mem.remember([_user("Keep answers short please.")], user_id="u1", session_id="s2", domain="travel")
+    cook = mem.build_context("seat preferences and answers", user_id="u1", domain="cooking")
+    assert "window seat" not in cook.text and "short answers" in cook.text
+    travel = mem.build_context("seat preferences", user_id="u1", domain="travel")
+    assert "window seat" in travel.text
+    assert all(h.memory.domain in (None, "cooking") or h.memory.transferable
+               for h in mem.recall("window seat", user_id="u1", domain="cooking").hits)
+
+
+def test_feedback_confirm_reject_correct_helpful(mem: GoodMemory, clock) -> None:  # type: ignore[no-untyped-def]
+    mem.remember([_user("I live in Lisbon."), _user("My Honda Civic plate is ABC-1234.")], user_id="u1",
+                 session_id="s1")
+    city = mem.list(user_id="u1", kinds=["profile"])[0]
+    plate = mem.list(user_id="u1", kinds=["fact"])[0]
+    clock.advance(days=1)
+    r = mem.feedback(city.id, "confirm", user_id="u1")
+    assert r.memory is not None and r.memory.confidence > city.confidence and r.memory.last_confirmed_at == clock()
+    r = mem.feedback(plate.id, "helpful", user_id="u1")
+    assert r.changed["feedback_score"] == [0.0, 1.0]
+    r = mem.feedback(city.id, "correct", user_id="u1", correction="I moved to Porto.")
+    assert r.new_memory_id and r.memory is not None and r.memory.value == "Porto"
+    assert r.memory.source.extractor == "user correction"
+    assert mem.get(city.id, user_id="u1").status == MemoryStatus.SUPERSEDED
+    r = mem.feedback(plate.id, "reject", user_id="u1")
+    assert mem.get(plate.id, user_id="u1").status == MemoryStatus.RETRACTED
+    assert all(h.memory.id != plate.id for h in mem.recall("Honda Civic plate", user_id="u1").hits)
+    # a rejected memory is never re-added from the same turns
+    res = mem.remember([_user("My Honda Civic plate is ABC-1234.")], user_id="u1", session_id="s1")
+    assert all(d.action != WriteAction.ADD or d.candidate is None for d in res.decisions)
+    assert mem.list(user_id="u1", kinds=["fact"]) == []
+
+
+def test_forget_one_memory_and_everything(mem: GoodMemory) -> None:
+    mem.remember([_user("I live in Lisbon."), _user("My Honda Civic plate is ABC-1234.")], user_id="u1",
+                 session_id="s1")
+    mem.remember([_user("I live in Lisbon.")], user_id="u2", session_id="s1")
+    plate = mem.list(user_id="u1", kinds=["fact"])[0]
+    receipt = mem.forget(plate.id, user_id="u1")
+    assert receipt.deleted["rows"] == 2  # the memory and the turn it came from
+    assert receipt.deleted["vectors"] == 2 and receipt.deleted["full_text"] == 2 and receipt.tombstone_id
+    assert "ABC-1234" not in mem.export(user_id="u1").model_dump_json()
+    assert all("ABC-1234" not in h.memory.text for h in mem.recall("ABC-1234 plate", user_id="u1").hits)
+    with pytest.raises(MemoryNotFoundError):
+        mem.get(plate.id, user_id="u1")
+    dry = mem.forget(user_id="u1", dry_run=True)
+    assert dry.dry_run and dry.deleted["rows"] == len(mem.export(user_id="u1").memories)
+    receipt = mem.forget(user_id="u1")
+    assert receipt.deleted["rows"] == 2
+    assert mem.export(user_id="u1").memories == []
+    assert len(mem.export(user_id="u2").memories) == 2  # the other user is untouched
+    assert len(mem.storage.tombstones("u1")) == 2
+
+
+def test_forget_by_session_domain_and_key(mem: GoodMemory) -> None:
+    mem.remember([_user("I prefer a window seat.")], user_id="u1", session_id="s1", domain="travel")
+    mem.remember([_user("My Honda Civic plate is ABC-1234.")], user_id="u1", session_id="s2", domain="cars")
+    assert mem.forget(user_id="u1", key="vehicle.honda_civic.plate").deleted["rows"] == 1
+    assert mem.forget(user_id="u1", session_id="s1").deleted["rows"] == 2
+    assert {r.domain for r in mem.export(user_id="u1").memories} == {"cars"}
+    assert mem.forget(user_id="u1", domain="cars").deleted["rows"] == 1
+    assert mem.export(user_id="u1").memories == []
+
+
+def test_export_import_round_trip(mem: GoodMemory) -> None:
+    mem.remember([_user("I live in Lisbon.")], user_id="u1", session_id="s1")
+    exp = mem.export(user_id="u1")
+    again = UserExport.model_validate_json(exp.model_dump_json())
+    assert again == exp
+    res = mem.import_(again, user_id="u9")
+    assert len(res.memories) == len(exp.memories)
+    assert {r.text for r in mem.export(user_id="u9").memories} == {r.text for r in exp.memories}
+    assert mem.import_(again, user_id="u9").memories == []  # idempotent
+
+
+def test_failing_extractor_or_embedder_writes_nothing(mem: GoodMemory) -> None:
+    mem.remember([_user("I live in Lisbon.")], user_id="u1", session_id="s1")
+    before = mem.export(user_id="u1").memories
+    mem.extractor.fail_next = True  # type: ignore[attr-defined]
+    with pytest.raises(ExtractionError):
+        mem.remember([_user("My Honda Civic plate is ABC-1234.")], user_id="u1", session_id="s2")
+    mem.embedder.inner.fail_next = True  # type: ignore[attr-defined]
+    with pytest.raises(EmbeddingError):
+        mem.remember([_user("Keep answers short please.")], user_id="u1", session_id="s3")
+    assert mem.export(user_id="u1").memories == before
+
+
+def test_maintain_is_idempotent(mem: GoodMemory, clock) -> None:  # type: ignore[no-untyped-def]
+    mem.remember([_user("I live in Lisbon."), _user("My Honda Civic plate is ABC-1234.")], user_id="u1",
+                 session_id="s1")
+    clock.advance(days=400)
+    first = mem.maintain(user_id="u1")
+    assert first.decayed == 2 and first.marked_stale >= 1
+    snapshot = mem.export(user_id="u1").memories
+    second = mem.maintain(user_id="u1")
+    assert (second.decayed, second.marked_stale, second.consolidated, second.expired) == (0, 0, 0, 0)
+    assert mem.export(user_id="u1").memories == snapshot
+
+
+def test_context_manager_closes(mem: GoodMemory) -> None:
+    with mem as m:
+        m.remember([_user("I live in Lisbon.")], user_id="u1")
+    from goodmemory import InvalidInputError
+
+    with pytest.raises(InvalidInputError):
+        mem.recall("x", user_id="u1")
+
+
+def test_stale_volatile_fact_is_marked_verify(mem: GoodMemory, clock) -> None:  # type: ignore[no-untyped-def]
+    mem.remember([_user("I live in Lisbon.")], user_id="u1", session_id="s1")
+    clock.advance(days=120)
+    ctx = mem.build_context("where do I live", user_id="u1")
+    assert "last confirmed 2025-03; verify" in ctx.text
+    assert any(MemoryKind.PROFILE == i.kind and i.flags for i in ctx.items)
