@@ -41,10 +41,12 @@ Every request body is recorded in :attr:`ScriptedOpenAIServer.requests`.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import json
 import logging
 import math
+import socket
 import struct
 import threading
 import time
@@ -113,7 +115,30 @@ class RecordedRequest:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 128  # the default (5) resets bursts of parallel clients
     owner: ScriptedOpenAIServer
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
+        super().__init__(address, handler)
+        self._conn_lock = threading.Lock()
+        self._conns: set[socket.socket] = set()
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        with self._conn_lock:
+            self._conns.add(request)
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._conn_lock:
+                self._conns.discard(request)
+
+    def close_connections(self) -> None:
+        """Shut down open keep-alive connections so their threads end now."""
+        with self._conn_lock:
+            conns = list(self._conns)
+        for conn in conns:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # Clients that time out close the socket mid-reply; that is expected here.
@@ -123,6 +148,7 @@ class _Server(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
+    timeout = 60  # idle keep-alive connections end after this many seconds
     server_version = "ScriptedOpenAI/1.0"
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -304,7 +330,9 @@ def _error_body(status: int, message: str) -> dict[str, Any]:
     return {
         "error": {
             "message": message,
-            "type": _STATUS_ERROR_TYPES.get(status, "server_error" if status >= 500 else "invalid_request_error"),
+            "type": _STATUS_ERROR_TYPES.get(
+                status, "server_error" if status >= 500 else "invalid_request_error"
+            ),
             "param": None,
             "code": str(status),
         }
@@ -401,6 +429,7 @@ class ScriptedOpenAIServer:
         self._stopping.set()
         server.shutdown()
         server.server_close()
+        server.close_connections()
         if thread is not None:
             thread.join(timeout=5)
         self._server = None
