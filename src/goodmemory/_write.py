@@ -154,6 +154,12 @@ def run_remember(
     updated: dict[str, MemoryRecord] = {}
     for c in candidates:
         c = _normalise(c, domain)
+        if c.closes:
+            # a task is closed wherever it was opened, even from another domain's session
+            opened = next((r for r in slot_records.values() if r.key == c.key and r.status == MemoryStatus.ACTIVE
+                           and r.agent_id == agent_id), None)
+            if opened is not None:
+                c = c.model_copy(update={"domain": opened.domain, "transferable": opened.transferable})
         probe = MemoryRecord(user_id=user_id, agent_id=agent_id, domain=c.domain, kind=c.kind, key=c.key,
                              text=c.text or "-", transferable=bool(c.transferable))
         scope = slot_scope(probe)

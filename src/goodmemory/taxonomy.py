@@ -43,7 +43,7 @@ class KindSpec:
 KIND_SPECS: dict[MemoryKind, KindSpec] = {
     MemoryKind.PROFILE: KindSpec(MemoryKind.PROFILE, True, 0.05, 1.0, "identity, background, expertise, role"),
     MemoryKind.PREFERENCE: KindSpec(MemoryKind.PREFERENCE, True, 0.05, 0.9, "stable likes, communication and work style"),
-    MemoryKind.FACT: KindSpec(MemoryKind.FACT, False, 0.2, 0.85, "facts of the user's world: accounts, vehicles, appointments"),
+    MemoryKind.FACT: KindSpec(MemoryKind.FACT, False, 0.08, 0.85, "facts of the user's world: accounts, vehicles, appointments"),
     MemoryKind.PROCEDURE: KindSpec(MemoryKind.PROCEDURE, True, 0.05, 0.8, "how the user wants things done"),
     MemoryKind.OPEN_LOOP: KindSpec(MemoryKind.OPEN_LOOP, False, 0.1, 0.9, "unfinished tasks, open questions, commitments"),
     MemoryKind.EPISODE: KindSpec(MemoryKind.EPISODE, False, 0.5, 0.5, "what happened in a session; raw turns as evidence"),
@@ -51,6 +51,14 @@ KIND_SPECS: dict[MemoryKind, KindSpec] = {
 
 # Attributes that change faster than their kind's default (per key prefix or suffix).
 _VOLATILE_ATTRIBUTES: dict[str, float] = {
+    # identity that practically never changes
+    "profile.name": 0.01,
+    "profile.preferred_name": 0.02,
+    "profile.birth": 0.0,
+    "profile.nationality": 0.01,
+    "profile.origin": 0.01,
+    "relation.": 0.03,
+    # attributes that move
     "profile.home_city": 0.3,
     "profile.address": 0.3,
     "profile.employer": 0.3,

@@ -27,7 +27,7 @@ class Verdict(StrEnum):
 
 @dataclass(frozen=True)
 class StalenessConfig:
-    base_days: float = 20.0
+    base_days: float = 45.0
     suppress_stale: bool = False  # True: stale volatile facts are dropped instead of marked
     suppress_after_horizons: float = 4.0  # beyond this many horizons a volatile fact is dropped anyway
     volatile_threshold: float = 0.2
