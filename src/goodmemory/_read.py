@@ -123,6 +123,8 @@ def run_build_context(
             dropped.append(DroppedItem(memory_id=r.id, section=section_for(r.kind), reason=f"stale: {fresh.marker}"))
             return
         flags = [fresh.marker] if fresh.marker else []
+        for mark in r.metadata.get("outdated", []) if r.kind == MemoryKind.EPISODE else []:
+            flags.append(f"outdated: {mark['old']} -> now {mark['new']}")
         if r.conflicts_with:
             partners = [conflicts.get(c) or rc.storage.get(user_id, c) for c in r.conflicts_with]
             values = [r.value] + [p.value for p in partners if p is not None and p.status == MemoryStatus.ACTIVE]

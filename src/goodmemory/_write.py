@@ -30,7 +30,7 @@ from .secrets import find_secrets, redact
 from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch, slot_scope
 from .taxonomy import default_transferable, normalize_key, volatility_for
 
-__all__ = ["WriteContext", "prepare_messages", "run_remember", "strip_injected"]
+__all__ = ["WriteContext", "outdate_sources", "prepare_messages", "run_remember", "strip_injected"]
 
 _BLOCK = re.compile(re.escape(OPEN) + r".*?(" + re.escape(CLOSE) + r"|\Z)", re.S)
 
@@ -90,6 +90,49 @@ def _episode(m: Message, text: str, *, user_id: str, agent_id: str | None, domai
         created_at=now, updated_at=now, volatility=volatility_for(MemoryKind.EPISODE, "episode"),
         metadata={"role": m.role},
     )
+
+
+def outdate_sources(
+    storage: Storage,
+    user_id: str,
+    pairs: Sequence[tuple[MemoryRecord, MemoryRecord]],
+    pending: dict[str, MemoryRecord] | None = None,
+) -> list[MemoryRecord]:
+    """Mark the raw turns behind superseded values as outdated (old -> new), so history shows the change.
+
+    ``pairs`` are (old, new) records; ``pending`` maps message ids to episodes not yet stored.
+    Returns stored episodes that need an update; pending ones are changed in place.
+    """
+    pending = pending or {}
+    want: dict[str, list[tuple[MemoryRecord, MemoryRecord]]] = {}
+    for old, new in pairs:
+        for mid in old.source.message_ids:
+            if mid not in new.source.message_ids:
+                want.setdefault(mid, []).append((old, new))
+    if not want:
+        return []
+    stored_keys = tuple(f"episode.{m}" for m in want if m not in pending)
+    stored = {r.source.message_ids[0]: r for r in
+              (storage.list(user_id, MemoryFilter(statuses=None, keys=stored_keys)) if stored_keys else [])
+              if r.source.message_ids}
+    updates: list[MemoryRecord] = []
+    for mid, changes in want.items():
+        ep = pending.get(mid)
+        in_batch = ep is not None
+        if ep is None:
+            base = stored.get(mid)
+            if base is None:
+                continue
+            ep = base.model_copy(deep=True)
+        marks = list(ep.metadata.get("outdated", []))
+        for old, new in changes:
+            mark = {"key": old.key, "old": old.value, "new": new.value, "by": new.id}
+            if mark not in marks:
+                marks.append(mark)
+        ep.metadata["outdated"] = marks
+        if not in_batch:
+            updates.append(ep)
+    return updates
 
 
 def run_remember(
@@ -193,6 +236,11 @@ def run_remember(
                 if ep is not None and r.status == MemoryStatus.ACTIVE:
                     ep.keywords = f"{ep.keywords} {r.key.replace('.', ' ').replace('_', ' ')} {r.text}".strip()
 
+    superseded = [(r, slot_records[r.superseded_by]) for r in [*updated.values(), *inserted.values()]
+                  if r.status == MemoryStatus.SUPERSEDED and r.superseded_by in slot_records
+                  and r.key.split("~")[0] == slot_records[r.superseded_by].key.split("~")[0]]
+    for ep in outdate_sources(storage, user_id, superseded, episodes_by_msg):
+        updated[ep.id] = ep
     batch.inserts.extend(inserted.values())
     batch.updates.extend(updated.values())
     for r in batch.inserts:

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import _validate as V
 from ._read import ReadContext, run_build_context, run_recall
-from ._write import WriteContext, prepare_messages, run_remember
+from ._write import WriteContext, outdate_sources, prepare_messages, run_remember
 from .config import GoodMemoryConfig, default_storage_url
 from .embeddings import CachedEmbedder, Embedder, default_embedder
 from .errors import ConfigurationError, InvalidInputError, MemoryNotFoundError
@@ -268,6 +268,7 @@ class GoodMemory:
             batch.vectors[new.id] = self.embedder.embed([new.text])[0]
             batch.events.append(MemoryEvent(new.id, "add", now, {"text": new.text, "via": "user correction"}))
             new_id_ = new.id
+            batch.updates.extend(outdate_sources(self.storage, user_id, [(rec, new)]))
             changed = {"status": [rec.status.value, "superseded"], "superseded_by": new.id, "value": new.value}
         batch.updates.append(upd)
         batch.events.append(MemoryEvent(rec.id, f"feedback:{sig.value}", now, {"note": note or "", **{

@@ -210,7 +210,9 @@ def test_context_manager_closes(mem: GoodMemory) -> None:
 
 def test_stale_volatile_fact_is_marked_verify(mem: GoodMemory, clock) -> None:  # type: ignore[no-untyped-def]
     mem.remember([_user("I live in Lisbon.")], user_id="u1", session_id="s1")
-    clock.advance(days=120)
+    clock.advance(days=100)
+    assert "last confirmed" not in mem.build_context("where do I live", user_id="u1").text
+    clock.advance(days=100)
     ctx = mem.build_context("where do I live", user_id="u1")
     assert "last confirmed 2025-03; verify" in ctx.text
     assert any(MemoryKind.PROFILE == i.kind and i.flags for i in ctx.items)
