@@ -19,16 +19,17 @@ _ROLES = ("user", "assistant", "system", "tool")
 def check_user(user_id: Any) -> str:
     if not isinstance(user_id, str) or not user_id.strip():
         raise InvalidInputError("user_id must be a non-empty string, e.g. user_id='u42'")
-    if "\x00" in user_id or len(user_id) > 255:
-        raise InvalidInputError("user_id must be at most 255 characters and contain no NUL bytes")
+    if "\x00" in user_id or len(user_id) > 255 or _has_surrogate(user_id):
+        raise InvalidInputError("user_id must be at most 255 characters of valid text (no NUL bytes or lone surrogates)")
     return user_id
 
 
 def check_opt_str(value: Any, name: str) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str) or not value.strip() or "\x00" in value or len(value) > 255:
-        raise InvalidInputError(f"{name} must be a non-empty string of at most 255 characters, or None")
+    if (not isinstance(value, str) or not value.strip() or "\x00" in value or len(value) > 255
+            or _has_surrogate(value)):
+        raise InvalidInputError(f"{name} must be a non-empty string of at most 255 characters of valid text, or None")
     return value
 
 
@@ -64,6 +65,20 @@ def check_kinds(kinds: Any) -> tuple[MemoryKind, ...] | None:
         return tuple(MemoryKind(k) for k in kinds)
     except (ValueError, TypeError):
         raise InvalidInputError(f"unknown kinds {kinds!r}; use some of {[k.value for k in MemoryKind]}") from None
+
+
+def clean_text(text: str) -> str:
+    return _clean(text)
+
+
+def check_limit(value: Any, name: str = "limit") -> int | None:
+    return None if value is None else check_positive(value, name)
+
+
+def check_memory_id(memory_id: Any) -> str:
+    if not isinstance(memory_id, str) or not memory_id or len(memory_id) > 255 or _has_surrogate(memory_id):
+        raise InvalidInputError("memory_id must be a non-empty string (an id from a result of this library)")
+    return memory_id
 
 
 def _clean(text: str) -> str:
@@ -109,7 +124,8 @@ def check_messages(messages: Any, *, max_count: int, hard_max_chars: int) -> lis
             raise InvalidInputError(
                 f"messages[{i}] has {len(msg.content)} characters; the hard limit is {hard_max_chars}"
             )
-        if msg.id is not None and (not msg.id.strip() or len(msg.id) > 255):
+        if msg.id is not None and (not msg.id.strip() or len(msg.id) > 255 or _has_surrogate(msg.id)
+                                   or "\x00" in msg.id):
             raise InvalidInputError(f"messages[{i}].id must be a non-empty string of at most 255 characters")
         out.append(msg.model_copy(update={"content": _clean(msg.content)}))
     return out

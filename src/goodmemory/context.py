@@ -57,6 +57,12 @@ def quote(text: str) -> str:
     return json.dumps(" ".join(safe.split()), ensure_ascii=False)
 
 
+def _flag(text: str) -> str:
+    """Flags may carry memory values (conflicts, outdated values): same neutralising as memory text."""
+    safe = text.replace("<", "\u2039").replace(">", "\u203a").replace("(", "[").replace(")", "]")
+    return " ".join(safe.split())
+
+
 @dataclass
 class Entry:
     memory_id: str
@@ -71,7 +77,7 @@ class Entry:
 
     def line(self) -> str:
         cite = f"[m:{self.memory_id[:8]} {_KIND_LABEL[self.kind]}" + (f" {self.date}" if self.date else "") + "]"
-        flags = "".join(f" ({f})" for f in self.flags)
+        flags = "".join(f" ({_flag(f)})" for f in self.flags)
         return f"- {cite}{flags} {quote(self.text)}"
 
 

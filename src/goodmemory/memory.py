@@ -112,9 +112,7 @@ class GoodMemory:
                 seen.popitem(last=False)
 
     def _get(self, user_id: str, memory_id: Any) -> MemoryRecord:
-        if not isinstance(memory_id, str) or not memory_id:
-            raise InvalidInputError("memory_id must be a non-empty string")
-        rec = self.storage.get(user_id, memory_id)
+        rec = self.storage.get(user_id, V.check_memory_id(memory_id))
         if rec is None:
             raise MemoryNotFoundError(f"no memory {memory_id!r} for user {user_id!r}")
         return rec
@@ -207,7 +205,7 @@ class GoodMemory:
         statuses = None if include_history else (MemoryStatus.ACTIVE,)
         return self.storage.list(user_id, MemoryFilter(statuses=statuses, kinds=V.check_kinds(kinds),
                                                        visible_in_domain=V.check_opt_str(domain, "domain")),
-                                 limit=limit)
+                                 limit=V.check_limit(limit))
 
     def history(self, memory_id: str, *, user_id: str) -> list[HistoryEntry]:
         """The supersede chain of a memory's slot, oldest first, with validity intervals."""
@@ -237,6 +235,12 @@ class GoodMemory:
         sig = V.check_signal(signal)
         if sig == FeedbackSignal.CORRECT and (not isinstance(correction, str) or not correction.strip()):
             raise InvalidInputError("feedback 'correct' needs correction='the right statement'")
+        if correction is not None:
+            if not isinstance(correction, str):
+                raise InvalidInputError("correction must be a string")
+            correction = V.clean_text(correction)
+        if note is not None and not isinstance(note, str):
+            raise InvalidInputError("note must be a string")
         rec = self._get(user_id, memory_id)
         if rec.status != MemoryStatus.ACTIVE and sig != FeedbackSignal.REJECT:
             raise InvalidInputError(f"memory {memory_id} is {rec.status.value}; feedback applies to active memories")
@@ -381,7 +385,7 @@ class GoodMemory:
                 raise InvalidInputError("import_ takes a UserExport, its dict or its JSON")
         except ValidationError as exc:
             raise InvalidInputError(f"not a GoodMemory export: {exc.errors()[0]['msg']}") from None
-        target = V.check_user(user_id or data.user_id)
+        target = V.check_user(data.user_id if user_id is None else user_id)
         present = {r.id for r in self.storage.list(target, MemoryFilter(statuses=None))}
         if target != data.user_id:
             # ids are global keys: a copy into another user gets ids derived from (user, old id)
@@ -458,6 +462,10 @@ def create_good_memory(
     Storage object; by default ``GOODMEMORY_URL`` or a SQLite file in the
     user data directory.
     """
+    if config is not None and not isinstance(config, (dict, GoodMemoryConfig)):
+        raise ConfigurationError(f"config must be a GoodMemoryConfig or a dict, got {type(config).__name__}")
+    if storage is not None and not isinstance(storage, str) and not isinstance(storage, Storage):
+        raise InvalidInputError(f"storage must be a URL string or a Storage object, got {type(storage).__name__}")
     if isinstance(config, dict):
         from pydantic import ValidationError
 

@@ -106,7 +106,17 @@ def _day(t: datetime) -> datetime:
 
 
 def parse_time_window(query: str, at: datetime) -> TimeWindow | None:
-    """A window for phrases like "last week", "in May", "two days ago" (relative to ``at``)."""
+    """A window for phrases like "last week", "in May", "two days ago" (relative to ``at``).
+
+    Phrases whose window falls outside the calendar (``99999 years ago``) give no window.
+    """
+    try:
+        return _parse_time_window(query, at)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _parse_time_window(query: str, at: datetime) -> TimeWindow | None:
     q = query.lower()
     today = _day(at)
     if re.search(r"\byesterday\b", q):

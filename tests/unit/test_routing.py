@@ -1,0 +1,213 @@
+"""Query planning: intent, kind weights and time windows relative to ``at``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from goodmemory.models import MemoryKind
+from goodmemory.routing import Intent, QueryPlan, TimeWindow, parse_time_window, plan_query
+
+# Wednesday 12 March 2025, mid-afternoon
+AT = datetime(2025, 3, 12, 15, 30, tzinfo=UTC)
+
+
+def _d(y: int, m: int, d: int) -> datetime:
+    return datetime(y, m, d, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("query", "intent"),
+    [
+        ("Who am I?", Intent.IDENTITY),
+        ("Tell me about me", Intent.IDENTITY),
+        ("What is my job these days?", Intent.IDENTITY),
+        ("Where do I live?", Intent.IDENTITY),
+        ("What do I do for a living?", Intent.IDENTITY),
+        ("What's my background?", Intent.IDENTITY),
+        ("What do I prefer for breakfast?", Intent.PREFERENCE),
+        ("Recommend a restaurant for tonight", Intent.PREFERENCE),
+        ("Which airline is best for me?", Intent.PREFERENCE),
+        ("What's my favourite colour?", Intent.PREFERENCE),
+        ("What is my account number?", Intent.FACT_LOOKUP),
+        ("The plate of the Honda, please", Intent.FACT_LOOKUP),
+        ("Give me the booking reference", Intent.FACT_LOOKUP),
+        ("Where were we with the migration?", Intent.TASK_CONTINUATION),
+        ("Let's continue the report", Intent.TASK_CONTINUATION),
+        ("What are the next steps?", Intent.TASK_CONTINUATION),
+        ("Any update on the visa?", Intent.TASK_CONTINUATION),
+        ("When did I see the dentist?", Intent.TEMPORAL),
+        ("What did I do yesterday?", Intent.TEMPORAL),
+        ("What happened last week?", Intent.TEMPORAL),
+        ("What did I say three days ago?", Intent.TEMPORAL),
+        ("Tell me a joke", Intent.GENERAL),
+        ("hello there", Intent.GENERAL),
+        ("", Intent.GENERAL),
+    ],
+)
+def test_intent_for_typical_questions(query: str, intent: Intent) -> None:
+    plan = plan_query(query, at=AT)
+    assert plan.intent == intent
+    if intent != Intent.GENERAL:
+        assert any(s.startswith(f"{intent.value}:") for s in plan.signals)
+
+
+def test_intent_matching_is_case_insensitive() -> None:
+    assert plan_query("WHO AM I", at=AT).intent == Intent.IDENTITY
+    assert plan_query("where WERE we", at=AT).intent == Intent.TASK_CONTINUATION
+
+
+@pytest.mark.parametrize(
+    ("query", "favoured"),
+    [
+        ("Who am I?", {MemoryKind.PROFILE}),
+        ("What do I prefer to drink?", {MemoryKind.PREFERENCE}),
+        ("What is my policy number?", {MemoryKind.FACT}),
+        ("Where were we?", {MemoryKind.OPEN_LOOP}),
+        ("When did we last talk about it?", {MemoryKind.FACT, MemoryKind.EPISODE}),
+    ],
+)
+def test_kind_weights_favour_the_right_kind(query: str, favoured: set[MemoryKind]) -> None:
+    weights = plan_query(query, at=AT).kind_weights
+    assert set(weights) == set(MemoryKind)
+    top = max(weights.values())
+    assert {k for k, v in weights.items() if v == top} == favoured
+    assert top > 1.0
+    # every other kind is weighted strictly less than the favoured one
+    assert all(v < top for k, v in weights.items() if k not in favoured)
+
+
+def test_general_weights_are_flat() -> None:
+    weights = plan_query("tell me a joke", at=AT).kind_weights
+    assert max(weights.values()) - min(weights.values()) <= 0.2
+
+
+def test_kinds_restrict_the_weights_and_plan_carries_arguments() -> None:
+    plan = plan_query("Who am I?", at=AT, domain="travel", kinds=(MemoryKind.FACT, MemoryKind.PROFILE), limit=7)
+    assert set(plan.kind_weights) == {MemoryKind.FACT, MemoryKind.PROFILE}
+    assert plan.domain == "travel" and plan.k == 7 and plan.kinds == (MemoryKind.FACT, MemoryKind.PROFILE)
+    d = plan.as_dict()
+    assert d["intent"] == "identity" and d["domain"] == "travel" and d["k"] == 7 and d["window"] is None
+    assert d["kind_weights"] == {"fact": 1.0, "profile": 1.6}
+
+
+def test_plan_is_deterministic() -> None:
+    a = plan_query("What did I do last week in Lisbon?", at=AT)
+    b = plan_query("What did I do last week in Lisbon?", at=AT)
+    assert isinstance(a, QueryPlan) and a == b
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("what did I do yesterday", _d(2025, 3, 11), _d(2025, 3, 12)),
+        ("anything new today?", _d(2025, 3, 12), _d(2025, 3, 13)),
+        # weeks start on Monday: this week is Mon 10 - Sun 16 March
+        ("what happened last week", _d(2025, 3, 3), _d(2025, 3, 10)),
+        ("what did I plan this week", _d(2025, 3, 10), _d(2025, 3, 17)),
+        ("the bill from last month", _d(2025, 2, 1), _d(2025, 3, 1)),
+        ("my trips last year", _d(2024, 1, 1), _d(2025, 1, 1)),
+        ("in March 2024 I had surgery", _d(2024, 3, 1), _d(2024, 4, 1)),
+        # month before or equal to the current one: this year
+        ("what did I buy in February", _d(2025, 2, 1), _d(2025, 3, 1)),
+        ("what did I buy in March", _d(2025, 3, 1), _d(2025, 4, 1)),
+        # a month after the current one has not happened yet: last year
+        ("the trip in May", _d(2024, 5, 1), _d(2024, 6, 1)),
+        ("back in December", _d(2024, 12, 1), _d(2025, 1, 1)),
+    ],
+)
+def test_time_windows_relative_to_at(query: str, start: datetime, end: datetime) -> None:
+    w = parse_time_window(query, AT)
+    assert w is not None
+    assert (w.start, w.end) == (start, end)
+    assert w.contains(start) and not w.contains(end) and w.contains(end - timedelta(microseconds=1))
+    plan = plan_query(query, at=AT)
+    assert plan.window == w
+    assert f"window:{w.phrase}" in plan.signals
+
+
+@pytest.mark.parametrize(
+    ("query", "center", "phrase"),
+    [
+        ("what did I say two days ago", _d(2025, 3, 10), "two days ago"),
+        ("the email from 3 weeks ago", _d(2025, 2, 19), "3 weeks ago"),
+        ("a week ago I called", _d(2025, 3, 5), "a week ago"),
+        ("a couple of days ago", _d(2025, 3, 10), "couple of days ago"),
+        ("10 days ago", _d(2025, 3, 2), "10 days ago"),
+    ],
+)
+def test_n_units_ago_is_a_window_around_the_day(query: str, center: datetime, phrase: str) -> None:
+    w = parse_time_window(query, AT)
+    assert w is not None and w.phrase == phrase
+    assert w.contains(center) and w.contains(center + timedelta(hours=23))
+    assert w.start < center < w.end
+    assert w.end <= _d(2025, 3, 13)  # never reaches into the future beyond today
+    assert not w.contains(AT + timedelta(days=2))
+
+
+def test_in_may_picks_the_right_year_either_side_of_the_current_month() -> None:
+    before = datetime(2025, 3, 12, tzinfo=UTC)  # May is still ahead: last year's May
+    after = datetime(2025, 8, 2, tzinfo=UTC)  # May is past: this year's May
+    during = datetime(2025, 5, 31, 23, 0, tzinfo=UTC)
+    assert parse_time_window("in May", before) == TimeWindow(_d(2024, 5, 1), _d(2024, 6, 1), "in may")
+    assert parse_time_window("in May", after) == TimeWindow(_d(2025, 5, 1), _d(2025, 6, 1), "in may")
+    assert parse_time_window("in may", during) == TimeWindow(_d(2025, 5, 1), _d(2025, 6, 1), "in may")
+    # an explicit year wins
+    w = parse_time_window("in May 2021", after)
+    assert w is not None and (w.start, w.end) == (_d(2021, 5, 1), _d(2021, 6, 1))
+
+
+def test_windows_at_month_and_year_edges() -> None:
+    jan = datetime(2025, 1, 15, tzinfo=UTC)
+    w = parse_time_window("last month", jan)
+    assert w is not None and (w.start, w.end) == (_d(2024, 12, 1), _d(2025, 1, 1))
+    leap = datetime(2024, 2, 29, tzinfo=UTC)
+    w = parse_time_window("last year", leap)
+    assert w is not None and (w.start, w.end) == (_d(2023, 1, 1), _d(2024, 1, 1))
+    w = parse_time_window("in December", datetime(2025, 12, 31, tzinfo=UTC))
+    assert w is not None and (w.start, w.end) == (_d(2025, 12, 1), _d(2026, 1, 1))
+    monday = datetime(2025, 3, 10, 0, 0, tzinfo=UTC)
+    w = parse_time_window("this week", monday)
+    assert w is not None and w.start == monday
+
+
+def test_window_keeps_the_timezone_of_at() -> None:
+    tz = timezone(timedelta(hours=-5))
+    at = datetime(2025, 3, 12, 22, 0, tzinfo=tz)
+    w = parse_time_window("yesterday", at)
+    assert w is not None
+    assert w.start == datetime(2025, 3, 11, tzinfo=tz) and w.end == datetime(2025, 3, 12, tzinfo=tz)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Who am I?",
+        "What is my favourite food?",
+        "Book me a hotel in Lisbon",
+        "I may go to Porto",  # "may" the verb is not a month
+        "mayonnaise in marchpane",  # months match as whole words only
+        "what is my account number",
+        "",
+    ],
+)
+def test_no_window_without_time_phrases(query: str) -> None:
+    assert parse_time_window(query, AT) is None
+    assert plan_query(query, at=AT).window is None
+
+
+def test_huge_number_of_units_ago_does_not_raise() -> None:
+    parse_time_window("what did I say 99999999999 days ago", AT)
+
+
+def test_window_before_year_one_does_not_raise() -> None:
+    parse_time_window("what happened 9999 years ago", AT)
+
+
+def test_window_at_the_end_of_time_does_not_raise() -> None:
+    parse_time_window("today", datetime(9999, 12, 31, 12, tzinfo=UTC))
+
+
+def test_month_window_in_year_one_does_not_raise() -> None:
+    parse_time_window("in December", datetime(1, 1, 5, tzinfo=UTC))
