@@ -10,6 +10,7 @@ from datetime import datetime
 
 from .config import GoodMemoryConfig
 from .context import CLOSE, OPEN
+from .digest import build_digest, density
 from .embeddings import Embedder
 from .errors import ExtractionError, GoodMemoryError, StorageError
 from .extraction.base import ExtractionContext, Extractor
@@ -88,7 +89,24 @@ def _episode(m: Message, text: str, *, user_id: str, agent_id: str | None, domai
         source=MemorySource(session_id=session_id, message_ids=[m.id], timestamp=m.timestamp, role=m.role,
                             extractor="raw"),
         created_at=now, updated_at=now, volatility=volatility_for(MemoryKind.EPISODE, "episode"),
-        metadata={"role": m.role},
+        metadata={"role": m.role, "density": density(text)},
+    )
+
+
+def _digest(turns: list[tuple[str, str, str]], *, user_id: str, agent_id: str | None, domain: str | None,
+            session_id: str | None, at: datetime, now: datetime) -> MemoryRecord | None:
+    lines = build_digest(turns)
+    if not lines:
+        return None
+    text = f"Session digest ({at.strftime('%Y-%m-%d')}): " + " | ".join(line.sentence for line in lines)
+    return MemoryRecord(
+        user_id=user_id, agent_id=agent_id, domain=domain, kind=MemoryKind.EPISODE,
+        key=f"episode.digest.{turns[0][0]}", value="", text=text, confidence=1.0, importance=0.4,
+        transferable=False, valid_from=at,
+        source=MemorySource(session_id=session_id, message_ids=list(dict.fromkeys(line.message_id for line in lines)),
+                            timestamp=at, role="digest", extractor="digest"),
+        created_at=now, updated_at=now, volatility=volatility_for(MemoryKind.EPISODE, "episode"),
+        metadata={"digest": True, "density": 1.0},
     )
 
 
@@ -170,6 +188,13 @@ def run_remember(
         episodes_by_msg[m.id or ""] = ep
         decisions.append(WriteDecision(action=WriteAction.ADD, memory_id=ep.id, reason="raw turn kept as episode"))
 
+    digest = _digest([(e.source.message_ids[0], e.source.role or "", e.text) for e in batch.inserts],
+                     user_id=user_id, agent_id=agent_id, domain=domain, session_id=session_id, at=at, now=now)
+    if digest is not None and not storage.list(user_id, MemoryFilter(statuses=None, keys=(digest.key,))):
+        batch.inserts.append(digest)
+        decisions.append(WriteDecision(action=WriteAction.ADD, memory_id=digest.id,
+                                       reason=f"session digest of {len(digest.source.message_ids)} turns"))
+
     # 2. extraction (never writes; failures abort the whole call)
     existing_slots = {
         r.key: r.value
@@ -191,6 +216,8 @@ def run_remember(
     slot_records: dict[str, MemoryRecord] = {
         r.id: r for r in (storage.list(user_id, MemoryFilter(statuses=None, keys=keys)) if keys else [])
     }
+    for key in keys:  # conflict siblings live under "<key>~<id>"
+        slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, key_prefix=key + "~")))
     msg_text = {m.id: m.content for m in cleaned}
     policy = WritePolicy(min_confidence=cfg.min_confidence, allow_secrets=cfg.allow_secrets)
     inserted: dict[str, MemoryRecord] = {}

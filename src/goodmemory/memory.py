@@ -335,6 +335,13 @@ class GoodMemory:
             targets = self.storage.list(user_id, flt)
             if key is not None:
                 targets = [r for r in targets if r.key == key or r.key.startswith(key + "~")]
+        gone = {m for r in targets if r.kind == MemoryKind.EPISODE for m in r.source.message_ids}
+        if gone:
+            # digests quote the forgotten turns: they go too
+            known = {r.id for r in targets}
+            targets.extend(r for r in self.storage.list(user_id, MemoryFilter(statuses=None, kinds=(MemoryKind.EPISODE,),
+                                                                              key_prefix="episode.digest."))
+                           if r.id not in known and set(r.source.message_ids) & gone)
         ids = [r.id for r in targets]
         if dry_run:
             return ForgetReceipt(user_id=user_id, deleted={"rows": len(ids)}, memory_ids=ids, dry_run=True)
@@ -441,9 +448,20 @@ def open_storage(url: str) -> Storage:
         from .storage.memory import InMemoryStorage
 
         return InMemoryStorage()
-    if url.startswith("postgresql"):
-        raise ConfigurationError("PostgreSQL storage is not available in this version; use sqlite:///path.db")
-    raise InvalidInputError(f"unsupported storage URL {url!r}: use sqlite:///path.db, sqlite:// or memory://")
+    if url.startswith(("postgresql://", "postgresql+psycopg://")):
+        try:
+            import psycopg  # noqa: F401
+        except ImportError as exc:
+            raise ConfigurationError(
+                "PostgreSQL storage needs psycopg 3 and pgvector: pip install goodmemory[postgres]"
+            ) from exc
+        from .storage.postgres import PostgresStorage
+
+        return PostgresStorage(url)
+    raise InvalidInputError(
+        f"unsupported storage URL {url!r}: use sqlite:///path.db, sqlite://, memory:// or "
+        "postgresql+psycopg://user:password@host/db"
+    )
 
 
 def create_good_memory(

@@ -141,6 +141,13 @@ def decide(
     new = record_from_candidate(c, user_id=user_id, agent_id=agent_id, session_id=session_id, now=now)
     when = new.event_time
 
+    # These very turns already gave this value (active or history): a replay changes nothing.
+    if src:
+        for r in [*view.active, *view.history]:
+            if src <= set(r.source.message_ids) and normalize_value(r.value) == normalize_value(new.value):
+                return Plan(WriteDecision(action=WriteAction.MERGE, memory_id=r.id, candidate=c,
+                                          reason="already remembered from the same turns"))
+
     # Same text already active (any slot): merge provenance.
     same = view.same_text
     if same is None:
@@ -148,7 +155,7 @@ def decide(
     if same is not None:
         return _merge(same, new, c, now, policy)
 
-    current = [r for r in view.active if r.key == new.key]
+    current = [r for r in view.active if r.key == new.key or r.key.startswith(new.key + "~")]
     if not current:
         older_history = next(
             (h for h in view.history if normalize_value(h.value) == normalize_value(new.value)
@@ -161,15 +168,18 @@ def decide(
         return Plan(WriteDecision(action=WriteAction.ADD, memory_id=new.id, reason="new slot", candidate=c),
                     inserts=[new])
 
+    current.sort(key=lambda r: (r.key != new.key, r.created_at, r.id))
     old = current[0]
-    old_time = old.event_time
+    # the value's latest statement or confirmation, not only when it was first said
+    old_time = max(r.last_confirmed_at or r.event_time for r in current)
+    old_time = max(old_time, *(r.event_time for r in current))
     # A value already recorded as history from these very turns: replay, nothing to do.
     for h in view.history:
         if normalize_value(h.value) == normalize_value(new.value) and src and src <= set(h.source.message_ids):
             return Plan(WriteDecision(action=WriteAction.MERGE, memory_id=h.id,
                                       reason="already in history from the same turns", candidate=c))
     if when > old_time or (when == old_time and c.is_correction):
-        return _supersede(old, new, c, now, reason="correction" if c.is_correction else "newer value for the slot")
+        return _supersede(current, new, c, now, reason="correction" if c.is_correction else "newer value for the slot")
     if when < old_time:
         new.status = MemoryStatus.SUPERSEDED
         new.valid_to = old_time
@@ -210,16 +220,20 @@ def _merge(target: MemoryRecord, new: MemoryRecord, c: Candidate, now: datetime,
                               reason="duplicate: provenance and confidence grow"), updates=[t])
 
 
-def _supersede(old: MemoryRecord, new: MemoryRecord, c: Candidate, now: datetime, *, reason: str) -> Plan:
-    o = old.model_copy(deep=True)
-    o.status = MemoryStatus.SUPERSEDED
-    o.valid_to = new.event_time
-    o.superseded_by = new.id
-    o.updated_at = now
-    new.supersedes = old.id
+def _supersede(olds: list[MemoryRecord], new: MemoryRecord, c: Candidate, now: datetime, *, reason: str) -> Plan:
+    """Retire the slot's active value and any conflicting siblings; the new value takes the slot."""
+    updates: list[MemoryRecord] = []
+    for old in olds:
+        o = old.model_copy(deep=True)
+        o.status = MemoryStatus.SUPERSEDED
+        o.valid_to = new.event_time
+        o.superseded_by = new.id
+        o.updated_at = now
+        updates.append(o)
+    new.supersedes = olds[0].id
     return Plan(
-        WriteDecision(action=WriteAction.SUPERSEDE, memory_id=new.id, supersedes=old.id, candidate=c,
-                      reason=f"{reason}: replaces {old.value!r}"),
+        WriteDecision(action=WriteAction.SUPERSEDE, memory_id=new.id, supersedes=olds[0].id, candidate=c,
+                      reason=f"{reason}: replaces " + " and ".join(repr(o.value) for o in olds)),
         inserts=[new],
-        updates=[o],
+        updates=updates,
     )

@@ -109,6 +109,9 @@ def rank(
         if kw != 1.0:
             reasons.append(f"kind {r.kind.value} x{kw:.1f} for {plan.intent.value} intent")
         score *= kw
+        if r.kind == MemoryKind.EPISODE:
+            # specific turns (ids, numbers, names) inform; "sounds good" does not
+            score *= 0.7 + 0.6 * float(r.metadata.get("density", 0.5))
         # recency: decays with the memory's volatility, so stable facts stay put
         age_days = max(0.0, (now - r.event_time).total_seconds() / 86400.0)
         recency = math.exp(-age_days * r.volatility / 90.0)

@@ -145,7 +145,6 @@ REPLAY_BUG = ("merge.decide merges a replayed old turn into the active record wh
               "again (Lisbon -> Porto -> Lisbon): provenance and confidence change on a pure replay")
 
 
-@pytest.mark.xfail(reason=REPLAY_BUG, strict=True)
 @SETTINGS
 @example(life=[(0, None, ["I live in Lisbon."]), (10, None, ["I live in Porto."]), (20, None, ["I live in Lisbon."])])
 @given(life=lives())
@@ -335,7 +334,6 @@ def _u(*lines: str) -> list[dict[str, str]]:
     return [{"role": "user", "content": x} for x in lines]
 
 
-@pytest.mark.xfail(reason=CONFLICT_LOAD_BUG, strict=True)
 def test_replaying_a_same_instant_conflict_adds_nothing(mem: GoodMemory) -> None:
     user = _user()
     mem.remember(_u("I work at Acme.", "I work at Globex."), user_id=user, session_id="s0", at=T0)
@@ -346,7 +344,6 @@ def test_replaying_a_same_instant_conflict_adds_nothing(mem: GoodMemory) -> None
     assert _dump(mem, user) == once
 
 
-@pytest.mark.xfail(reason=CONFLICT_LOAD_BUG, strict=True)
 def test_a_rejected_conflict_value_stays_rejected_when_replayed(mem: GoodMemory) -> None:
     user = _user()
     msgs = _u("I prefer an aisle seat.", "I prefer an window seat.")
@@ -359,7 +356,6 @@ def test_a_rejected_conflict_value_stays_rejected_when_replayed(mem: GoodMemory)
     assert [r.value for r in _facts(mem, user) if r.status == MemoryStatus.ACTIVE] == ["aisle"]
 
 
-@pytest.mark.xfail(reason=CONFLICT_LOAD_BUG, strict=True)
 def test_rules_one_message_with_two_cities_remembered_twice_equals_once(rmem: GoodMemory) -> None:
     user = _user()
     msgs = _u("I live in Lisbon. I live in Porto.")
@@ -374,7 +370,6 @@ RESTATE_BUG = ("merge._merge keeps valid_from (first statement) and decide() com
                "from day 1 replayed later (rule 4 says an older statement becomes history)")
 
 
-@pytest.mark.xfail(reason=RESTATE_BUG, strict=True)
 def test_rules_a_restated_value_wins_over_an_older_replay(rmem: GoodMemory) -> None:
     user = _user()
     rmem.remember(_u("I live in Porto."), user_id=user, session_id="s0", at=T0)
