@@ -148,6 +148,12 @@ def decide(
                 return Plan(WriteDecision(action=WriteAction.MERGE, memory_id=r.id, candidate=c,
                                           reason="already remembered from the same turns"))
 
+    slot_active = [r for r in view.active if r.key == new.key or r.key.startswith(new.key + "~")]
+    if len(slot_active) > 1 and when > max(r.last_confirmed_at or r.event_time for r in slot_active):
+        # a newer statement settles an open conflict: every conflicting value becomes history
+        slot_active.sort(key=lambda r: (r.key != new.key, r.created_at, r.id))
+        return _supersede(slot_active, new, c, now, reason="newer statement resolves a conflict")
+
     # Same text already active (any slot): merge provenance.
     same = view.same_text
     if same is None:
