@@ -89,8 +89,9 @@ def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext) -> 
             text += " …"
     e = Entry(memory_id=r.id, kind=r.kind, section=section_for(r.kind), text=text,
               date=r.event_time.strftime("%Y-%m-%d"), source_message_ids=list(r.source.message_ids),
+              at=r.event_time.isoformat(),
               flags=flags, score=score)
-    e.tokens = rc.tokens.count(e.line()) + 1
+    e.tokens = rc.tokens.count(e.line(in_timeline=e.section == "history")) + 1
     return e
 
 
@@ -124,7 +125,7 @@ def run_build_context(
             return
         flags = [fresh.marker] if fresh.marker else []
         for mark in r.metadata.get("outdated", []) if r.kind == MemoryKind.EPISODE else []:
-            flags.append(f"outdated: {mark['old']} -> now {mark['new']}")
+            flags.append(f"outdated: {mark['old']} \u2192 now {mark['new']}")
         if r.conflicts_with:
             partners = [conflicts.get(c) or rc.storage.get(user_id, c) for c in r.conflicts_with]
             values = [r.value] + [p.value for p in partners if p is not None and p.status == MemoryStatus.ACTIVE]
@@ -150,7 +151,8 @@ def run_build_context(
         add(r, s)
 
     result = pack(order, max_tokens, render=render, count=rc.tokens.count, item_tokens=lambda e: e.tokens,
-                  overhead_tokens=lambda chosen, e: 0 if any(c.section == e.section for c in chosen) else 6)
+                  overhead_tokens=lambda chosen, e: (0 if any(c.section == e.section for c in chosen) else 6)
+                  + (7 if e.section == "history" and all(c.date != e.date for c in chosen) else 0))
     for e in result.dropped:
         dropped.append(DroppedItem(memory_id=e.memory_id, section=e.section, tokens=e.tokens,
                                    reason=f"over budget ({max_tokens} tokens)"))

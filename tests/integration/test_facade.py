@@ -92,7 +92,7 @@ def test_build_context_budget_citations_and_monotonicity(mem: GoodMemory) -> Non
         assert prev <= ids, "a larger budget must never pack less"
         prev = ids
         for item in ctx.items:
-            assert item.source_message_ids and item.memory_id[:8] in ctx.text
+            assert item.source_message_ids and item.memory_id[:6] in ctx.text
     assert "ABC-1234" in ctx.text and "Lisbon" in ctx.text
     assert ctx.dropped or len(ctx.items) == len(set(ctx.items))
     small = mem.build_context("garden watering", user_id="u1", max_tokens=60)

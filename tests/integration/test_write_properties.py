@@ -240,7 +240,7 @@ def test_memories_of_one_user_never_reach_another(
         ctx = mem.build_context(q, user_id=b, domain=dom)
         assert not {i.memory_id for i in ctx.items} & ids_a
         for r in mem.export(user_id=a).memories:
-            assert r.id[:8] not in ctx.text
+            assert r.id[:6] not in ctx.text
 
 
 # --------------------------------------------------------------------------- the default rule extractor
