@@ -1,9 +1,20 @@
-"""Tables and versioned migrations of the SQL adapter.
+"""Tables and versioned migrations of the SQL adapters (SQLite and PostgreSQL).
 
 The schema version lives in ``gm_meta``. Opening an older database applies the
 missing steps in one transaction; opening a newer one raises
 ``SchemaVersionError``. Each step is plain SQL per dialect capability, so a
 new step is a new entry at the end of ``MIGRATIONS``.
+
+The ``fts`` argument names the full-text flavour and so the dialect:
+``"fts5"`` (SQLite: an FTS5 side table) or ``"tsvector"`` (PostgreSQL: a
+``tsv`` column with a GIN index on ``gm_memories``; the pgvector column of
+``gm_vectors`` is added by the adapter at the first vector write, once the
+dimension is known). On PostgreSQL, migrations run under a transaction-level
+advisory lock, so processes opening a fresh database at once do not race.
+
+History:
+1. initial schema.
+2. indexes for ordered listing per user and tombstone lookup by user hash.
 """
 
 from __future__ import annotations
@@ -94,7 +105,19 @@ _ = Float  # reserved for later numeric columns
 
 
 def _v1(conn: Connection, fts: str) -> None:
-    metadata.create_all(conn)
+    if fts == "tsvector":
+        # PostgreSQL keeps vectors in a pgvector column added at the first write (its type needs the dim).
+        metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t is not vectors])
+        conn.execute(
+            text(
+                "CREATE TABLE IF NOT EXISTS gm_vectors (memory_id VARCHAR(64) PRIMARY KEY, "
+                "user_id VARCHAR(255) NOT NULL)"
+            )
+        )
+        conn.execute(text("ALTER TABLE gm_memories ADD COLUMN IF NOT EXISTS tsv tsvector"))
+        conn.execute(text("CREATE INDEX IF NOT EXISTS gm_mem_tsv ON gm_memories USING gin (tsv)"))
+    else:
+        metadata.create_all(conn)
     conn.execute(text("CREATE INDEX IF NOT EXISTS gm_mem_user_status ON gm_memories (user_id, status, kind)"))
     conn.execute(text("CREATE INDEX IF NOT EXISTS gm_mem_user_key ON gm_memories (user_id, key)"))
     conn.execute(text("CREATE INDEX IF NOT EXISTS gm_vec_user ON gm_vectors (user_id)"))
@@ -110,7 +133,7 @@ def _v1(conn: Connection, fts: str) -> None:
         conn.execute(
             text(
                 "CREATE VIRTUAL TABLE IF NOT EXISTS gm_fts USING fts5("
-                "memory_id UNINDEXED, user_id UNINDEXED, body, tokenize='unicode61 remove_diacritics 2')"
+                "memory_id UNINDEXED, user_id UNINDEXED, body, tokenize='porter unicode61 remove_diacritics 2')"
             )
         )
         enable_fts_secure_delete(conn)
@@ -130,25 +153,44 @@ def enable_fts_secure_delete(conn: Connection) -> bool:
     return True
 
 
+def _v2(conn: Connection, fts: str) -> None:
+    # list() orders a user's records by (created_at, id); tombstones() looks up by user hash.
+    conn.execute(text("CREATE INDEX IF NOT EXISTS gm_mem_user_created ON gm_memories (user_id, created_at, id)"))
+    conn.execute(text("CREATE INDEX IF NOT EXISTS gm_tomb_user ON gm_tombstones (user_hash, at)"))
+
+
 Migration = Callable[[Connection, str], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial schema: memories, vectors, events, tombstones, full-text", _v1),
+    (2, "indexes: memories by (user, created_at, id), tombstones by user hash", _v2),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
+# pg_advisory_xact_lock key that serializes migrations (any 64-bit constant; "gm-migr" in ASCII).
+_PG_MIGRATION_LOCK = 0x676D2D6D69677200
+
 
 def current_version(conn: Connection) -> int:
-    has_meta = conn.execute(
-        text("SELECT name FROM sqlite_master WHERE type='table' AND name='gm_meta'")
-    ).first()
+    if conn.dialect.name == "postgresql":
+        has_meta = conn.execute(text("SELECT to_regclass('gm_meta')")).scalar() is not None
+    else:
+        has_meta = conn.execute(
+            text("SELECT name FROM sqlite_master WHERE type='table' AND name='gm_meta'")
+        ).first() is not None
     if not has_meta:
         return 0
     row = conn.execute(text("SELECT value FROM gm_meta WHERE name='schema_version'")).first()
     return int(row[0]) if row else 0
 
 
-def migrate(conn: Connection, fts: str) -> int:
-    """Bring the schema to ``SCHEMA_VERSION``; returns the version found before."""
+def migrate(conn: Connection, fts: str, *, target: int | None = None) -> int:
+    """Bring the schema to ``target`` (default ``SCHEMA_VERSION``); returns the version found before.
+
+    ``target`` below the latest version exists for tests that build an old database.
+    """
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
+    target = SCHEMA_VERSION if target is None else target
     found = current_version(conn)
     if found > SCHEMA_VERSION:
         raise SchemaVersionError(
@@ -156,7 +198,7 @@ def migrate(conn: Connection, fts: str) -> int:
             f"{SCHEMA_VERSION}: upgrade goodmemory (pip install -U goodmemory)"
         )
     for version, _name, step in MIGRATIONS:
-        if version > found:
+        if found < version <= target:
             step(conn, fts)
             conn.execute(
                 text(
