@@ -70,11 +70,59 @@ def prepare_messages(
             warnings.append(f"message {i} truncated from {len(content)} to {max_chars} characters")
             content = content[:max_chars]
         out.append(m.model_copy(update={
-            "id": m.id or f"{prefix}:{i}",
+            # with a session id, ids are assigned against the stored session (see assign_ids)
+            "id": m.id or (None if session_id is not None else f"{prefix}:{i}"),
             "timestamp": m.timestamp or at,
             "content": content,
         }))
     return out, warnings
+
+
+def turn_hash(m: Message) -> str:
+    return hashlib.sha256(f"{m.role}\x1f{m.content}".encode("utf-8", "replace")).hexdigest()[:20]
+
+
+def assign_ids(storage: Storage, user_id: str, session_id: str, messages: list[Message]) -> list[Message]:
+    """Ids ``"{session_id}:{index}"`` that continue across calls and stay stable under replay.
+
+    A turn already stored in this session (same role and content) gets its stored id back, so
+    remembering the same turns again changes nothing; a new turn takes its position in the call if
+    that index is free, else the next free index of the session.
+    """
+    if all(m.id for m in messages):
+        return messages
+    stored = storage.list(user_id, MemoryFilter(statuses=None, kinds=(MemoryKind.EPISODE,), session_id=session_id))
+    by_hash: dict[str, list[str]] = {}
+    used: set[str] = set()
+    for r in sorted(stored, key=lambda r: r.key):
+        if r.source.message_ids and not r.key.startswith("episode.digest."):
+            used.add(r.source.message_ids[0])
+            by_hash.setdefault(str(r.metadata.get("turn_hash", "")), []).append(r.source.message_ids[0])
+    used.update(m.id for m in messages if m.id)
+    claimed: set[str] = set()
+    prefix = f"{session_id}:"
+
+    def index(mid: str) -> int:
+        tail = mid[len(prefix):] if mid.startswith(prefix) else ""
+        return int(tail) if tail.isdigit() else -1
+
+    next_free = max([index(u) for u in used] + [-1]) + 1
+    out: list[Message] = []
+    for i, m in enumerate(messages):
+        if m.id:
+            out.append(m)
+            continue
+        mid = next((x for x in by_hash.get(turn_hash(m), []) if x not in claimed), None)
+        if mid is None:
+            mid = f"{prefix}{i}"
+            if mid in used or mid in claimed:
+                mid = f"{prefix}{next_free}"
+                next_free += 1
+            else:
+                next_free = max(next_free, i + 1)
+        claimed.add(mid)
+        out.append(m.model_copy(update={"id": mid}))
+    return out
 
 
 def _episode(m: Message, text: str, *, user_id: str, agent_id: str | None, domain: str | None,
@@ -166,6 +214,9 @@ def run_remember(
 ) -> WriteResult:
     cfg = wc.config
     storage = wc.storage
+    if session_id is not None:
+        messages = assign_ids(storage, user_id, session_id, messages)
+    hashes = {m.id: turn_hash(m) for m in messages}
     cleaned = [m.model_copy(update={"content": strip_injected(m.content)}) for m in messages]
 
     # 1. raw turns as episodes (secrets redacted), idempotent by message id
@@ -179,6 +230,7 @@ def run_remember(
             continue
         text = redact(m.content)[0] if cfg.redact_secrets_in_episodes else m.content
         ep = _episode(m, text, user_id=user_id, agent_id=agent_id, domain=domain, session_id=session_id, now=now)
+        ep.metadata["turn_hash"] = hashes.get(m.id, "")
         old = existing_eps.get(ep.key)
         if old is not None:
             decisions.append(WriteDecision(action=WriteAction.MERGE, memory_id=old.id,
@@ -220,6 +272,7 @@ def run_remember(
         slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, key_prefix=key + "~")))
     msg_text = {m.id: m.content for m in cleaned}
     policy = WritePolicy(min_confidence=cfg.min_confidence, allow_secrets=cfg.allow_secrets)
+    injected_long = [t for t in wc.injected if len(t) >= 16]
     inserted: dict[str, MemoryRecord] = {}
     updated: dict[str, MemoryRecord] = {}
     for c in candidates:
@@ -240,7 +293,9 @@ def run_remember(
             active=[r for r in same_slot if r.status == MemoryStatus.ACTIVE],
             retracted=[r for r in same_slot if r.status == MemoryStatus.RETRACTED],
             history=[r for r in same_slot if r.status == MemoryStatus.SUPERSEDED],
-            injected_texts=wc.injected,
+            # an echo is a turn that quotes what GoodMemory injected, not a user restating a fact
+            is_echo=any(t in src_text for t in injected_long
+                        for src_text in [" ".join(msg_text.get(mid, "").lower().split()) for mid in c.message_ids]),
             has_secret=bool(c.metadata.get("secret_kinds") or find_secrets(c.text) or find_secrets(c.value)),
         )
         plan: Plan = decide(c, view, user_id=user_id, agent_id=agent_id, session_id=session_id, now=now,

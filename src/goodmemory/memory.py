@@ -213,8 +213,9 @@ class GoodMemory:
         user_id = V.check_user(user_id)
         rec = self._get(user_id, memory_id)
         base_key = rec.key.split("~", 1)[0]
-        chain = {r.id: r for r in self.storage.list(user_id, MemoryFilter(statuses=None, keys=(rec.key, base_key)))
-                 if r.agent_id == rec.agent_id}
+        found = [*self.storage.list(user_id, MemoryFilter(statuses=None, keys=(base_key,))),
+                 *self.storage.list(user_id, MemoryFilter(statuses=None, key_prefix=base_key + "~"))]
+        chain = {r.id: r for r in found if r.agent_id == rec.agent_id}
         chain[rec.id] = rec
         entries = sorted(chain.values(), key=lambda r: (r.event_time, r.created_at, r.id))
         return [HistoryEntry(memory=r, valid_from=r.valid_from, valid_to=r.valid_to) for r in entries]
@@ -349,10 +350,23 @@ class GoodMemory:
         gone_msgs = {m for r in targets if r.kind == MemoryKind.EPISODE for m in r.source.message_ids}
         idset = set(ids)
         scrub: list[MemoryRecord] = []
-        if gone_msgs:
-            for r in self.storage.list(user_id, MemoryFilter(statuses=None)):
-                if r.id not in idset and set(r.source.message_ids) & gone_msgs and r.keywords:
-                    scrub.append(r.model_copy(update={"keywords": ""}))
+        gone_values = {(r.key.split("~")[0], r.value) for r in targets if r.kind != MemoryKind.EPISODE}
+        for r in self.storage.list(user_id, MemoryFilter(statuses=None)) if targets else []:
+            if r.id in idset:
+                continue
+            update: dict[str, Any] = {}
+            if gone_msgs and set(r.source.message_ids) & gone_msgs and r.keywords:
+                update["keywords"] = ""
+            marks = r.metadata.get("outdated")
+            if marks:
+                # "outdated: A -> now B" marks must not keep a forgotten value alive
+                kept = [m for m in marks if m.get("by") not in idset
+                        and (m.get("key"), m.get("old")) not in gone_values
+                        and (m.get("key"), m.get("new")) not in gone_values]
+                if kept != marks:
+                    update["metadata"] = {**r.metadata, "outdated": kept}
+            if update:
+                scrub.append(r.model_copy(update=update, deep=True))
         if scrub:
             self.storage.write(user_id, WriteBatch(updates=scrub))
         counts = self.storage.delete(user_id, ids, reason="forget")

@@ -59,6 +59,7 @@ class SlotView:
     retracted: list[MemoryRecord] = field(default_factory=list)  # rejected records of the slot
     history: list[MemoryRecord] = field(default_factory=list)  # superseded records of the slot
     injected_texts: frozenset[str] = frozenset()  # normalised texts GoodMemory put in context
+    is_echo: bool = False  # the source turns quote text GoodMemory injected
     has_secret: bool = False
 
 
@@ -130,7 +131,7 @@ def decide(
         return _reject(c, "assistant speculation not confirmed by the user")
     if view.has_secret and not policy.allow_secrets:
         return _reject(c, "secret: not stored by policy (allow_secrets=False)")
-    if _norm_text(c.text) in view.injected_texts:
+    if view.is_echo or _norm_text(c.text) in view.injected_texts:
         return _reject(c, "echo of context that GoodMemory itself injected")
     src = set(c.message_ids)
     new_hash = content_hash(c.kind.value, normalize_key(c.key), c.text.strip())

@@ -155,10 +155,6 @@ def test_sigkill_mid_ingest_leaves_whole_batches(tmp_path: Path) -> None:
     storage.close()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: message ids default to f'{session_id}:{index in this call}', so a second remember() in the same "
-    "session (an agent remembering turn by turn) reuses 's7:0'; its turn is taken for an already kept episode "
-    "and silently dropped (_write.prepare_messages + the idempotency check in run_remember)"))
 def test_second_call_in_the_same_session_keeps_its_turns(tmp_path: Path) -> None:
     with create_good_memory(f"sqlite:///{tmp_path / 'gm.db'}", embedder=FakeEmbedder(),
                             clock=FrozenClock()) as m:
@@ -262,10 +258,6 @@ def test_embedder_and_extractor_failures_write_nothing(file_mem: tuple[GoodMemor
     _works_after(m)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: an embedder raising its own exception (ConnectionError here) escapes remember() unwrapped: "
-    "_write.run_remember step 4 and CachedEmbedder.embed call inner.embed without mapping non-GoodMemory "
-    "errors to EmbeddingError (extractor errors are mapped to ExtractionError)"))
 def test_foreign_embedder_exception_is_wrapped(tmp_path: Path) -> None:
     emb = _RawFailingEmbedder()
     with create_good_memory(f"sqlite:///{tmp_path / 'gm.db'}", embedder=emb, extractor=ScriptedExtractor(SCRIPT),
@@ -407,10 +399,6 @@ def test_unopenable_database_says_what_to_check(tmp_path: Path, case: str) -> No
     assert "Check that the path exists, is writable" in msg
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: a file that is not a SQLite database raises plain StorageError('storage error: file is not a "
-    "database') instead of StorageUnavailableError with what to check: storage/sql.py _map_operational only "
-    "knows 'unable to open', 'disk I/O', 'readonly' and 'locked', and DatabaseError skips it entirely"))
 def test_not_a_database_file_is_unavailable_with_advice(tmp_path: Path) -> None:
     bad = tmp_path / "gm.db"
     bad.write_bytes(b"this is not a database, just some bytes " * 200)

@@ -259,10 +259,6 @@ def test_sqlite_forget_user_leaves_no_trace(sql_mem: GoodMemory, db: Path) -> No
     assert file_hits(db, needles) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: forget(user_id=...) leaves the plain user id in gm_user_versions (SQLStorage._bump inserts it on every "
-    "write and delete() bumps it again), so the database still says this user existed, in clear text, although "
-    "the tombstone deliberately keeps only a hash"))
 def test_sqlite_forget_user_leaves_no_user_id(sql_mem: GoodMemory, db: Path) -> None:
     sql_mem.forget(user_id=USER)
     sql_mem.close()

@@ -63,7 +63,7 @@ SHM = Path("/dev/shm")
 MARKER = re.compile(r"q([xc])(\d)(\d)(\d)(\d)q[xc]")
 
 STATS: Counter[str] = Counter()
-CHECK_OUTDATED_MARKS = False  # flip to True once forget(session_id=...) cleans outdated marks
+CHECK_OUTDATED_MARKS = True
 
 
 def fact_marker(u: int, d: int, f: int, v: int) -> str:
@@ -406,10 +406,6 @@ def test_same_slot_keys_of_two_users_never_meet(tmp_path: Path) -> None:
         storage.close()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: GoodMemory._injected keeps every text ever put into a context, so a genuine later restatement "
-    "of a value that was superseded meanwhile is rejected as an 'echo of context' and the stale value stays "
-    "current (memory.py _remember_injected + merge.decide echo rule)"))
 def test_restating_a_superseded_value_after_it_was_in_context_wins() -> None:
     script = {
         "I live in Lisbon.": [Candidate(kind=MemoryKind.PROFILE, key="profile.home_city", value="Lisbon",
@@ -431,10 +427,6 @@ def test_restating_a_superseded_value_after_it_was_in_context_wins() -> None:
         assert [r.value for r in m.list(user_id="u", kinds=["profile"])] == ["Lisbon"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: forget(session_id=...) deletes the superseding record and its turn, but the 'outdated' marks that "
-    "_write.outdate_sources put on the OLD value's episodes (another session) keep the forgotten value "
-    "and the deleted record's id; build_context renders it as '(outdated: old -> now <forgotten>)'"))
 def test_forget_session_leaves_no_value_in_outdated_marks() -> None:
     clock = FrozenClock()
     with create_good_memory(InMemoryStorage(), embedder=FakeEmbedder(), extractor=ScriptedExtractor(SCRIPT),
@@ -450,10 +442,6 @@ def test_forget_session_leaves_no_value_in_outdated_marks() -> None:
         assert forgotten not in m.export(user_id="u0").model_dump_json()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: forget(memory_id) of a same-instant conflict pair depends on which side is named: GoodMemory.history "
-    "lists (rec.key, base key), so forgetting the '~' partner also deletes the first record, while forgetting "
-    "the first record leaves the partner (memory.py history/forget)"))
 def test_forgetting_either_side_of_a_conflict_removes_the_same() -> None:
     rows = []
     for side in (0, 1):

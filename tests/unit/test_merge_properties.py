@@ -150,7 +150,9 @@ def assert_chains_acyclic_and_ordered(store: Store) -> None:
             assert cur.superseded_by in recs, f"dangling superseded_by {cur.superseded_by}"
             nxt = recs[cur.superseded_by]
             assert nxt.id not in seen, f"supersede cycle through {nxt.id}"
-            assert cur.event_time <= nxt.event_time, (cur.value, cur.event_time, nxt.value, nxt.event_time)
+            # the successor was stated (or restated) no earlier than its predecessor
+            nxt_time = max(nxt.event_time, nxt.last_confirmed_at or nxt.event_time)
+            assert cur.event_time <= nxt_time, (cur.value, cur.event_time, nxt.value, nxt_time)
             assert cur.status != MemoryStatus.ACTIVE, "an active record points to its successor"
             seen.add(nxt.id)
             cur = nxt
@@ -160,7 +162,7 @@ def assert_chains_acyclic_and_ordered(store: Store) -> None:
             assert cur.supersedes in recs, f"dangling supersedes {cur.supersedes}"
             prv = recs[cur.supersedes]
             assert prv.id not in seen, f"supersede cycle through {prv.id}"
-            assert prv.event_time <= cur.event_time
+            assert prv.event_time <= max(cur.event_time, cur.last_confirmed_at or cur.event_time)
             seen.add(prv.id)
             cur = prv
         if r.valid_to is not None and r.status == MemoryStatus.SUPERSEDED:
@@ -297,7 +299,8 @@ def test_no_active_value_is_older_than_another_active_value_of_its_slot(seq: lis
         if r.status == MemoryStatus.ACTIVE:
             by_slot.setdefault(slot_of(r), []).append(r)
     for slot, active in by_slot.items():
-        times = {r.event_time for r in active}
+        # when a value was last stated: a restatement counts (a same-instant restatement and a new value conflict)
+        times = {max(r.event_time, r.last_confirmed_at or r.event_time) for r in active}
         assert len(times) == 1, f"{slot}: active values from different times: " + ", ".join(
             f"{r.key}={r.value}@{r.event_time:%d}" for r in active)
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..errors import EmbeddingError, GoodMemoryError
 from .base import Embedder, check_matrix, normalize_rows
 from .hashing import HashingEmbedder
 from .minilm import MiniLMEmbedder, packaged_model_path
@@ -56,9 +57,13 @@ class CachedEmbedder:
                     out[i] = vec
         if missing:
             order = list(missing)
-            mat = check_matrix(
-                self.inner.embed([texts[missing[k][0]] for k in order]), len(order), self.dim, self.name
-            )
+            try:
+                raw = self.inner.embed([texts[missing[k][0]] for k in order])
+            except GoodMemoryError:
+                raise
+            except Exception as exc:  # an embedder's own failure is ours to name
+                raise EmbeddingError(f"embedder {self.name} failed: {exc}") from exc
+            mat = check_matrix(raw, len(order), self.dim, self.name)
             with self._lock:
                 for k, vec in zip(order, mat, strict=True):
                     for i in missing[k]:

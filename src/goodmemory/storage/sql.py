@@ -35,7 +35,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import DatabaseError, DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from ..errors import (
@@ -148,7 +148,7 @@ class SQLStorage:
                     yield conn
             except GoodMemoryError:
                 raise
-            except OperationalError as exc:
+            except (OperationalError, DatabaseError) as exc:
                 raise _map_operational(exc, self.url) from exc
             except SQLAlchemyError as exc:
                 raise StorageError(f"storage error: {exc}") from exc
@@ -167,12 +167,13 @@ class SQLStorage:
                 conn.exec_driver_sql("COMMIT")
 
     def _bump(self, conn: Connection, user_id: str) -> None:
+        # keyed by a hash: forgetting a user must not leave the plain id behind
         conn.execute(
             text(
                 "INSERT INTO gm_user_versions(user_id, version) VALUES(:u, 1) "
                 "ON CONFLICT(user_id) DO UPDATE SET version = gm_user_versions.version + 1"
             ),
-            {"u": user_id},
+            {"u": _user_hash(user_id)},
         )
 
     @staticmethod
@@ -364,7 +365,7 @@ class SQLStorage:
 
     def _matrix(self, conn: Connection, user_id: str) -> _VecCache:
         version = conn.execute(
-            select(S.user_versions.c.version).where(S.user_versions.c.user_id == user_id)
+            select(S.user_versions.c.version).where(S.user_versions.c.user_id == _user_hash(user_id))
         ).scalar()
         version = int(version or 0)
         cached = self._vec_cache.get(user_id)
@@ -543,6 +544,11 @@ def _mask(cache: _VecCache, flt: MemoryFilter) -> np.ndarray:
 
 def _map_operational(exc: OperationalError | DBAPIError, url: str) -> StorageError:
     msg = str(exc.orig) if exc.orig else str(exc)
+    if "not a database" in msg or "malformed" in msg:
+        return StorageUnavailableError(
+            f"{url} is not a usable SQLite database ({msg}). Check the path: it must be a GoodMemory database "
+            "or a new file; restore the file from a backup if it was damaged."
+        )
     if "unable to open" in msg or "disk I/O" in msg or "readonly" in msg or "locked" in msg:
         return StorageUnavailableError(
             f"cannot use the database at {url}: {msg}. Check that the path exists, is writable, "
