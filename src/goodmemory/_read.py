@@ -143,8 +143,9 @@ def run_build_context(
     ranked_extra = [(h.record, h.score) for h in hits]
     # open loops and the rest of the profile compete at a modest default score
     baseline = hits[min(len(hits) - 1, 5)].score if hits else 0.5
+    hit_ids = {rec.id for rec, _ in ranked_extra}
     for r in loops:
-        if all(r.id != rec.id for rec, _ in ranked_extra):
+        if r.id not in hit_ids:
             ranked_extra.append((r, baseline * 0.9))
     ranked_extra.sort(key=lambda x: (-x[1], x[0].id))
     for r, s in ranked_extra:

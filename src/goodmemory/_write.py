@@ -251,7 +251,8 @@ def run_remember(
     existing_slots = {
         r.key: r.value
         for r in storage.list(
-            user_id, MemoryFilter(exclude_kinds=(MemoryKind.EPISODE,), agent_id=agent_id), limit=2000
+            user_id, MemoryFilter(exclude_kinds=(MemoryKind.EPISODE,), agent_id=agent_id, newest_first=True),
+            limit=500,
         )
     }
     ctx = ExtractionContext(user_id=user_id, session_id=session_id, agent_id=agent_id, domain=domain, at=at,

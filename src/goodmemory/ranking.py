@@ -139,26 +139,30 @@ def rank(
 
 
 def mmr(hits: list[RankedHit], lam: float, limit: int) -> list[RankedHit]:
-    """Maximal marginal relevance over word sets: skip near-duplicates of what is already chosen."""
+    """Maximal marginal relevance over word sets: skip near-duplicates of what is already chosen.
+
+    Each candidate keeps its running maximum similarity to the chosen set, updated only against
+    the newly chosen item (linear in candidates per pick, not quadratic).
+    """
     if not hits:
         return []
     top = hits[0].score or 1.0
     pool = hits[: max(limit * 3, limit)]
-    words = {id(h): _terms(h.record.text) for h in pool}
-    chosen: list[RankedHit] = []
-    while pool and len(chosen) < limit:
-        best, best_val = None, -math.inf
-        for h in pool:
-            sim = max((_similarity(words[id(h)], words[id(c)]) for c in chosen), default=0.0)
-            val = lam * (h.score / top) - (1 - lam) * sim
-            if val > best_val:
-                best, best_val = h, val
-        assert best is not None
-        pool.remove(best)
-        if chosen and max(_similarity(words[id(best)], words[id(c)]) for c in chosen) > 0.9:
+    words = [_terms(h.record.text) for h in pool]
+    max_sim = [0.0] * len(pool)
+    alive = list(range(len(pool)))
+    chosen: list[int] = []
+    while alive and len(chosen) < limit:
+        best = max(alive, key=lambda i: (lam * (pool[i].score / top) - (1 - lam) * max_sim[i], -i))
+        alive.remove(best)
+        if chosen and max_sim[best] > 0.9:
             continue  # a near-duplicate adds nothing
         chosen.append(best)
-    return chosen
+        for i in alive:
+            sim = _similarity(words[i], words[best])
+            if sim > max_sim[i]:
+                max_sim[i] = sim
+    return [pool[i] for i in chosen]
 
 
 _ = MemoryKind

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from goodmemory import (
+    StorageUnavailableError,
     Candidate,
     ConfigurationError,
     GoodMemory,
@@ -265,7 +266,7 @@ def test_import_into_empty_user_id_is_refused(mem: GoodMemory) -> None:
 @pytest.mark.parametrize(("url", "exc", "pattern"), [
     ("mysql://localhost/x", InvalidInputError, r"unsupported storage URL 'mysql://localhost/x'"),
     ("nonsense", InvalidInputError, r"unsupported storage URL"),
-    ("postgresql+psycopg://localhost/x", ConfigurationError, r"PostgreSQL"),
+    ("postgresql+psycopg://u:pw@127.0.0.1:1/x", StorageUnavailableError, r"127\.0\.0\.1:1"),
 ])
 def test_unknown_storage_url(url: str, exc: type[GoodMemoryError], pattern: str) -> None:
     with pytest.raises(exc, match=pattern):
@@ -398,7 +399,7 @@ def test_conflicting_hostile_values_cannot_close_the_block() -> None:
     m.close()
     lines = text.splitlines()
     assert text.count(OPEN) == 1 and text.count(CLOSE) == 1
-    assert all(line.startswith(("- [m:", "## ", "Remembered", "<memory-context>", "</memory-context>"))
+    assert all(line.startswith(("- [", "## ", "### ", "Remembered", "<memory-context>", "</memory-context>"))
                for line in lines)
 
 

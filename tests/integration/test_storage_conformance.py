@@ -1,13 +1,20 @@
 from __future__ import annotations
 
+import os
+import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
+from goodmemory.errors import StorageError, StorageUnavailableError
+from goodmemory.storage.base import WriteBatch
 from goodmemory.storage.memory import InMemoryStorage
 from goodmemory.storage.sql import SQLStorage
-from goodmemory.testing.conformance import StorageConformance
+from goodmemory.testing.conformance import StorageConformance, make_record
 
 
 class TestInMemoryStorage(StorageConformance):
@@ -32,3 +39,138 @@ class TestSQLiteFile(StorageConformance):
         s = SQLStorage(f"sqlite:///{tmp_path / 'gm.db'}")
         yield s
         s.close()
+
+
+# -- PostgreSQL (runs when GOODMEMORY_TEST_POSTGRES_URL is set; CI starts a server) -----------------
+PG_URL = os.environ.get("GOODMEMORY_TEST_POSTGRES_URL")
+
+
+@pytest.fixture
+def pg_schema() -> Iterator[str]:
+    """A fresh PostgreSQL schema per test, dropped afterwards."""
+    if not PG_URL:
+        pytest.skip("GOODMEMORY_TEST_POSTGRES_URL is not set")
+    from sqlalchemy import create_engine, text
+
+    name = f"gm_test_{uuid.uuid4().hex[:12]}"
+    yield name
+    engine = create_engine(PG_URL)
+    with engine.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
+    engine.dispose()
+
+
+@pytest.mark.postgres
+class TestPostgres(StorageConformance):
+    @pytest.fixture
+    def storage(self, pg_schema: str) -> Iterator[Any]:
+        from goodmemory.storage.postgres import PostgresStorage
+
+        s = PostgresStorage(str(PG_URL), schema=pg_schema)
+        yield s
+        s.close()
+
+    # -- PostgreSQL specifics: lifecycle, pooling, errors ---------------------------------------
+    def test_capabilities_are_declared(self, storage: Any) -> None:
+        caps = storage.capabilities
+        assert caps.multi_process and caps.persistent and caps.enforces_unique_active_slot
+        assert not caps.exact_vectors  # HNSW is approximate
+
+    def test_hnsw_index_and_dim_in_meta(self, storage: Any, pg_schema: str) -> None:
+        from sqlalchemy import text
+
+        a = make_record("u", "first vector")
+        storage.write("u", WriteBatch(inserts=[a], vectors={a.id: np.ones(16, dtype=np.float32) / 4}))
+        with storage.engine.connect() as conn:
+            idx = conn.execute(text("SELECT indexdef FROM pg_indexes WHERE schemaname = :s AND indexname = "
+                                    "'gm_vec_hnsw'"), {"s": pg_schema}).scalar_one()
+            dim = conn.execute(text("SELECT value FROM gm_meta WHERE name = 'dim'")).scalar_one()
+        assert "hnsw" in idx and "halfvec_cosine_ops" in idx and dim == "16"
+
+    def test_reopen_sees_data_and_dim(self, storage: Any, pg_schema: str) -> None:
+        from goodmemory.storage.postgres import PostgresStorage
+
+        a = make_record("u", "persisted across opens")
+        storage.write("u", WriteBatch(inserts=[a], vectors={a.id: np.ones(16, dtype=np.float32) / 4}))
+        other = PostgresStorage(str(PG_URL), schema=pg_schema)
+        try:
+            assert other.dim == 16 and [r.id for r in other.list("u")] == [a.id]
+        finally:
+            other.close()
+
+    def test_close_releases_every_connection(self, pg_schema: str) -> None:
+        from sqlalchemy import create_engine, text
+
+        from goodmemory.storage.postgres import PostgresStorage
+
+        s = PostgresStorage(f"{PG_URL}?pool_size=3&max_overflow=1", schema=pg_schema)
+        assert s.engine.pool.size() == 3  # type: ignore[attr-defined]
+        s.write("u", WriteBatch(inserts=[make_record("u", "x")]))
+        s.list("u")
+        admin = create_engine(str(PG_URL))
+
+        def backends() -> int:
+            with admin.connect() as conn:
+                return int(conn.execute(text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'goodmemory' "
+                    "AND pid <> pg_backend_pid()")).scalar_one())
+
+        before = backends()
+        assert before >= 1
+        s.close()
+        deadline = time.time() + 5
+        while backends() >= before and time.time() < deadline:
+            time.sleep(0.05)
+        assert backends() < before
+        with pytest.raises(StorageError):
+            s.list("u")
+        admin.dispose()
+
+    def test_dropped_connection_is_retried_once(self, storage: Any) -> None:
+        from sqlalchemy import create_engine, text
+
+        storage.write("u", WriteBatch(inserts=[make_record("u", "survives a dropped connection")]))
+        with storage.engine.connect() as conn:  # the pooled connection the next call will reuse
+            pid = conn.execute(text("SELECT pg_backend_pid()")).scalar_one()
+        admin = create_engine(str(PG_URL))
+        with admin.begin() as conn:  # kill exactly that backend (never other sessions of this role)
+            assert conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid}).scalar_one()
+        admin.dispose()
+        assert [r.text for r in storage.list("u")] == ["survives a dropped connection"]
+        # without pre-ping the dead connection reaches the query itself: retried once, then fine
+        storage.engine.pool._pre_ping = False  # type: ignore[attr-defined]
+        with storage.engine.connect() as conn:
+            pid = conn.execute(text("SELECT pg_backend_pid()")).scalar_one()
+        admin = create_engine(str(PG_URL))
+        with admin.begin() as conn:
+            conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+        admin.dispose()
+        time.sleep(0.1)
+        assert storage.count("u") == 1
+
+    def test_unreachable_server_names_host_and_database(self) -> None:
+        from goodmemory.storage.postgres import PostgresStorage
+
+        with pytest.raises(StorageUnavailableError, match=r"(?s)127\.0\.0\.1:1.*'nodb'.*running") as info:
+            PostgresStorage("postgresql+psycopg://someone:secret-pw@127.0.0.1:1/nodb", connect_timeout_s=2)
+        assert "secret-pw" not in str(info.value)
+
+    def test_wrong_password_is_unavailable_not_a_leak(self) -> None:
+        from sqlalchemy.engine import make_url
+
+        from goodmemory.storage.postgres import PostgresStorage
+
+        bad = make_url(str(PG_URL)).set(password="definitely-wrong")
+        with pytest.raises(StorageUnavailableError) as info:
+            PostgresStorage(bad.render_as_string(hide_password=False))
+        assert "definitely-wrong" not in str(info.value)
+
+    def test_open_storage_returns_postgres(self, pg_schema: str) -> None:
+        from goodmemory.memory import open_storage
+        from goodmemory.storage.postgres import PostgresStorage
+
+        s = open_storage(f"{PG_URL}?schema={pg_schema}")
+        try:
+            assert isinstance(s, PostgresStorage) and s.schema == pg_schema
+        finally:
+            s.close()

@@ -73,6 +73,7 @@ class MemoryFilter:
     session_id: str | None = None
     agent_id: str | None = None
     memory_ids: tuple[str, ...] | None = None
+    newest_first: bool = False  # order for list(): created_at descending (with a limit: the newest N)
 
     def matches(self, r: MemoryRecord) -> bool:
         """Reference semantics, used by the in-memory adapter and the conformance suite."""

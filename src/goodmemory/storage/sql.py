@@ -80,7 +80,9 @@ class _VecCache:
 class SQLStorage:
     """SQL storage. ``url`` is a SQLAlchemy URL: ``sqlite://`` (in memory) or ``sqlite:///path.db``."""
 
-    def __init__(self, url: str, *, busy_timeout_ms: int = 30_000, echo: bool = False) -> None:
+    def __init__(self, url: str, *, busy_timeout_ms: int = 30_000, echo: bool = False,
+                 vacuum_on_delete: bool = True) -> None:
+        self.vacuum_on_delete = vacuum_on_delete
         if not url.startswith("sqlite"):
             raise InvalidInputError(
                 f"unsupported storage URL {url!r}: use sqlite:///path.db or sqlite:// (PostgreSQL needs the "
@@ -313,7 +315,9 @@ class SQLStorage:
         if flt.keys is not None:
             conds.append(c.key.in_(list(flt.keys)))
         if flt.key_prefix is not None:
-            conds.append(func.substr(c.key, 1, len(flt.key_prefix)) == flt.key_prefix)
+            # a range, so the (user_id, key) index serves it
+            conds.append(c.key >= flt.key_prefix)
+            conds.append(c.key < flt.key_prefix + "\U0010ffff")
         if flt.session_id is not None:
             conds.append(c.session_id == flt.session_id)
         if flt.agent_id is not None:
@@ -331,11 +335,14 @@ class SQLStorage:
 
     def list(self, user_id: str, flt: MemoryFilter | None = None, *, limit: int | None = None) -> list[MemoryRecord]:
         flt = flt or MemoryFilter(statuses=None)
-        stmt = (
-            select(S.memories.c.data)
-            .where(*self._where(user_id, flt))
-            .order_by(S.memories.c.created_at, S.memories.c.id)
-        )
+        c = S.memories.c
+        selective = flt.keys is not None or flt.memory_ids is not None or flt.key_prefix is not None
+        # with a selective filter, "+column" keeps SQLite from walking an ordering index over every row
+        order = ([literal_column("+gm_memories.created_at"), literal_column("+gm_memories.id")] if selective
+                 else [c.created_at, c.id])
+        if flt.newest_first:
+            order = [o.desc() for o in order]
+        stmt = select(c.data).where(*self._where(user_id, flt)).order_by(*order)
         if limit is not None:
             stmt = stmt.limit(limit)
         with self._conn() as conn:
@@ -469,11 +476,18 @@ class SQLStorage:
         return counts
 
     def _checkpoint(self) -> None:
-        """Fold the WAL into the main file and truncate it, so deleted text leaves the -wal file too."""
+        """Rewrite the file and truncate the WAL, so deleted text leaves every byte on disk.
+
+        secure_delete zeroes freed cells, but a page rebalance can leave an older copy of a row in a
+        page's unallocated area; only VACUUM rewrites those pages. Its cost grows with the file,
+        so it can be turned off (``vacuum_on_delete=False``) where a scheduled VACUUM is preferred.
+        """
         try:
             with self._conn() as conn:
+                if self.vacuum_on_delete:
+                    conn.exec_driver_sql("VACUUM")
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        except StorageError:  # a busy checkpoint is retried by the next delete
+        except StorageError:  # busy: the next delete retries
             pass
 
     def tombstones(self, user_id: str) -> list[dict[str, Any]]:
@@ -496,6 +510,12 @@ class SQLStorage:
 
     def close(self) -> None:
         self._vec_cache.clear()
+        if not self._memory_db:
+            try:  # keep the planner's statistics fresh for the next opener
+                with self._conn() as conn:
+                    conn.exec_driver_sql("PRAGMA optimize")
+            except StorageError:
+                pass
         self.engine.dispose()
 
 
