@@ -1,0 +1,58 @@
+"""``scripts/bench.py`` runs end to end and writes the figures it promises (no timing thresholds)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "scripts" / "bench.py"
+
+KEYS = (
+    "remember_msgs_per_s", "extract_policy_msgs_per_s", "recall_p50_ms", "recall_p95_ms", "build_context_p50_ms",
+    "build_context_p95_ms", "tokens_per_context", "bytes_per_memory", "peak_rss_mb", "bruteforce_p50_ms",
+    "bruteforce_p95_ms", "memories", "messages", "storage", "seed",
+)
+
+
+@pytest.mark.slow
+def test_bench_quick_writes_json_and_table(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH), "--quick", "--memories", "300", "--queries", "20", "--seed", "3",
+         "--json", str(out), "--no-progress"],
+        capture_output=True, text=True, timeout=900, cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    data = json.loads(out.read_text(encoding="utf-8"))
+    missing = [k for k in KEYS if k not in data]
+    assert not missing, missing
+    for k in KEYS:
+        if k in ("storage", "seed"):
+            continue
+        assert isinstance(data[k], (int, float)) and data[k] > 0, (k, data[k])
+    assert data["memories"] >= 300
+    assert data["messages"] > 0 and data["seed"] == 3
+    for name in ("recall", "build_context", "bruteforce"):
+        assert data[f"{name}_p95_ms"] >= data[f"{name}_p50_ms"], name
+    assert "| metric | value | note |" in proc.stdout
+    assert "recall p50 / p95" in proc.stdout
+
+
+def test_synthetic_user_is_deterministic() -> None:
+    sys.path.insert(0, str(BENCH.parent))
+    try:
+        import bench  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(BENCH.parent))
+    a = [s.messages for _, s in zip(range(5), bench.sessions(11), strict=False)]
+    b = [s.messages for _, s in zip(range(5), bench.sessions(11), strict=False)]
+    c = [s.messages for _, s in zip(range(5), bench.sessions(12), strict=False)]
+    assert a == b and a != c
+    assert all(len(m) == bench.BATCH_MESSAGES for m in a)
+    q = bench.queries(11, 150)
+    assert len({text for text, _ in q}) == 150 and q == bench.queries(11, 150)
