@@ -14,6 +14,7 @@ from .errors import (
     LLMError,
     MemoryNotFoundError,
     SchemaVersionError,
+    SlotConflictError,
     StorageError,
     StorageUnavailableError,
 )
@@ -67,6 +68,7 @@ __all__ = [
     "RecallHit",
     "RecallResult",
     "SchemaVersionError",
+    "SlotConflictError",
     "StorageError",
     "StorageUnavailableError",
     "UserExport",

@@ -11,6 +11,7 @@ pydantic, SQLAlchemy, numpy or HTTP errors are wrapped, never leaked raw::
     ├── EmbeddingError             the embedder failed or returned the wrong shape
     ├── LLMError                   an OpenAI-compatible endpoint failed (timeouts, 429, bad output)
     └── StorageError               the store failed; the transaction was rolled back
+        ├── SlotConflictError          a concurrent writer changed the slot first (remember() retries)
         ├── StorageUnavailableError    the database cannot be reached or opened
         ├── SchemaVersionError         the database was written by a newer GoodMemory
         └── DimensionMismatchError     a vector of the wrong dimension for this store
@@ -28,6 +29,7 @@ __all__ = [
     "LLMError",
     "MemoryNotFoundError",
     "SchemaVersionError",
+    "SlotConflictError",
     "StorageError",
     "StorageUnavailableError",
 ]
@@ -63,6 +65,10 @@ class LLMError(GoodMemoryError):
 
 class StorageError(GoodMemoryError):
     """The storage backend failed; the current transaction was rolled back."""
+
+
+class SlotConflictError(StorageError):
+    """Another writer changed what this write was planned against (a slot taken, a record gone)."""
 
 
 class StorageUnavailableError(StorageError):

@@ -19,7 +19,7 @@ from ._read import ReadContext, run_build_context, run_recall
 from ._write import WriteContext, outdate_sources, prepare_messages, run_remember
 from .config import GoodMemoryConfig, default_storage_url
 from .embeddings import CachedEmbedder, Embedder, default_embedder
-from .errors import ConfigurationError, InvalidInputError, MemoryNotFoundError
+from .errors import ConfigurationError, InvalidInputError, MemoryNotFoundError, SlotConflictError
 from .extraction.base import ExtractionContext, Extractor
 from .maintenance import run_maintain
 from .models import (
@@ -144,10 +144,17 @@ class GoodMemory:
                                               max_chars=cfg.max_message_chars)
         with self._lock:
             injected = frozenset(self._injected.get(user_id, {}))
-        wc = WriteContext(storage=self.storage, embedder=self.embedder, extractor=self.extractor, config=cfg,
-                          injected=injected, warnings=warnings)
-        return run_remember(wc, prepared, user_id=user_id, session_id=session_id, agent_id=agent_id,
-                            domain=domain, now=now, at=event_at)
+        for attempt in range(3):
+            wc = WriteContext(storage=self.storage, embedder=self.embedder, extractor=self.extractor, config=cfg,
+                              injected=injected, warnings=list(warnings))
+            try:
+                return run_remember(wc, prepared, user_id=user_id, session_id=session_id, agent_id=agent_id,
+                                    domain=domain, now=now, at=event_at)
+            except SlotConflictError:
+                # another writer changed a slot since we planned: plan again against what it wrote
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     # -- read -----------------------------------------------------------
     def _rc(self) -> ReadContext:

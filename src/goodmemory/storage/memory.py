@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DimensionMismatchError, InvalidInputError, StorageError
+from ..errors import DimensionMismatchError, InvalidInputError, SlotConflictError, StorageError
 from ..models import MemoryRecord, MemoryStatus, new_id
 from ._text import search_body, terms
 from .base import (
@@ -67,7 +67,7 @@ class InMemoryStorage:
                 rows[r.id] = r.model_copy(deep=True)
             for r in batch.updates:
                 if r.id not in rows:
-                    raise StorageError(f"update of unknown memory {r.id}")
+                    raise SlotConflictError(f"update of unknown memory {r.id}: it changed or was deleted since this write was planned")
                 rows[r.id] = r.model_copy(deep=True)
             self._check_unique_slots(rows.values())
             vectors = dict(self._vectors.get(user_id, {}))

@@ -68,6 +68,7 @@ from sqlalchemy.sql.elements import ColumnClause
 from sqlalchemy.types import UserDefinedType
 
 from ..errors import (
+    SlotConflictError,
     ConfigurationError,
     DimensionMismatchError,
     GoodMemoryError,
@@ -469,7 +470,7 @@ class PostgresStorage:
             # updates first: a supersede frees the slot the insert takes
             for row in updates:
                 if conn.execute(_UPDATE_MEMORY, row).rowcount != 1:
-                    raise StorageError(f"update of unknown memory {row['id']}")
+                    raise SlotConflictError(f"update of unknown memory {row['id']}: it changed or was deleted since this write was planned")
             if inserts:
                 conn.execute(_INSERT_MEMORY, inserts)
             if vec_rows:
@@ -696,5 +697,5 @@ def _integrity_error(exc: IntegrityError) -> StorageError:
     diag = getattr(exc.orig, "diag", None)
     constraint = getattr(diag, "constraint_name", None) or ""
     if constraint == "gm_one_active_slot" or "gm_one_active_slot" in msg:
-        return StorageError(f"write rejected by the database: two active memories for one slot ({msg})")
+        return SlotConflictError(f"write rejected by the database: two active memories for one slot ({msg})")
     return StorageError(f"write rejected by the database: {msg}")

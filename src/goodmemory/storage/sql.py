@@ -39,6 +39,7 @@ from sqlalchemy.exc import DatabaseError, DBAPIError, IntegrityError, Operationa
 from sqlalchemy.pool import StaticPool
 
 from ..errors import (
+    SlotConflictError,
     DimensionMismatchError,
     GoodMemoryError,
     InvalidInputError,
@@ -228,7 +229,7 @@ class SQLStorage:
                         .values(**self._row(r))
                     )
                     if res.rowcount != 1:
-                        raise StorageError(f"update of unknown memory {r.id}")
+                        raise SlotConflictError(f"update of unknown memory {r.id}: it changed or was deleted since this write was planned")
                     conn.execute(
                         text("DELETE FROM gm_fts WHERE memory_id = :m AND user_id = :u"), {"m": r.id, "u": user_id}
                     )
@@ -274,7 +275,7 @@ class SQLStorage:
         except IntegrityError as exc:
             msg = str(exc.orig) if exc.orig else str(exc)
             if "gm_one_active_slot" in msg or "UNIQUE" in msg.upper():
-                raise StorageError(f"write rejected by the database: two active memories for one slot ({msg})") from exc
+                raise SlotConflictError(f"write rejected by the database: two active memories for one slot ({msg})") from exc
             raise StorageError(f"write rejected by the database: {msg}") from exc
         self._dim = dim
         self._vec_cache.pop(user_id, None)
