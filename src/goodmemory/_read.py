@@ -147,6 +147,15 @@ def run_build_context(
     for r in loops:
         if r.id not in hit_ids:
             ranked_extra.append((r, baseline * 0.9))
+            hit_ids.add(r.id)
+    # facts of the families the question points at ("my car" -> vehicle.*), even if the words differ
+    hints = tuple(trace["plan"].get("key_hints", ())) if isinstance(trace.get("plan"), dict) else ()
+    for prefix in hints:
+        for r in rc.storage.list(user_id, MemoryFilter(key_prefix=prefix, visible_in_domain=domain,
+                                                       newest_first=True), limit=6):
+            if r.id not in hit_ids and r.kind != MemoryKind.EPISODE:
+                ranked_extra.append((r, baseline * 0.95))
+                hit_ids.add(r.id)
     ranked_extra.sort(key=lambda x: (-x[1], x[0].id))
     for r, s in ranked_extra:
         add(r, s)

@@ -6,7 +6,8 @@ update. It does no I/O; the facade gathers the :class:`SlotView` and applies
 the plan in one transaction.
 
 Rules, in order:
-1. REJECT empty text, low confidence, unconfirmed assistant statements,
+1. REJECT empty text, low confidence, unconfirmed assistant statements (identifiers the
+   assistant issued, such as a confirmation number, are facts, not speculation),
    secrets (unless allowed), echoes of text GoodMemory injected, and
    anything the user rejected before from the same source turns.
 2. MERGE an equal value in the same slot (or an identical text anywhere):
@@ -109,6 +110,19 @@ def record_from_candidate(
     )
 
 
+_PRONOUNS = frozenset("it that this those these them one there something anything stuff".split())
+_FILLER = frozenset("a an the to for of with in on at by do get use used make remember anyway really just".split())
+
+
+def _vague(c: Candidate) -> bool:
+    """True when a task or preference is about "it"/"that" and little else ("remember to use that")."""
+    if c.kind not in (MemoryKind.OPEN_LOOP, MemoryKind.PREFERENCE, MemoryKind.PROCEDURE) or c.closes:
+        return False
+    words = [w.strip(".,!?;:'\"").lower() for w in (c.metadata.get("task") or c.value or c.text).split()]
+    content = [w for w in words if w and w not in _PRONOUNS and w not in _FILLER]
+    return any(w in _PRONOUNS for w in words) and len(content) < 3
+
+
 def _reject(c: Candidate, reason: str) -> Plan:
     return Plan(WriteDecision(action=WriteAction.REJECT, reason=reason, candidate=c))
 
@@ -127,8 +141,10 @@ def decide(
         return _reject(c, "empty: no text or value")
     if c.confidence < policy.min_confidence:
         return _reject(c, f"low confidence {c.confidence:.2f} < {policy.min_confidence:.2f}")
-    if c.role == "assistant" and not c.confirmed_by_user:
+    if c.role == "assistant" and not c.confirmed_by_user and not c.metadata.get("issued_by_assistant"):
         return _reject(c, "assistant speculation not confirmed by the user")
+    if _vague(c):
+        return _reject(c, "not self-contained: the value leans on a pronoun with no referent")
     if view.has_secret and not policy.allow_secrets:
         return _reject(c, "secret: not stored by policy (allow_secrets=False)")
     if view.is_echo or _norm_text(c.text) in view.injected_texts:

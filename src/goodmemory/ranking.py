@@ -31,6 +31,7 @@ class RetrievalConfig:
     confidence_weight: float = 0.3
     feedback_weight: float = 0.25
     window_boost: float = 1.5
+    key_hint_boost: float = 1.4
     mmr_lambda: float = 0.8
     min_vector_similarity: float = 0.15  # vector-only hits below this are noise
     staleness: StalenessConfig = field(default_factory=StalenessConfig)
@@ -117,6 +118,9 @@ def rank(
         recency = math.exp(-age_days * r.volatility / 90.0)
         score *= 1.0 + config.recency_weight * (recency - 0.5)
         score *= 1.0 + config.confidence_weight * (r.confidence - 0.7)
+        if plan.key_hints and r.key.startswith(plan.key_hints):
+            score *= config.key_hint_boost
+            reasons.append(f"key {r.key} matches what the question is about")
         if r.feedback_score:
             score *= max(0.2, 1.0 + config.feedback_weight * r.feedback_score)
             reasons.append(f"feedback {r.feedback_score:+.1f}")

@@ -45,6 +45,7 @@ class QueryPlan:
     k: int
     kinds: tuple[MemoryKind, ...] | None = None
     signals: list[str] = field(default_factory=list)
+    key_hints: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -55,6 +56,7 @@ class QueryPlan:
                                                         self.window.phrase],
             "k": self.k,
             "signals": self.signals,
+            "key_hints": list(self.key_hints),
         }
 
 
@@ -91,6 +93,33 @@ _WEIGHTS: dict[Intent, dict[MemoryKind, float]] = {
     Intent.GENERAL: {MemoryKind.PROFILE: 1.1, MemoryKind.PREFERENCE: 1.1, MemoryKind.FACT: 1.1,
                      MemoryKind.PROCEDURE: 1.0, MemoryKind.OPEN_LOOP: 1.1, MemoryKind.EPISODE: 1.0},
 }
+
+# Words of a question that point at families of slot keys (taxonomy.py names the families).
+_KEY_HINTS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
+    (re.compile(r"\b(cars?|vehicles?|autos?|trucks?|motorbikes?|plates?|vin)\b", re.I), ("vehicle.",)),
+    (re.compile(r"\b(services?|scheduled|schedule|appointments?|booked|bookings?|reservations?|visits?)\b", re.I),
+     ("appointment.", "confirmation.", "booking.", "reservation.")),
+    (re.compile(r"\b(insurance|insured|policy|policies|coverage|claims?)\b", re.I), ("policy.", "claim.", "coverage.")),
+    (re.compile(r"\b(bank|banking|accounts?|routing|deposit|checking|savings)\b", re.I), ("account.", "routing.")),
+    (re.compile(r"\b(cards?|credit|debit)\b", re.I), ("card.",)),
+    (re.compile(r"\b(flights?|trips?|travel|travell?ing|hotels?|passport)\b", re.I),
+     ("booking.", "flight.", "confirmation.", "reservation.", "passport.")),
+    (re.compile(r"\b(doctor|medical|medications?|prescriptions?|allerg\w*)\b", re.I),
+     ("appointment.", "medication.", "preference.diet.allergy.")),
+    (re.compile(r"\b(orders?|deliver\w*|shipping|tracking|warranty|purchases?)\b", re.I),
+     ("order.", "tracking.", "warranty.", "purchase.")),
+    (re.compile(r"\b(email|phone|contact|address)\b", re.I), ("contact.", "profile.address")),
+]
+
+
+def key_hints(query: str) -> tuple[str, ...]:
+    """Slot-key prefixes a question points at ("my car" -> ``vehicle.``)."""
+    out: dict[str, None] = {}
+    for pattern, prefixes in _KEY_HINTS:
+        if pattern.search(query):
+            out.update(dict.fromkeys(prefixes))
+    return tuple(out)
+
 
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
            "october", "november", "december"]
@@ -177,4 +206,4 @@ def plan_query(
     if kinds is not None:
         weights = {k: v for k, v in weights.items() if k in kinds}
     return QueryPlan(query=query, intent=intent, kind_weights=weights, domain=domain, window=window,
-                     k=limit, kinds=kinds, signals=signals)
+                     k=limit, kinds=kinds, signals=signals, key_hints=key_hints(query))

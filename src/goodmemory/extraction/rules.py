@@ -158,12 +158,28 @@ class RuleExtractor:
                 continue
             nxt = next((m for m in msgs[i + 1 :] if m.role in ("user", "assistant")), None)
             if nxt is None or nxt.role != "user" or not P.CONFIRMATIONS.match(nxt.content):
+                self._issued(msg, ts, run)
                 continue
             src = _Src([msg.id or "", nxt.id or ""], ts, role="assistant", confirmed=True,
                        secrets=_secret_values(msg.content))
             swapped = _SWAP.sub(lambda m: _swap_case(m.group(), _SWAP_MAP[m.group().lower()]), msg.content)
             self._text(swapped, src, run, assistant=True)
         return run.out
+
+    def _issued(self, msg: Message, ts: Any, run: _Run) -> None:
+        """Identifiers an assistant or agent issues ("your confirmation number is FS-447291") are facts
+        of the user's world, not speculation: keep those (and only those) from unconfirmed turns."""
+        if not any(ch.isdigit() for ch in msg.content):
+            return
+        src = _Src([msg.id or ""], ts, role="assistant", confirmed=False, secrets=_secret_values(msg.content))
+        swapped = _SWAP.sub(lambda m: _swap_case(m.group(), _SWAP_MAP[m.group().lower()]), msg.content)
+        scratch = _Run(ctx=run.ctx, vehicles=list(run.vehicles))
+        self._text(swapped, src, scratch, assistant=True)
+        for c in scratch.out:
+            if (c.kind == MemoryKind.FACT and any(ch.isdigit() for ch in c.value) and c.closes is None
+                    and not c.metadata.get("secret_kinds")):
+                c.metadata["issued_by_assistant"] = True
+                run.out.append(c)
 
     # ------------------------------------------------------------ plumbing
     def _track_vehicles(self, text: str, run: _Run) -> None:
