@@ -1,4 +1,6 @@
-"""maintain(): expiry, staleness marking, decay of old episodes, duplicate consolidation.
+"""maintain(): expiry, staleness marking, decay of old episodes, duplicate consolidation, and
+compaction of sessions into extractive digests (for agents that remember turn by turn, whose
+sessions never arrive in one call).
 
 Every step computes its target state from the record and ``now``, so running
 it twice changes nothing the second time (idempotent).
@@ -9,7 +11,12 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
-from .models import MaintenanceReport, MemoryKind, MemoryRecord, MemoryStatus
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .digest import build_digest
+from .models import MaintenanceReport, MemoryKind, MemoryRecord, MemorySource, MemoryStatus
 from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch
 from .verification import StalenessConfig, Verdict, assess
 
@@ -24,12 +31,52 @@ def _episode_importance(r: MemoryRecord, now: datetime) -> float:
     return round(max(0.02, EPISODE_BASE_IMPORTANCE * math.pow(0.5, age / EPISODE_HALF_LIFE_DAYS)), 3)
 
 
-def run_maintain(storage: Storage, users: list[str], *, now: datetime, staleness: StalenessConfig) -> MaintenanceReport:
+def _digests(active: list[MemoryRecord], now: datetime) -> list[MemoryRecord]:
+    """Digests for sessions that have none yet (deterministic key: same result when run again)."""
+    sessions: dict[str, list[MemoryRecord]] = {}
+    have: set[str] = set()
+    for r in active:
+        if r.kind != MemoryKind.EPISODE or not r.source.session_id:
+            continue
+        if r.key.startswith("episode.digest."):
+            have.add(r.source.session_id)
+        else:
+            sessions.setdefault(r.source.session_id, []).append(r)
+    out: list[MemoryRecord] = []
+    for sid, eps in sorted(sessions.items()):
+        if sid in have:
+            continue
+        eps.sort(key=lambda r: (r.event_time, r.key))
+        lines = build_digest([(r.source.message_ids[0], r.source.role or "", r.text) for r in eps if r.source.message_ids])
+        if not lines:
+            continue
+        first = eps[0]
+        out.append(MemoryRecord(
+            user_id=first.user_id, agent_id=first.agent_id, domain=first.domain, kind=MemoryKind.EPISODE,
+            key=f"episode.digest.{first.source.message_ids[0]}", value="",
+            text=f"Session digest ({first.event_time:%Y-%m-%d}): " + " | ".join(x.sentence for x in lines),
+            confidence=1.0, importance=0.4, transferable=False, valid_from=first.event_time,
+            source=MemorySource(session_id=sid, message_ids=list(dict.fromkeys(x.message_id for x in lines)),
+                                timestamp=first.event_time, role="digest", extractor="digest"),
+            created_at=now, updated_at=now, volatility=first.volatility, metadata={"digest": True, "density": 1.0},
+        ))
+    return out
+
+
+def run_maintain(storage: Storage, users: list[str], *, now: datetime, staleness: StalenessConfig,
+                 embed: Callable[[Sequence[str]], np.ndarray] | None = None) -> MaintenanceReport:
     report = MaintenanceReport(user_ids=list(users))
     for user_id in users:
         batch = WriteBatch()
         changed: dict[str, MemoryRecord] = {}
         active = storage.list(user_id, MemoryFilter())
+        digests = _digests(active, now)
+        if digests:
+            batch.inserts.extend(digests)
+            if embed is not None:
+                mat = embed([d.text for d in digests])
+                batch.vectors = {d.id: mat[i] for i, d in enumerate(digests)}
+            report.compacted += len(digests)
         for r in active:
             expires = r.metadata.get("expires_at")
             if expires and datetime.fromisoformat(str(expires)) <= now:
@@ -76,5 +123,6 @@ def run_maintain(storage: Storage, users: list[str], *, now: datetime, staleness
             changed[keep.id] = keep
         if changed:
             batch.updates = list(changed.values())
+        if batch:
             storage.write(user_id, batch)
     return report

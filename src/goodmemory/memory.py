@@ -439,11 +439,11 @@ class GoodMemory:
 
     # -- maintenance & lifecycle ---------------------------------------
     def maintain(self, *, user_id: str | None = None, at: datetime | None = None) -> MaintenanceReport:
-        """Decay, staleness marking, duplicate consolidation, expiry. Idempotent."""
+        """Decay, staleness marking, duplicate consolidation, expiry, session digests. Idempotent."""
         self._check_open()
         users = [V.check_user(user_id)] if user_id is not None else self.storage.user_ids()
         return run_maintain(self.storage, users, now=self._now(V.check_at(at)),
-                            staleness=self.config.retrieval().staleness)
+                            staleness=self.config.retrieval().staleness, embed=self.embedder.embed)
 
     def close(self) -> None:
         if not self._closed:

@@ -216,3 +216,17 @@ def test_stale_volatile_fact_is_marked_verify(mem: GoodMemory, clock) -> None:  
     ctx = mem.build_context("where do I live", user_id="u1")
     assert "last confirmed 2025-03; verify" in ctx.text
     assert any(MemoryKind.PROFILE == i.kind and i.flags for i in ctx.items)
+
+
+def test_maintain_compacts_turn_by_turn_sessions_into_a_digest(mem: GoodMemory) -> None:
+    for i in range(10):  # an agent that remembers one turn at a time: no call sees the whole session
+        mem.remember([_user(f"Booking {i}: flight LX{100 + i} to Zurich on 2025-04-{10 + i:02d}.")], user_id="u1",
+                     session_id="trip")
+    assert not [r for r in mem.list(user_id="u1", kinds=["episode"]) if r.key.startswith("episode.digest.")]
+    report = mem.maintain(user_id="u1")
+    digests = [r for r in mem.list(user_id="u1", kinds=["episode"]) if r.key.startswith("episode.digest.")]
+    assert report.compacted == 1 and len(digests) == 1
+    assert "LX10" in digests[0].text and set(digests[0].source.message_ids) <= {f"trip:{i}" for i in range(10)}
+    assert mem.maintain(user_id="u1").compacted == 0  # idempotent
+    hits = mem.recall("Zurich flights", user_id="u1", limit=20)
+    assert any(h.memory.id == digests[0].id for h in hits.hits)

@@ -1,0 +1,74 @@
+"""Embedders: the packaged MiniLM, the OpenAI-compatible one (against a loopback server), caching."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from goodmemory import EmbeddingError, create_good_memory
+from goodmemory.embeddings import CachedEmbedder, HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder
+from goodmemory.errors import ConfigurationError, DimensionMismatchError
+from goodmemory.testing.openai_server import ScriptedOpenAIServer
+
+
+def test_minilm_is_packaged_and_semantic() -> None:
+    e = MiniLMEmbedder()
+    m = e.embed(["I live in Porto", "My home city is Porto", "I like cats"])
+    assert m.shape == (3, 384) and m.dtype == np.float32
+    assert np.allclose(np.linalg.norm(m, axis=1), 1.0, atol=1e-4)
+    assert m[0] @ m[1] > m[0] @ m[2] + 0.3  # meaning, not only shared words
+
+
+def test_minilm_from_a_missing_folder_is_a_configuration_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ConfigurationError):
+        MiniLMEmbedder(tmp_path / "nope").embed(["x"])
+
+
+def test_openai_embedder_against_loopback_server() -> None:
+    with ScriptedOpenAIServer(dim=32) as srv:
+        e = OpenAIEmbedder("emb-model", dim=32, base_url=srv.base_url, api_key="k", batch_size=2)
+        m = e.embed(["a", "b", "c"])
+        assert m.shape == (3, 32) and np.allclose(np.linalg.norm(m, axis=1), 1.0, atol=1e-5)
+        assert len(srv.embedding_requests) == 2  # batched by 2
+        again = e.embed(["a"])
+        assert np.allclose(again[0], m[0])
+
+
+def test_openai_embedder_wrong_dimension_and_failure() -> None:
+    with ScriptedOpenAIServer(dim=16) as srv:
+        with pytest.raises(EmbeddingError):
+            OpenAIEmbedder("emb", dim=32, base_url=srv.base_url, api_key="k").embed(["a"])
+    with pytest.raises(EmbeddingError):  # nothing listens there
+        OpenAIEmbedder("emb", dim=8, base_url="http://127.0.0.1:9/v1", api_key="k", timeout_s=1).embed(["a"])
+
+
+def test_cache_batches_misses_once_per_call() -> None:
+    class Counting(HashingEmbedder):
+        calls: list[int] = []
+
+        def embed(self, texts):  # type: ignore[no-untyped-def]
+            self.calls.append(len(texts))
+            return super().embed(texts)
+
+    inner = Counting(16)
+    c = CachedEmbedder(inner)
+    c.embed(["a", "b", "a"])
+    c.embed(["a", "b", "c"])
+    assert inner.calls == [2, 1]
+
+
+def test_store_refuses_vectors_of_another_dimension(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    url = f"sqlite:///{tmp_path / 'gm.db'}"
+    with create_good_memory(url, embedder=HashingEmbedder(16)) as m:
+        m.remember([{"role": "user", "content": "hello there"}], user_id="u")
+    with pytest.raises(ConfigurationError, match="16-dimensional"):
+        create_good_memory(url, embedder=HashingEmbedder(32))
+    from goodmemory.storage.base import WriteBatch
+    from goodmemory.storage.sql import SQLStorage
+    from goodmemory.testing.conformance import make_record
+
+    s = SQLStorage(url)
+    r = make_record("u", "x")
+    with pytest.raises(DimensionMismatchError):
+        s.write("u", WriteBatch(inserts=[r], vectors={r.id: np.ones(32, dtype=np.float32)}))
+    s.close()
