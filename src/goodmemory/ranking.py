@@ -32,6 +32,7 @@ class RetrievalConfig:
     feedback_weight: float = 0.25
     window_boost: float = 1.5
     key_hint_boost: float = 1.4
+    other_domain_factor: float = 0.75  # transferable memories from another domain rank a little lower
     mmr_lambda: float = 0.8
     min_vector_similarity: float = 0.15  # vector-only hits below this are noise
     staleness: StalenessConfig = field(default_factory=StalenessConfig)
@@ -131,6 +132,7 @@ def rank(
             else:
                 score *= 0.7
         if plan.domain is not None and r.domain not in (None, plan.domain):
+            score *= config.other_domain_factor
             reasons.append(f"transferred from domain {r.domain!r} (transferable {r.kind.value})")
         if fresh.verdict == Verdict.VERIFY:
             score *= 0.8
