@@ -201,6 +201,29 @@ def outdate_sources(
     return updates
 
 
+def eviction_order(records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+    """Who goes first when a user is over the cap: history before current values, then the least
+    important and oldest; open tasks and user-confirmed facts only after everything else."""
+    def protected(r: MemoryRecord) -> bool:
+        return ((r.kind == MemoryKind.OPEN_LOOP and r.metadata.get("state", "open") == "open"
+                 and r.status == MemoryStatus.ACTIVE) or r.last_confirmed_at is not None)
+
+    return sorted(records, key=lambda r: (protected(r), r.status == MemoryStatus.ACTIVE, r.importance,
+                                          r.event_time, r.id))
+
+
+def enforce_cap(storage: Storage, user_id: str, cap: int, *, keep: set[str]) -> list[str]:
+    """Delete the first records in eviction order until the user holds at most ``cap``."""
+    total = storage.count(user_id)
+    if total <= cap:
+        return []
+    victims = [r for r in eviction_order(storage.list(user_id)) if r.id not in keep][: total - cap]
+    if not victims:
+        return []
+    storage.delete(user_id, [r.id for r in victims], reason="cap eviction")
+    return [r.id for r in victims]
+
+
 def run_remember(
     wc: WriteContext,
     messages: list[Message],
@@ -344,6 +367,12 @@ def run_remember(
             raise
         except Exception as exc:  # pragma: no cover - adapters map their own errors
             raise StorageError(f"write failed: {exc}") from exc
+    if cfg.max_memories_per_user is not None and batch.inserts:
+        evicted = enforce_cap(storage, user_id, cfg.max_memories_per_user, keep={r.id for r in batch.inserts})
+        if evicted:
+            wc.warnings.append(
+                f"memory cap of {cfg.max_memories_per_user} per user reached: evicted {len(evicted)} "
+                "least important, oldest memories (open tasks and confirmed facts last)")
     memories = [*batch.inserts, *batch.updates]
     return WriteResult(memories=memories, decisions=decisions, warnings=list(wc.warnings))
 
