@@ -3,6 +3,7 @@
 >>> from goodmemory import create_good_memory
 """
 
+from .aio import AsyncGoodMemory, create_async_good_memory
 from .config import GoodMemoryConfig
 from .errors import (
     ConfigurationError,
@@ -43,6 +44,7 @@ from .models import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncGoodMemory",
     "Candidate",
     "ConfigurationError",
     "Context",
@@ -76,5 +78,6 @@ __all__ = [
     "WriteDecision",
     "WriteResult",
     "__version__",
+    "create_async_good_memory",
     "create_good_memory",
 ]

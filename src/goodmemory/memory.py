@@ -21,6 +21,7 @@ from .config import GoodMemoryConfig, default_storage_url
 from .embeddings import CachedEmbedder, Embedder, default_embedder
 from .errors import ConfigurationError, InvalidInputError, MemoryNotFoundError, SlotConflictError
 from .extraction.base import ExtractionContext, Extractor
+from .integrations.otel import instrument_facade  # spans when opentelemetry is present; else a no-op
 from .maintenance import run_maintain
 from .models import (
     Context,
@@ -55,6 +56,7 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split()).strip(" .!")
 
 
+@instrument_facade
 class GoodMemory:
     """Long-term memory of users for an LLM agent. Create with :func:`create_good_memory`."""
 

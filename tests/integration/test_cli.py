@@ -1,0 +1,197 @@
+"""The ``goodmemory`` command line, through typer's CliRunner against a temporary SQLite file.
+
+The storage and the packaged embedding model are the real defaults; the model is loaded once and
+shared by the invocations (each command opens its own GoodMemory, as separate processes would).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import goodmemory.memory
+from goodmemory.cli import app
+from goodmemory.embeddings import default_embedder
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def shared_embedder() -> Any:
+    return default_embedder()
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_embedder: Any) -> Iterator[str]:
+    monkeypatch.setattr(goodmemory.memory, "default_embedder", lambda: shared_embedder)
+    monkeypatch.delenv("GOODMEMORY_URL", raising=False)
+    monkeypatch.delenv("GOODMEMORY_USER_ID", raising=False)
+    yield f"sqlite:///{tmp_path / 'cli.db'}"
+
+
+def gm(db: str, *args: str, user: str | None = "u1", fmt: str | None = None) -> Any:
+    base = ["--url", db]
+    if user:
+        base += ["--user-id", user]
+    if fmt:
+        base += ["-o", fmt]
+    return runner.invoke(app, [*base, *args])
+
+
+def js(result: Any) -> Any:
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_full_lifecycle(db: str, tmp_path: Path) -> None:
+    r = gm(db, "add", "I'm Ana, I work as a nurse and I live in Lisbon.", "--session-id", "s1")
+    assert r.exit_code == 0, r.output
+    assert "new slot" in r.stdout or "add" in r.stdout
+
+    msgs = tmp_path / "msgs.json"
+    msgs.write_text(json.dumps([{"role": "user", "content": "Please keep answers short."},
+                                {"role": "assistant", "content": "Sure."}]))
+    added = js(gm(db, "add", "--file", str(msgs), "--session-id", "s2", fmt="json"))
+    assert {d["action"] for d in added["decisions"]} >= {"ADD"} or added["decisions"]
+
+    hits = js(gm(db, "search", "where does she live", fmt="json"))["hits"]
+    assert any("Lisbon" in h["memory"]["text"] for h in hits)
+    city = next(h["memory"] for h in hits if h["memory"]["kind"] == "profile" and "Lisbon" in h["memory"]["text"])
+
+    ctx = gm(db, "context", "Book me a hotel near home", "--max-tokens", "300")
+    assert ctx.exit_code == 0 and "<memory-context>" in ctx.stdout and "Lisbon" in ctx.stdout
+    ctx_json = js(gm(db, "context", "Book me a hotel near home", fmt="json"))
+    assert ctx_json["tokens"] <= 800 and ctx_json["items"]
+
+    table = gm(db, "list", fmt="table")
+    assert table.exit_code == 0 and "kind" in table.stdout
+    listed = js(gm(db, "list", fmt="json"))
+    assert any(r["id"] == city["id"] for r in listed)
+    assert js(gm(db, "get", city["id"], fmt="json"))["value"] == city["value"]
+
+    fb = js(gm(db, "feedback", city["id"], "correct", "--correction", "I live in Porto now.", fmt="json"))
+    assert fb["new_memory_id"]
+    hist = js(gm(db, "history", fb["new_memory_id"], fmt="json"))
+    assert [h["memory"]["status"] for h in hist] == ["superseded", "active"]
+    assert "Porto" in hist[-1]["memory"]["text"]
+
+    export_file = tmp_path / "export.json"
+    out = gm(db, "export", "--out", str(export_file))
+    assert out.exit_code == 0 and export_file.exists()
+    exported = json.loads(export_file.read_text())
+    assert exported["user_id"] == "u1" and len(exported["memories"]) >= 4
+    assert json.loads(gm(db, "export").stdout)["user_id"] == "u1"
+
+    dry = js(gm(db, "forget", fb["new_memory_id"], "--dry-run", fmt="json"))
+    assert dry["dry_run"] is True and fb["new_memory_id"] in dry["memory_ids"]
+    assert any(r["id"] == fb["new_memory_id"] for r in js(gm(db, "list", fmt="json")))  # nothing deleted yet
+    gone = js(gm(db, "forget", fb["new_memory_id"], fmt="json"))
+    assert gone["deleted"]["rows"] >= 2
+    assert not any(r["id"] == fb["new_memory_id"] for r in js(gm(db, "list", "--include-history", fmt="json")))
+
+    # import the export into another user; the restored memories are searchable there
+    imp = gm(db, "import", str(export_file), user="u2")
+    assert imp.exit_code == 0 and "imported" in imp.stdout
+    assert any("Lisbon" in h["memory"]["text"] for h in js(gm(db, "search", "Lisbon", user="u2", fmt="json"))["hits"])
+
+    all_gone = gm(db, "forget", "--yes")
+    assert all_gone.exit_code == 0 and "deleted" in all_gone.stdout
+    assert js(gm(db, "list", fmt="json")) == []
+
+
+def test_errors_exit_1_with_a_useful_message(db: str) -> None:
+    r = gm(db, "get", "no-such-id")
+    assert r.exit_code == 1
+    assert "no memory" in r.stderr and "goodmemory --user-id USER list" in r.stderr
+
+    r = gm(db, "feedback", "x", "bogus-signal")
+    assert r.exit_code == 1 and "signal" in r.stderr.lower()
+
+    r = gm("postgresql+psycopg://nobody:secret@127.0.0.1:1/none", "list")
+    assert r.exit_code == 1 and "error:" in r.stderr
+
+    r = gm("mysql://nope", "list")
+    assert r.exit_code == 1 and "sqlite:///path.db" in r.stderr
+
+
+def test_usage_errors_exit_2(db: str, tmp_path: Path) -> None:
+    r = gm(db, "list", user=None)
+    assert r.exit_code == 2 and "--user-id" in r.stderr
+    r = gm(db, "add")
+    assert r.exit_code == 2 and "--file" in r.stderr
+    r = gm(db, "add", "--file", str(tmp_path / "missing.json"))
+    assert r.exit_code == 2 and "does not exist" in r.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    r = gm(db, "add", "--file", str(bad))
+    assert r.exit_code == 2 and "not valid JSON" in r.stderr
+    r = gm(db, "forget")
+    assert r.exit_code == 2 and "--yes" in r.stderr
+    r = gm(db, "no-such-command")
+    assert r.exit_code == 2
+    r = gm(db, "list", fmt="yaml")
+    assert r.exit_code == 2
+
+
+def test_user_from_environment(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GOODMEMORY_USER_ID", "env-user")
+    monkeypatch.setenv("GOODMEMORY_URL", db)
+    r = runner.invoke(app, ["add", "I live in Oslo."])
+    assert r.exit_code == 0, r.output
+    assert any("Oslo" in m["text"] for m in json.loads(runner.invoke(app, ["-o", "json", "list"]).stdout))
+
+
+def test_doctor(db: str) -> None:
+    report = js(gm(db, "doctor", user=None, fmt="json"))
+    checks = {c["check"]: c for c in report["checks"]}
+    assert report["ok"] is True
+    assert checks["storage url"]["detail"].startswith(db)
+    assert checks["schema version"]["ok"] and int(checks["schema version"]["detail"]) >= 1
+    assert checks["embedding model"]["ok"] and "offline" in checks["embedding model"]["detail"]
+    assert checks["tokenizer"]["ok"]
+    assert {"extra [mcp]", "extra [openai-agents]", "extra [langgraph]", "extra [otel]"} <= set(checks)
+    text = gm(db, "doctor", user=None)
+    assert text.exit_code == 0 and "schema version" in text.stdout
+    # credentials never printed
+    bad = gm("postgresql+psycopg://me:hunter2@127.0.0.1:1/x", "doctor", user=None, fmt="json")
+    assert bad.exit_code == 1 and "hunter2" not in bad.stdout
+
+
+def test_eval_passes_its_arguments_through(db: str) -> None:
+    r = gm(db, "eval", "--help", user=None)
+    assert r.exit_code == 0 and "--smoke" in r.stdout
+
+
+def test_bench_runs_the_repo_script_or_says_why_not(db: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import goodmemory.cli as cli
+
+    monkeypatch.setattr(cli, "_find_script", lambda name: None)
+    r = gm(db, "bench", user=None)
+    assert r.exit_code == 1 and "scripts/bench.py not found" in r.stderr
+
+    script = tmp_path / "bench.py"
+    script.write_text("import sys, os; print('bench', sys.argv[1:], os.environ['GOODMEMORY_URL']); sys.exit(3)")
+    monkeypatch.setattr(cli, "_find_script", lambda name: script)
+    r = subprocess.run([sys.executable, "-c",
+                        f"import goodmemory.cli as c; c._find_script = lambda n: {str(script)!r}; c.main()",
+                        "--url", db, "bench", "--quick"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 3 and f"bench ['--quick'] {db}" in r.stdout
+
+
+def test_finds_the_checkout_bench_script() -> None:
+    import goodmemory.cli as cli
+
+    found = cli._find_script("bench.py")
+    assert found is not None and found.name == "bench.py"
+
+
+def test_console_script_is_installed() -> None:
+    r = subprocess.run([sys.executable, "-m", "goodmemory.cli", "--help"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "doctor" in r.stdout

@@ -1,0 +1,66 @@
+"""The README's integration examples (``py`` blocks) run as written when their extra is installed."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).parents[2] / "README.md"
+
+NEEDS = {  # a block is skipped when the module its first import names is missing
+    "agents": "openai-agents",
+    "langchain": "langgraph",
+    "langgraph": "langgraph",
+    "opentelemetry": "otel",
+}
+
+
+def _blocks(lang: str) -> list[str]:
+    return re.findall(rf"```{lang}\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+
+
+def _id(block: str) -> str:
+    first = block.strip().splitlines()[0]
+    return first.split()[1].split(".")[0]
+
+
+@pytest.mark.parametrize("block", _blocks("py"), ids=_id)
+def test_integration_example_runs(block: str, capsys: pytest.CaptureFixture[str]) -> None:
+    top = _id(block)
+    if importlib.util.find_spec(top) is None:
+        pytest.skip(f"needs the {NEEDS.get(top, top)} extra")
+    try:
+        exec(compile(block, str(README), "exec"), {"__name__": "readme"})
+    finally:
+        if top == "agents":  # Runner.run_sync leaves its default event loop open
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                try:
+                    loop = asyncio.get_event_loop_policy().get_event_loop()
+                except RuntimeError:
+                    loop = None
+            if loop is not None:
+                loop.close()
+                asyncio.set_event_loop(None)
+    out = capsys.readouterr().out
+    assert out.strip(), "the example printed nothing"
+    if top in ("agents", "langchain"):
+        assert "Lisbon" in out
+
+
+def test_mcp_servers_entry_is_valid_json_naming_the_installed_command() -> None:
+    (entry,) = [json.loads(b) for b in _blocks("json") if "mcpServers" in b]
+    server = entry["mcpServers"]["goodmemory"]
+    assert server["command"] == "goodmemory-mcp"
+    assert set(server["env"]) == {"GOODMEMORY_URL", "GOODMEMORY_USER_ID"}
+    import tomllib
+
+    scripts = tomllib.loads((README.parent / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["goodmemory-mcp"] == "goodmemory.integrations.mcp_server:main"
+    assert scripts["goodmemory"] == "goodmemory.cli:main"
