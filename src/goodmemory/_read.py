@@ -138,7 +138,10 @@ def run_build_context(
     top_score = hits[0].score if hits else 1.0
     # the core profile leads (identity frames every answer), then relevance order
     core = sorted(profile, key=lambda r: (-r.importance, -r.confidence, r.id))[: cfg.core_profile_items]
-    for r in core:
+    # how the user wants to be answered applies to every answer, whatever the question
+    style = rc.storage.list(user_id, MemoryFilter(kinds=(MemoryKind.PREFERENCE,), key_prefix="preference.communication.",
+                                                  visible_in_domain=domain, newest_first=True), limit=3)
+    for r in [*core, *style]:
         add(r, top_score * 1.01)
     ranked_extra = [(h.record, h.score) for h in hits]
     # open loops and the rest of the profile compete at a modest default score
