@@ -127,8 +127,6 @@ def test_changing_job_with_an_explicit_update(life: Life) -> None:
     assert "Zalando" in _section(ctx, "About the user") and "Deloitte" not in _section(ctx, "About the user")
 
 
-@pytest.mark.xfail(strict=True, reason="rule extractor miss: 'I just started a new job at Zalando as a product "
-                                       "manager' yields no employer and no occupation")
 def test_changing_job_said_naturally(life: Life) -> None:
     life.session(JAN, "I work as a data analyst at Deloitte. Mostly SQL and dashboards all day, honestly.")
     life.session(JAN + timedelta(days=90), "Quick update: I just started a new job at Zalando as a product manager. "
@@ -137,9 +135,6 @@ def test_changing_job_said_naturally(life: Life) -> None:
     assert life.value("profile.occupation") == "product manager"
 
 
-@pytest.mark.xfail(strict=True, reason="no override across slots: 'I don't eat meat anymore' is stored as "
-                                       "preference.diet.avoid.meat but the earlier preference.like.steak stays "
-                                       "active and is offered in a cooking context")
 def test_a_new_diet_overrides_an_old_food_preference(life: Life) -> None:
     life.session(JAN, "I love steak. My go-to Friday dinner is a ribeye with fries and a glass of red.",
                  domain="cooking")
@@ -182,9 +177,6 @@ def test_a_correction_through_feedback(life: Life) -> None:
     assert life.value("profile.home_city") == "Porto"
 
 
-@pytest.mark.xfail(strict=True, reason="rule extractor miss: 'I actually live in Porto, not Lisbon.' yields no "
-                                       "home_city (the ', not Lisbon' tail defeats it), so feedback 'correct' "
-                                       "stores the whole sentence as the value")
 def test_a_correction_with_the_old_value_named(life: Life) -> None:
     life.session(JAN, "I live in Lisbon. I'm looking for a dentist close to home, ideally with Saturday hours.")
     rec = life.active("profile.home_city")[0]
@@ -284,21 +276,16 @@ def test_a_domain_specific_preference_stays_in_its_domain(life: Life) -> None:
     assert "window seat" in travel and "concise answers" in travel
 
 
-@pytest.mark.xfail(strict=True, reason="rule extractor miss: 'I always book a window seat when I fly, I like to "
-                                       "sleep against the wall.' yields only 'likes to sleep against the wall'")
 def test_window_seat_followed_by_a_reason(life: Life) -> None:
     life.session(JAN, "I always book a window seat when I fly, I like to sleep against the wall.", domain="travel")
     assert any("window" in r.value for r in life.mem.list(user_id=U, kinds=["preference"]))
 
 
-@pytest.mark.xfail(strict=True, reason="rule extractor miss: \"I'd like a window seat please.\" yields nothing")
 def test_id_like_a_window_seat(life: Life) -> None:
     life.session(JAN, "I'd like a window seat please, it's an overnight flight.", domain="travel")
     assert any("window" in r.value for r in life.mem.list(user_id=U, kinds=["preference"]))
 
 
-@pytest.mark.xfail(strict=True, reason="rule extractor miss: 'Please keep your answers short' (with 'your') "
-                                       "yields nothing, while 'Please keep answers short' works")
 def test_keep_your_answers_short_is_a_stable_preference(life: Life) -> None:
     life.session(JAN, "Please keep your answers short, I read them on my phone.", domain="travel")
     assert [r.value for r in life.mem.list(user_id=U, kinds=["preference"])] == ["concise answers"]

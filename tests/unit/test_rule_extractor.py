@@ -122,7 +122,7 @@ def test_moved_is_correction() -> None:
 
 
 def test_no_longer_preference() -> None:
-    c = one("I don't eat meat anymore.", "preference.diet.avoid.meat")
+    c = one("I don't eat pork anymore.", "preference.diet.avoid.pork")
     assert c.is_correction and "no longer" in c.text
 
 
@@ -227,3 +227,167 @@ _words = st.sampled_from(
 def test_never_raises_on_near_miss_sentences(text: str) -> None:
     for c in run(("user", text)):
         assert c.value in c.text or c.kind == MemoryKind.OPEN_LOOP
+
+
+# ------------------------------------------------------------------ natural phrasings
+def got(text: str, **kw: object) -> dict[str, Candidate]:
+    return {c.key: c for c in run(("user", text), **kw)}  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "employer", "occupation"),
+    [
+        ("Small update: I just started a new job at Bosch as a data engineer.", "Bosch", "data engineer"),
+        ("I recently got a job at Siemens Energy as a project manager.", "Siemens Energy", "project manager"),
+        ("I'm a software engineer at Spotify.", "Spotify", "software engineer"),
+        ("I'm a nurse at St Mary's Hospital, mostly night shifts.", "St Mary's Hospital", "nurse"),
+        ("I joined Acme as head of sales.", "Acme", "head of sales"),
+        ("I've joined Globex as a senior designer.", "Globex", "senior designer"),
+        ("I now work for the city council.", "the city council", None),
+        ("I currently work at Vodafone.", "Vodafone", None),
+    ],
+)
+def test_job_phrasings(text: str, employer: str, occupation: str | None) -> None:
+    out = got(text)
+    assert out["profile.employer"].value == employer
+    if occupation:
+        assert out["profile.occupation"].value == occupation
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("I live in New York.", "New York"),
+        ("I live in Rio de Janeiro", "Rio de Janeiro"),
+        ("I just moved to Frankfurt am Main.", "Frankfurt am Main"),
+        ("I'm based in Santiago de Compostela these days.", "Santiago de Compostela"),
+        ("I live in Los Angeles with my two kids.", "Los Angeles"),
+        ("I live in Buenos Aires, and I work from home.", "Buenos Aires"),
+        ("I now live in Den Haag.", "Den Haag"),
+    ],
+)
+def test_multi_word_cities(text: str, city: str) -> None:
+    assert got(text)["profile.home_city"].value == city
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("I actually live in Porto, not Lisbon.", "Porto"),
+        ("I'm actually based in Valencia now.", "Valencia"),
+        ("I live in Ghent, not Brussels.", "Ghent"),
+    ],
+)
+def test_city_correction(text: str, city: str) -> None:
+    c = got(text)["profile.home_city"]
+    assert c.value == city and c.is_correction
+
+
+def test_its_x_not_y_against_existing_slot() -> None:
+    cands = run(("user", "It's Porto, not Lisbon."), existing={"profile.home_city": "Lisbon"})
+    assert [(c.key, c.value, c.is_correction) for c in cands] == [("profile.home_city", "Porto", True)]
+    assert run(("user", "It's Porto, not Lisbon.")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("I'm 34 and I live in Amsterdam", {"profile.age": "34", "profile.home_city": "Amsterdam"}),
+        ("I'm 29, I work as a pharmacist and I live in Leeds.",
+         {"profile.age": "29", "profile.occupation": "pharmacist", "profile.home_city": "Leeds"}),
+        ("My wife and I live in Utrecht.", {"profile.home_city": "Utrecht"}),
+        ("I live in Oslo but I work at Equinor.", {"profile.home_city": "Oslo", "profile.employer": "Equinor"}),
+    ],
+)
+def test_joined_clauses(text: str, facts: dict[str, str]) -> None:
+    out = got(text)
+    assert {k: out[k].value for k in facts if k in out} == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "seat"),
+    [
+        ("I always book a window seat when I fly, I like to sleep against the wall.", "window"),
+        ("I'd like a window seat please", "window"),
+        ("I'd prefer an aisle seat", "aisle"),
+        ("I usually pick an aisle seat, I get up a lot.", "aisle"),
+        ("I would like an exit row seat on the long leg.", "exit row"),
+    ],
+)
+def test_seat_preferences(text: str, seat: str) -> None:
+    for domain in ("travel", None):
+        c = got(text, domain=domain)["preference.seat"]
+        assert c.value == seat and c.transferable is False and c.kind == MemoryKind.PREFERENCE
+
+
+@pytest.mark.parametrize("text", ["I never book a window seat.", "I'd hate a middle seat.", "Is a window seat free?"])
+def test_seat_negatives(text: str) -> None:
+    assert "preference.seat" not in got(text, domain="travel")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please keep your answers short",
+        "keep your replies brief",
+        "no need for long explanations",
+        "Please keep the responses concise, I'm on mobile.",
+        "You can keep your answers brief.",
+    ],
+)
+def test_length_preference_phrasings(text: str) -> None:
+    out = got(text)
+    assert out["preference.communication.length"].value == "concise answers"
+
+
+def test_no_need_for_detail_is_not_detail() -> None:
+    assert got("No need for detailed explanations.")["preference.communication.length"].value == "concise answers"
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("My Charité patient number is P-9666042.", "patient.charite.number", "P-9666042"),
+        ("My Zürich Versicherung policy number is ZV-55120.", "policy.zurich_versicherung.number", "ZV-55120"),
+        ("My Société Générale customer number is 88412093.", "customer.societe_generale.number", "88412093"),
+    ],
+)
+def test_identifiers_after_non_ascii_names(text: str, key: str, value: str) -> None:
+    assert got(text)[key].value == value
+
+
+def test_diet_change_lands_on_the_diet_slot() -> None:
+    c = one("I don't eat meat anymore.", "preference.diet.type")
+    assert c.value == "no meat" and c.is_correction and "no longer eats meat" in c.text
+    assert one("I don't eat meat.", "preference.diet.type").value == "no meat"
+    assert one("I stopped eating meat last year.", "preference.diet.type").value == "no meat"
+    again = one("I eat meat again.", "preference.diet.type")
+    assert again.value == "eats meat" and again.is_correction
+    assert one("I'm eating meat again these days.", "preference.diet.type").value == "eats meat"
+    assert "preference.diet.avoid.pork" in got("I don't eat pork.")
+
+
+def test_diet_change_retires_meat_likes() -> None:
+    existing = {"preference.like.steak": "likes steak", "preference.like.jazz": "likes jazz"}
+    out = got("I don't eat meat anymore.", existing=existing)
+    assert out["preference.diet.type"].value == "no meat"
+    retired = out["preference.like.steak"]
+    assert "steak" not in retired.value and "steak" not in retired.text and retired.is_correction
+    assert "preference.like.jazz" not in out
+    veg = got("I'm vegetarian now.", existing={"preference.like.bacon_sandwiches": "likes bacon sandwiches"})
+    assert "preference.like.bacon_sandwiches" in veg
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I love live", "I like the", "I love to", "I really like my", "I hate when", "I love how"],
+)
+def test_like_junk_rejected(text: str) -> None:
+    assert not [c for c in run(("user", text)) if c.key.startswith("preference.like")]
+
+
+def test_like_real_objects_still_work() -> None:
+    assert one("I'm a big fan of jazz, I go to concerts.", "preference.like.jazz").value == "likes jazz"
+    assert one("I'm into bouldering.", "preference.like.bouldering").value == "likes bouldering"
+    assert one("I love live music.", "preference.like.live_music").value == "likes live music"
+    assert one("I enjoy cooking.", "preference.like.cooking").value == "likes cooking"

@@ -49,6 +49,8 @@ CONFIRMATIONS = re.compile(
 
 # ------------------------------------------------------------ sentence level
 SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(A-Z0-9])|\n+|;\s+")
+# Clause boundaries inside one sentence: ", I ...", ", and my ...", " and I ...", " but I'm ...".
+CLAUSE_SPLIT = re.compile(r",\s+(?:and |but |so |plus )?(?=(?:i|i'm|i've|i'd|i'll|my)\b)|\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|my)\b)", I)
 QUESTION_START = re.compile(
     r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|"
     r"do|does|did|is|are|am|was|were|have|has|may|might)\b",
@@ -64,9 +66,10 @@ REPORTED = re.compile(
     r"asked|mentioned|believes|wrote)\b|[\"“][^\"”]{3,}[\"”]"
 )
 LEAD = re.compile(
-    r"^(?:(?:oh|well|so|ok|okay|also|and|but|btw|by the way|yes|yeah|yep|yup|no|nope|hi|hello|hey|"
+    r"^(?:(?:oh|well|so|ok|okay|also|and|but|btw|by the way|yes|yeah|yep|yup|no(?! need\b)|nope|hi|hello|hey|"
     r"sure|um|uh|hmm|alright|right|great|thanks|thank you|honestly|anyway|also|plus|fyi|oh and|"
-    r"just so you know|for the record|for context|good morning|good afternoon)\b[,!.:]?\s*)+",
+    r"just so you know|for the record|for context|good morning|good afternoon|quick update|small update|little update|"
+    r"an update|big news|good news|great news|some news|news|quick note|fun fact)\b[,!.:]?\s*)+",
     I,
 )
 CORRECTION_LEAD = re.compile(
@@ -87,7 +90,17 @@ HEDGE_ANY = re.compile(r"\b(?:maybe|probably|perhaps|possibly|might|i think|i gu
 # --------------------------------------------------------- value fragments
 NAME = r"(?-i:(?:Dr\.? |Mr\.? |Mrs\.? |Ms\.? )?[A-Z][a-zà-ÿ'’\-]+(?: (?:de |da |van |von |del |di )?[A-Z][a-zà-ÿ'’\-]+){0,3})"
 ORG = r"(?-i:[A-Z0-9][\w&.'’\-]*(?:(?: (?:of|and|&|the|de))? [A-Z0-9][\w&.'’\-]*){0,4})"
-PLACE = r"(?-i:[A-Z][\w.'’\-]*(?: [A-Z][\w.'’\-]*){0,3}(?:, [A-Z][\w.'’\-]*(?: [A-Z][\w'’\-]*){0,2})?)"
+PLACE_PARTICLES = r"(?:de|da|do|dos|das|del|della|di|du|la|le|los|las|von|van|der|den|am|an|im|upon|sur|al|el) "
+PLACE = (
+    r"(?-i:[A-Z][\w.'’\-]*(?: (?:" + PLACE_PARTICLES + r")?[A-Z][\w.'’\-]*){0,3}"
+    r"(?:, [A-Z][\w.'’\-]*(?: [A-Z][\w'’\-]*){0,2})?)"
+)
+# Lowercase public bodies an employer phrase may name: "I work for the city council".
+ORG_LOWER = (
+    r"(?-i:the (?:[a-z\-]+ ){0,3}(?:council|government|ministry|department|agency|university|college|hospital|clinic|"
+    r"school|library|museum|police|army|navy|air force|post office|civil service|health service|fire service|"
+    r"municipality|administration|court|parliament|senate|county|city|state))(?=$|[\s,.;!])"
+)
 ID = r"(?P<v>#?(?=[A-Z0-9-]*\d)[A-Z0-9](?:[A-Z0-9]|[-/ ](?=[A-Z0-9]*\d[A-Z0-9]*)(?=[A-Z0-9])){3,24})"
 MONEY = (
     r"(?P<v>(?:(?:US|CA|AU)?[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|m|M|million|billion|bn|thousand))?"
@@ -113,7 +126,7 @@ R_NAME = re.compile(r"\b(?:my (?:full |legal |first )?name is|my name'?s|the nam
 R_IM_NAME = re.compile(r"^(?:i'?m|i am|this is)\s+(?P<v>" + NAME + r")(?=$|[\s,.!]|\s+(?:and|from|here))", I)
 R_CALL_ME = re.compile(r"\b(?:please |you can |just |everyone |people |friends )?call me\s+(?P<v>" + NAME + r")", I)
 R_AGE = re.compile(
-    r"\b(?:i'?m|i am|i just turned|i turned|i'll be|my age is)\s+(?P<v>\d{1,3})(?:\s*(?:years? old|yrs? old|y/?o)|(?=\s*[.!,]?$)|(?=\s+(?:now|this year)))",
+    r"\b(?:i'?m|i am|i just turned|i turned|i'll be|my age is)\s+(?P<v>\d{1,3})(?:\s*(?:years? old|yrs? old|y/?o)|(?=\s*[.!,]?$)|(?=\s+(?:now|this year))|(?=\s*,|\s+and\b))",
     I,
 )
 R_OCCUPATION = re.compile(
@@ -124,17 +137,34 @@ R_OCCUPATION = re.compile(
 )
 R_RETIRED = re.compile(r"^(?:i'?m|i am) (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))\b", I)
 R_EMPLOYER = re.compile(
-    r"\b(?:i work (?:at|for)|i'?m (?:employed|working) (?:at|by|for)|i am (?:employed|working) (?:at|by|for)|"
-    r"i joined|i just joined|my employer is|my company is)\s+(?P<v>" + ORG + r")",
+    r"\b(?:i (?:now |currently |still |also |actually )?work (?:at|for)|"
+    r"i(?:'m| am) (?:now |currently |still |actually )?(?:employed|working) (?:at|by|for)|"
+    r"i(?:'ve| have)? (?:just |recently |now )?joined|my employer is|my company is|"
+    r"i(?:'ve| have)? (?:just |recently )?(?:started|got|landed|accepted|took|began) (?:a |an |my )?"
+    r"(?:new |full[- ]time |part[- ]time )?(?:job|position|role|gig|internship|work|working) (?:at|with|for))"
+    r"\s+(?P<v>" + ORG + r"|" + ORG_LOWER + r")",
     I,
 )
 R_AS_AT = re.compile(r"\bas an? [a-z][a-z\- ]{1,40}? at (?P<v>" + ORG + r")", I)
+R_OCC_AT = re.compile(r" (?:at|for|with) (?P<v>" + ORG + r")")
+R_AS_OCC = re.compile(
+    r"\b(?:job|work|working|worked|joined|started|hired|employed|position|role|promoted|rejoined)\b[^.;!?]{0,60}?"
+    r"\bas (?:an? |the |our |their )?(?P<v>[a-z][a-z\- ]{1,40}?)(?=$|[.,;!]| (?:at|for|in|with|and|since|on|from|but)\b)",
+    I,
+)
+R_HEAD_OF = re.compile(r"^(?:head|vp|vice president|director|chief|manager|lead) of [a-z][a-z ]{2,30}$", I)
 R_HOME = re.compile(
-    r"\b(?P<verb>i live in|i'?m living in|i am living in|i'?m based in|i am based in|i reside in|"
+    r"\b(?P<verb>i (?:actually |now |currently |still )?live in|i'?m (?:actually |now |currently |still )?living in|"
+    r"i am (?:actually |now |currently |still )?living in|i'?m (?:actually |now |currently )?based in|"
+    r"i am (?:actually |now |currently )?based in|i reside in|"
     r"my home (?:city|town) is|i (?:just |recently )?moved to|i(?:'ve| have) (?:just |recently )?moved to|"
     r"i relocated to|we (?:just |recently )?moved to|i now live in)\s+(?P<v>" + PLACE + r")",
     I,
 )
+R_NOT_OLD = re.compile(r"^,? (?:not|rather than|instead of) (?:in )?(?P<old>" + PLACE + r")", I)
+R_NOT_TAIL = re.compile(r",? not [\w@.\-/$€£]+(?: [\w@.\-/]+){0,3}$", I)
+NOT_PLACES = NOT_NAMES - {"new", "the"}
+ORG_LOWER_RE = re.compile(ORG_LOWER)
 R_FROM = re.compile(r"^(?:i'?m|i am|i come) (?:originally )?from\s+(?P<v>" + PLACE + r")", I)
 R_NATIONALITY = re.compile(r"\b(?:i'?m|i am)(?: an?)? (?P<v>[A-Za-z\-]+)(?: citizen| national)?\b", I)
 R_NATIONALITY_IS = re.compile(r"\bmy nationality is (?P<v>[A-Za-z\-]+)", I)
@@ -155,7 +185,7 @@ R_EXPERT = re.compile(
     I,
 )
 R_LIKE = re.compile(
-    r"(?<!would )(?<!'d )\bi (?:really |absolutely |totally |genuinely |kind of |do |still )?"
+    r"(?<!would )(?<!'d )\bi(?: (?:really |absolutely |totally |genuinely |kind of |do |still )?|(?='m))"
     r"(?P<verb>love|like|enjoy|adore|hate|dislike|detest|loathe|can'?t stand|cannot stand|don'?t like|do not like|"
     r"don'?t enjoy|do not enjoy|can'?t bear|am into|'m into|am a big fan of|'m a big fan of|am not a fan of|'m not a fan of)\s+(?P<v>.+)",
     I,
@@ -168,6 +198,13 @@ R_PREFER = re.compile(
 R_HABIT = re.compile(r"\bi (?P<adv>always|usually|never|rarely|normally|typically|only) (?P<v>[a-z].+)", I)
 R_PLEASE = re.compile(
     r"^(?:please )?(?P<neg>always|never|don'?t ever|do not ever|please don'?t|please do not|please never|please always)\s+(?P<v>[a-z].+)",
+    I,
+)
+SEAT_TYPES = r"(?P<seat>aisle|window|middle|exit[- ]row|front[- ]row|bulkhead)"
+R_SEAT_PREF = re.compile(
+    r"\bi(?:'d| would)? (?:really |much |always |usually |normally |typically |generally |mostly |only )?"
+    r"(?:like|love|want|prefer|book|pick|choose|get|take|reserve|ask for|go for|request|sit in|select)\s+"
+    r"(?:an? |the |my )?" + SEAT_TYPES + r" seats?\b",
     I,
 )
 R_WORKSTYLE = re.compile(
@@ -184,6 +221,34 @@ R_DIET_AVOID = re.compile(
     r"\bi (?:don'?t|do not|no longer|never|can'?t|cannot) (?:eat|drink|have) (?P<v>[a-z][a-z\- ]{1,30}?)(?=$|[.,;!]| (?:anymore|any more|because|but|and|at all)\b)",
     I,
 )
+R_MEAT_OFF = re.compile(
+    r"\bi(?:'ve| have)? (?:stopped|quit|gave up|given up|cut out) (?:eating )?(?:all )?meat\b"
+    r"|\bi(?:'m| am) (?:off|done with) meat\b",
+    I,
+)
+R_MEAT_AGAIN = re.compile(
+    r"\b(?:i (?:eat|started eating|(?:have|'ve) started eating)|i'?m (?:eating|back to eating)|i am (?:eating|back to eating))"
+    r" meat (?:again|now)\b",
+    I,
+)
+MEAT_WORDS = frozenset(
+    ["meat", "steak", "steaks", "ribeye", "sirloin", "beef", "pork", "bacon", "ham", "lamb", "veal", "venison", "chicken",
+     "turkey", "duck", "sausage", "sausages", "burger", "burgers", "hamburger", "hamburgers", "brisket", "ribs", "meatballs",
+     "chorizo", "salami", "pepperoni", "prosciutto", "kebab", "kebabs", "barbecue", "bbq", "schnitzel", "meatloaf"]
+)
+FISH_WORDS = frozenset(
+    ["fish", "salmon", "tuna", "cod", "sushi", "sashimi", "shrimp", "prawns", "seafood", "oysters", "mussels", "lobster", "crab"]
+)
+# Single words that are verbs or fillers, never the object of a like ("I love live").
+LIKE_JUNK = frozenset(
+    ["live", "go", "do", "be", "have", "get", "make", "see", "know", "think", "say", "want", "need", "try", "use", "come",
+     "look", "when", "how", "what", "why", "where", "if", "so", "just", "too", "much", "lot", "more", "most", "here",
+     "there", "now", "then", "and", "or", "but", "well", "really", "very", "all", "both", "each"]
+)
+DANGLING = frozenset(
+    ["the", "a", "an", "to", "of", "with", "their", "my", "his", "her", "our", "and", "or", "in", "on", "at", "for", "from",
+     "by", "about", "some", "any", "this", "that", "these", "those", "when", "how", "if", "is", "are"]
+)
 R_ALLERGY = re.compile(
     r"\b(?:i'?m|i am|i'?m severely|i am severely|i'?m very) allergic to (?P<v>[a-z][a-z\- ]{1,30}?)(?=$|[.,;!]| (?:and i|but|so|because)\b)"
     r"|\bi have (?:an? |a severe |a bad )?(?P<v2>[a-z][a-z\-]{1,20}(?: [a-z\-]{1,20})?) (?:allergy|intolerance)\b"
@@ -198,8 +263,10 @@ R_ACCESS = re.compile(
     I,
 )
 COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    ("length", "concise answers", re.compile(r"\b(?:keep (?:it|them|things|answers|replies|responses) (?:short|brief|concise)|(?:short|brief|concise|shorter) (?:answers|replies|responses)|be (?:brief|concise)|get to the point|no fluff|tl;?dr)\b", I)),
-    ("length", "detailed explanations", re.compile(r"\b(?:explain (?:things |it )?in detail|detailed (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
+    ("length", "concise answers", re.compile(r"\b(?:keep (?:it|them|things|(?:your |the |all )?(?:answers|replies|responses|messages|explanations)) (?:short|brief|concise|to the point)|"
+                                     r"no need for (?:long|lengthy|detailed|wordy) (?:answers|replies|responses|explanations)|"
+                                     r"(?:don'?t|do not) (?:need|want) (?:long|lengthy|wordy) (?:answers|replies|responses|explanations)|(?:short|brief|concise|shorter) (?:answers|replies|responses)|be (?:brief|concise)|get to the point|no fluff|tl;?dr)\b", I)),
+    ("length", "detailed explanations", re.compile(r"(?<!need for )(?<!want )(?<!need )\b(?:explain (?:things |it )?in detail|detailed (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
     ("format", "bullet points", re.compile(r"\b(?:bullet(?:ed)? (?:points|lists)|bullets)\b", I)),
     ("format", "tables", re.compile(r"\b(?:use tables|in a table|as tables)\b", I)),
     ("jargon", "plain language without jargon", re.compile(r"\b(?:no jargon|avoid jargon|without jargon|plain (?:english|language)|in simple terms|layman'?s terms)\b", I)),
@@ -230,7 +297,7 @@ ID_TYPES = (
     r"insurance|insurance policy|medicare|medicaid"
 )
 R_IDENT = re.compile(
-    r"\b(?:my|the|our|your)\s+(?P<qual>(?:[A-Za-z0-9&'\-]+ ){0,3}?)(?P<type>" + ID_TYPES + r")"
+    r"\b(?:my|the|our|your)\s+(?P<qual>(?:[\w&'\-]+ ){0,3}?)(?P<type>" + ID_TYPES + r")"
     r"(?: (?:number|no\.?|num|#|code|id|locator))?\s*(?:is|was|are|:|=|#|reads)\s*(?:number\s+|#\s*)?" + ID,
     I,
 )
