@@ -152,7 +152,8 @@ def run_build_context(
             ranked_extra.append((r, baseline * 0.9))
             hit_ids.add(r.id)
     # facts of the families the question points at ("my car" -> vehicle.*), even if the words differ
-    hints = tuple(trace["plan"].get("key_hints", ())) if isinstance(trace.get("plan"), dict) else ()
+    plan_d = trace.get("plan")
+    hints = tuple(plan_d.get("key_hints", ())) if isinstance(plan_d, dict) else ()
     for prefix in hints:
         for r in rc.storage.list(user_id, MemoryFilter(key_prefix=prefix, visible_in_domain=domain,
                                                        newest_first=True), limit=6):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -38,7 +38,7 @@ def check_at(at: Any) -> datetime | None:
         return None
     if not isinstance(at, datetime):
         raise InvalidInputError(f"at must be a datetime, got {type(at).__name__}")
-    return at if at.tzinfo else at.replace(tzinfo=timezone.utc)
+    return at if at.tzinfo else at.replace(tzinfo=UTC)
 
 
 def check_positive(value: Any, name: str) -> int:

@@ -338,9 +338,9 @@ def run_remember(
             slot_records[r.id] = r
             inserted[r.id] = r
             for mid in r.source.message_ids:
-                ep = episodes_by_msg.get(mid)
-                if ep is not None and r.status == MemoryStatus.ACTIVE:
-                    ep.keywords = f"{ep.keywords} {r.key.replace('.', ' ').replace('_', ' ')} {r.text}".strip()
+                turn = episodes_by_msg.get(mid)
+                if turn is not None and r.status == MemoryStatus.ACTIVE:
+                    turn.keywords = f"{turn.keywords} {r.key.replace('.', ' ').replace('_', ' ')} {r.text}".strip()
 
     superseded = [(r, slot_records[r.superseded_by]) for r in [*updated.values(), *inserted.values()]
                   if r.status == MemoryStatus.SUPERSEDED and r.superseded_by in slot_records

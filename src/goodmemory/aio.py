@@ -12,6 +12,7 @@ it. Different users run in parallel.
 from __future__ import annotations
 
 import asyncio
+import builtins
 import contextvars
 import functools
 import weakref
@@ -178,7 +179,7 @@ class AsyncGoodMemory:
 
     async def list(self, *, user_id: str, kinds: Sequence[MemoryKind | str] | None = None,
                    include_history: bool = False, domain: str | None = None,
-                   limit: int | None = None) -> list[MemoryRecord]:
+                   limit: int | None = None) -> builtins.list[MemoryRecord]:
         """See :meth:`GoodMemory.list`."""
         return await self._scoped(user_id, self.sync.list, user_id=user_id, kinds=kinds,
                                   include_history=include_history, domain=domain, limit=limit)

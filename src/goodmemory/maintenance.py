@@ -9,9 +9,8 @@ it twice changes nothing the second time (idempotent).
 from __future__ import annotations
 
 import math
-from datetime import datetime
-
 from collections.abc import Callable, Sequence
+from datetime import datetime
 
 import numpy as np
 

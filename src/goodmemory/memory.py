@@ -7,11 +7,12 @@ own. Every public method is keyword-scoped by ``user_id``.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from . import _validate as V
@@ -49,7 +50,7 @@ Clock = Callable[[], datetime]
 
 
 def _utc_clock() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _norm(text: str) -> str:
@@ -208,7 +209,7 @@ class GoodMemory:
         return self._get(V.check_user(user_id), memory_id)
 
     def list(self, *, user_id: str, kinds: Sequence[MemoryKind | str] | None = None,
-             include_history: bool = False, domain: str | None = None, limit: int | None = None) -> list[MemoryRecord]:
+             include_history: bool = False, domain: str | None = None, limit: int | None = None) -> builtins.list[MemoryRecord]:
         self._check_open()
         user_id = V.check_user(user_id)
         statuses = None if include_history else (MemoryStatus.ACTIVE,)
@@ -216,7 +217,7 @@ class GoodMemory:
                                                        visible_in_domain=V.check_opt_str(domain, "domain")),
                                  limit=V.check_limit(limit))
 
-    def history(self, memory_id: str, *, user_id: str) -> list[HistoryEntry]:
+    def history(self, memory_id: str, *, user_id: str) -> builtins.list[HistoryEntry]:
         """The supersede chain of a memory's slot, oldest first, with validity intervals."""
         self._check_open()
         user_id = V.check_user(user_id)
@@ -331,7 +332,7 @@ class GoodMemory:
         session_id = V.check_opt_str(session_id, "session_id")
         domain = V.check_opt_str(domain, "domain")
         key = V.check_opt_str(key, "key")
-        targets: list[MemoryRecord]
+        targets: builtins.list[MemoryRecord]
         if memory_id is not None:
             rec = self._get(user_id, memory_id)
             targets = [h.memory for h in self.history(rec.id, user_id=user_id)]
@@ -358,7 +359,7 @@ class GoodMemory:
         # records that borrowed words from the forgotten turns lose that augmentation
         gone_msgs = {m for r in targets if r.kind == MemoryKind.EPISODE for m in r.source.message_ids}
         idset = set(ids)
-        scrub: list[MemoryRecord] = []
+        scrub: builtins.list[MemoryRecord] = []
         gone_values = {(r.key.split("~")[0], r.value) for r in targets if r.kind != MemoryKind.EPISODE}
         for r in self.storage.list(user_id, MemoryFilter(statuses=None)) if targets else []:
             if r.id in idset:
@@ -514,8 +515,9 @@ def create_good_memory(
             config = GoodMemoryConfig.model_validate(config)
         except ValidationError as exc:
             raise ConfigurationError(f"invalid config: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}") from None
-    owns = not (storage is not None and not isinstance(storage, str))
-    store = open_storage(storage or default_storage_url()) if owns else storage
-    assert store is not None
+    if storage is None or isinstance(storage, str):
+        store, owns = open_storage(storage or default_storage_url()), True
+    else:
+        store, owns = storage, False
     return GoodMemory(store, config=config, embedder=embedder, extractor=extractor, llm=llm, clock=clock,
                       owns_storage=owns)

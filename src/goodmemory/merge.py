@@ -110,8 +110,8 @@ def record_from_candidate(
     )
 
 
-_PRONOUNS = frozenset("it that this those these them one there something anything stuff".split())
-_FILLER = frozenset("a an the to for of with in on at by do get use used make remember anyway really just".split())
+_PRONOUNS = frozenset(["it", "that", "this", "those", "these", "them", "one", "there", "something", "anything", "stuff"])
+_FILLER = frozenset(["a", "an", "the", "to", "for", "of", "with", "in", "on", "at", "by", "do", "get", "use", "used", "make", "remember", "anyway", "really", "just"])
 
 
 def _vague(c: Candidate) -> bool:

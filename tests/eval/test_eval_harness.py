@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,7 @@ from goodmemory.eval.signals import check_signals
 from goodmemory.models import Context, ContextItem, MemoryKind
 from goodmemory.testing.openai_server import ScriptedOpenAIServer
 
-AT = datetime(2025, 6, 1, tzinfo=timezone.utc)
+AT = datetime(2025, 6, 1, tzinfo=UTC)
 
 
 def _probe(**kw: object) -> Probe:

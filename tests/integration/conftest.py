@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -9,7 +9,7 @@ import pytest
 from goodmemory import Candidate, GoodMemory, MemoryKind, create_good_memory
 from goodmemory.testing import FakeEmbedder, FrozenClock, ScriptedExtractor
 
-T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 
 SCRIPT = {
     "I live in Lisbon.": [Candidate(kind=MemoryKind.PROFILE, key="profile.home_city", value="Lisbon",

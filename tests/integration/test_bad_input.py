@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from goodmemory import (
-    StorageUnavailableError,
     Candidate,
     ConfigurationError,
     GoodMemory,
@@ -22,6 +21,7 @@ from goodmemory import (
     InvalidInputError,
     MemoryKind,
     MemoryNotFoundError,
+    StorageUnavailableError,
     create_good_memory,
 )
 from goodmemory.context import CLOSE, OPEN

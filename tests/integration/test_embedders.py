@@ -35,9 +35,8 @@ def test_openai_embedder_against_loopback_server() -> None:
 
 
 def test_openai_embedder_wrong_dimension_and_failure() -> None:
-    with ScriptedOpenAIServer(dim=16) as srv:
-        with pytest.raises(EmbeddingError):
-            OpenAIEmbedder("emb", dim=32, base_url=srv.base_url, api_key="k").embed(["a"])
+    with ScriptedOpenAIServer(dim=16) as srv, pytest.raises(EmbeddingError):
+        OpenAIEmbedder("emb", dim=32, base_url=srv.base_url, api_key="k").embed(["a"])
     with pytest.raises(EmbeddingError):  # nothing listens there
         OpenAIEmbedder("emb", dim=8, base_url="http://127.0.0.1:9/v1", api_key="k", timeout_s=1).embed(["a"])
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -18,9 +18,7 @@ from goodmemory import (
 from goodmemory.errors import EmbeddingError
 from goodmemory.tokens import count_tokens
 
-from datetime import datetime, timezone
-
-T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 
 
 def _user(content: str) -> dict[str, str]:
@@ -215,7 +213,7 @@ def test_stale_volatile_fact_is_marked_verify(mem: GoodMemory, clock) -> None:  
     clock.advance(days=100)
     ctx = mem.build_context("where do I live", user_id="u1")
     assert "last confirmed 2025-03; verify" in ctx.text
-    assert any(MemoryKind.PROFILE == i.kind and i.flags for i in ctx.items)
+    assert any(i.kind == MemoryKind.PROFILE and i.flags for i in ctx.items)
 
 
 def test_maintain_compacts_turn_by_turn_sessions_into_a_digest(mem: GoodMemory) -> None:

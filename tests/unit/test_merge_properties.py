@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     if not cases:
         print("no cases selected", file=sys.stderr)
         return 2
-    run_id = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ") + ("-smoke" if args.smoke else "") + (
+    run_id = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + ("-smoke" if args.smoke else "") + (
         "-live" if args.live else "")
     out = Path(args.out) if args.out else Path("reports") / "eval" / run_id
     out.mkdir(parents=True, exist_ok=True)
@@ -152,12 +152,12 @@ def main(argv: list[str] | None = None) -> int:
 def _progress(total: int, *, enabled: bool) -> tuple[Any, Any]:
     state = {"done": 0, "wins": 0, "t0": time.perf_counter()}
     try:
-        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+        import rich.progress as rp
     except ImportError:  # plain fallback
-        Progress = None  # noqa: N806
+        rp = None  # type: ignore[assignment]
     if not enabled:
         return None, lambda: None
-    if Progress is None:
+    if rp is None:
         def plain(r: CaseResult) -> None:
             state["done"] += 1
             state["wins"] += r.judge.winner == "goodmemory"
@@ -166,9 +166,9 @@ def _progress(total: int, *, enabled: bool) -> tuple[Any, Any]:
         return plain, lambda: None
     from rich.console import Console
 
-    prog = Progress(TextColumn("eval"), BarColumn(), TextColumn("{task.completed}/{task.total} cases"),
-                    TextColumn("wins {task.fields[wins]}"), TimeRemainingColumn(),
-                    console=Console(stderr=True), transient=False)
+    prog = rp.Progress(rp.TextColumn("eval"), rp.BarColumn(), rp.TextColumn("{task.completed}/{task.total} cases"),
+                       rp.TextColumn("wins {task.fields[wins]}"), rp.TimeRemainingColumn(),
+                       console=Console(stderr=True), transient=False)
     task = prog.add_task("eval", total=total, wins=0)
     prog.start()
 

@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .signals import SignalReport, check_signals
 from .schema import Persona, Probe
+from .signals import SignalReport, check_signals
 
 __all__ = [
     "BLOCKING_PREFIXES",

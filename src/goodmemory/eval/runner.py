@@ -111,7 +111,7 @@ def _replay(mem: GoodMemory, user_id: str, scenario: Scenario) -> tuple[list[dic
     for s in scenario.sessions:
         msgs = [{"role": t.role, "content": t.content, "id": f"{s.session_id}:{i}",
                  "timestamp": s.at + timedelta(minutes=i)} for i, t in enumerate(s.turns)]
-        message_ids.update(m["id"] for m in msgs)
+        message_ids.update(str(m["id"]) for m in msgs)
         res = mem.remember(msgs, user_id=user_id, session_id=s.session_id, domain=s.domain, at=s.at)
         traces.append({"session_id": s.session_id, "domain": s.domain, "at": s.at.isoformat(),
                        "result": res.model_dump(mode="json", exclude={"memories"}),

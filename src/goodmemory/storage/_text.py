@@ -11,12 +11,7 @@ __all__ = ["STOPWORDS", "fts5_query", "search_body", "terms"]
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 STOPWORDS = frozenset(
-    """a an the and or but if then else of to in on at by for with from as is are was were be been being
-    am do does did doing have has had having i me my mine myself you your yours we our us he him his she her
-    it its they them their this that these those what which who whom whose when where why how all any both
-    each few more most other some such no nor not only own same so than too very can will just should
-    would could shall may might must there here about into over under again further once up down out off
-    also please tell know want like get got let lets ok okay yes hi hello thanks thank s t d ll m re ve""".split()
+    ["a", "an", "the", "and", "or", "but", "if", "then", "else", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "doing", "have", "has", "had", "having", "i", "me", "my", "mine", "myself", "you", "your", "yours", "we", "our", "us", "he", "him", "his", "she", "her", "it", "its", "they", "them", "their", "this", "that", "these", "those", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "all", "any", "both", "each", "few", "more", "most", "other", "some", "such", "no", "nor", "not", "only", "own", "same", "so", "than", "too", "very", "can", "will", "just", "should", "would", "could", "shall", "may", "might", "must", "there", "here", "about", "into", "over", "under", "again", "further", "once", "up", "down", "out", "off", "also", "please", "tell", "know", "want", "like", "get", "got", "let", "lets", "ok", "okay", "yes", "hi", "hello", "thanks", "thank", "s", "t", "d", "ll", "m", "re", "ve"]
 )
 
 

@@ -6,12 +6,13 @@ runs against both) and is handy in tests.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import math
 import threading
 from collections import Counter
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -132,7 +133,7 @@ class InMemoryStorage:
         with self._lock:
             return sum(1 for r in self._rows.get(user_id, {}).values() if flt.matches(r))
 
-    def search_text(self, user_id: str, query: TextQuery) -> list[tuple[str, float]]:
+    def search_text(self, user_id: str, query: TextQuery) -> builtins.list[tuple[str, float]]:
         q = set(terms(query.text))
         if not q:
             return []
@@ -150,7 +151,7 @@ class InMemoryStorage:
         for toks in bodies.values():
             df.update(set(toks) & q)
         avgdl = sum(len(t) for t in bodies.values()) / max(1, n)
-        scored: list[tuple[str, float]] = []
+        scored: builtins.list[tuple[str, float]] = []
         for mid, toks in docs:
             tf = Counter(toks)
             score = 0.0
@@ -163,7 +164,7 @@ class InMemoryStorage:
         scored.sort(key=lambda x: (-x[1], x[0]))
         return scored[: query.limit]
 
-    def search_vector(self, user_id: str, query: VectorQuery) -> list[tuple[str, float]]:
+    def search_vector(self, user_id: str, query: VectorQuery) -> builtins.list[tuple[str, float]]:
         vec = np.asarray(query.vector, dtype=np.float32).reshape(-1)
         with self._lock:
             self._check_open()
@@ -179,7 +180,7 @@ class InMemoryStorage:
         order = np.argsort(-sims, kind="stable")[: query.limit]
         return [(items[i][0], float(sims[i])) for i in order]
 
-    def events(self, user_id: str, memory_id: str) -> list[MemoryEvent]:
+    def events(self, user_id: str, memory_id: str) -> builtins.list[MemoryEvent]:
         with self._lock:
             return [e for e in self._events.get(user_id, []) if e.memory_id == memory_id]
 
@@ -206,12 +207,12 @@ class InMemoryStorage:
             self._tombstones.append(_tombstone(counts, user_id, reason))
             return counts
 
-    def tombstones(self, user_id: str) -> list[dict[str, Any]]:
+    def tombstones(self, user_id: str) -> builtins.list[dict[str, Any]]:
         h = _user_hash(user_id)
         with self._lock:
             return [dict(t) for t in self._tombstones if t["user_hash"] == h]
 
-    def user_ids(self) -> list[str]:
+    def user_ids(self) -> builtins.list[str]:
         with self._lock:
             return sorted(u for u, rows in self._rows.items() if rows)
 
@@ -228,7 +229,7 @@ def _tombstone(counts: DeleteCounts, user_id: str, reason: str) -> dict[str, Any
     return {
         "id": counts.tombstone_id,
         "user_hash": _user_hash(user_id),
-        "at": datetime.now(timezone.utc).isoformat(),
+        "at": datetime.now(UTC).isoformat(),
         "reason": reason,
         "counts": counts.as_dict(),
     }

@@ -68,11 +68,11 @@ from sqlalchemy.sql.elements import ColumnClause
 from sqlalchemy.types import UserDefinedType
 
 from ..errors import (
-    SlotConflictError,
     ConfigurationError,
     DimensionMismatchError,
     GoodMemoryError,
     InvalidInputError,
+    SlotConflictError,
     StorageError,
     StorageUnavailableError,
 )

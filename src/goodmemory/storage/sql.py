@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 import threading
 from collections.abc import Iterator, Sequence
@@ -39,10 +40,10 @@ from sqlalchemy.exc import DatabaseError, DBAPIError, IntegrityError, Operationa
 from sqlalchemy.pool import StaticPool
 
 from ..errors import (
-    SlotConflictError,
     DimensionMismatchError,
     GoodMemoryError,
     InvalidInputError,
+    SlotConflictError,
     StorageError,
     StorageUnavailableError,
 )
@@ -339,8 +340,9 @@ class SQLStorage:
         c = S.memories.c
         selective = flt.keys is not None or flt.memory_ids is not None or flt.key_prefix is not None
         # with a selective filter, "+column" keeps SQLite from walking an ordering index over every row
-        order = ([literal_column("+gm_memories.created_at"), literal_column("+gm_memories.id")] if selective
-                 else [c.created_at, c.id])
+        order: builtins.list[Any] = (
+            [literal_column("+gm_memories.created_at"), literal_column("+gm_memories.id")] if selective
+            else [c.created_at, c.id])
         if flt.newest_first:
             order = [o.desc() for o in order]
         stmt = select(c.data).where(*self._where(user_id, flt)).order_by(*order)
@@ -355,7 +357,7 @@ class SQLStorage:
         with self._conn() as conn:
             return int(conn.execute(select(func.count()).where(*self._where(user_id, flt))).scalar_one())
 
-    def search_text(self, user_id: str, query: TextQuery) -> list[tuple[str, float]]:
+    def search_text(self, user_id: str, query: TextQuery) -> builtins.list[tuple[str, float]]:
         match = fts5_query(query.text)
         if match is None:
             return []
@@ -406,7 +408,7 @@ class SQLStorage:
         self._vec_cache[user_id] = cache
         return cache
 
-    def search_vector(self, user_id: str, query: VectorQuery) -> list[tuple[str, float]]:
+    def search_vector(self, user_id: str, query: VectorQuery) -> builtins.list[tuple[str, float]]:
         vec = np.asarray(query.vector, dtype=np.float32).reshape(-1)
         if self._dim is not None and vec.shape[0] != self._dim:
             raise DimensionMismatchError(f"query vector has dimension {vec.shape[0]}, store has {self._dim}")
@@ -424,7 +426,7 @@ class SQLStorage:
         top = top[np.lexsort((top, -sims[top]))]
         return [(cache.ids[idx[i]], float(sims[i])) for i in top]
 
-    def events(self, user_id: str, memory_id: str) -> list[MemoryEvent]:
+    def events(self, user_id: str, memory_id: str) -> builtins.list[MemoryEvent]:
         with self._conn() as conn:
             rows = conn.execute(
                 select(S.events.c.memory_id, S.events.c.action, S.events.c.at, S.events.c.detail)
@@ -491,7 +493,7 @@ class SQLStorage:
         except StorageError:  # busy: the next delete retries
             pass
 
-    def tombstones(self, user_id: str) -> list[dict[str, Any]]:
+    def tombstones(self, user_id: str) -> builtins.list[dict[str, Any]]:
         with self._conn() as conn:
             rows = conn.execute(
                 select(S.tombstones).where(S.tombstones.c.user_hash == _user_hash(user_id)).order_by(S.tombstones.c.at)
@@ -501,7 +503,7 @@ class SQLStorage:
             for r in rows
         ]
 
-    def user_ids(self) -> list[str]:
+    def user_ids(self) -> builtins.list[str]:
         with self._conn() as conn:
             return [r[0] for r in conn.execute(select(S.memories.c.user_id).distinct().order_by(S.memories.c.user_id))]
 

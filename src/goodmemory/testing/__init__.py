@@ -4,7 +4,7 @@ a loopback OpenAI-compatible server, and the storage conformance suite."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from ..embeddings.hashing import HashingEmbedder
 from ..extraction.base import ExtractionContext
@@ -17,9 +17,9 @@ class FrozenClock:
     """A clock that stands still until you move it: ``clock.advance(days=1)``."""
 
     def __init__(self, start: datetime | None = None) -> None:
-        self.now = start or datetime(2025, 1, 1, 12, 0, tzinfo=timezone.utc)
+        self.now = start or datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
         if self.now.tzinfo is None:
-            self.now = self.now.replace(tzinfo=timezone.utc)
+            self.now = self.now.replace(tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.now
@@ -29,7 +29,7 @@ class FrozenClock:
         return self.now
 
     def set(self, when: datetime) -> None:
-        self.now = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+        self.now = when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 class FakeEmbedder(HashingEmbedder):

@@ -13,7 +13,7 @@ are skipped when the adapter does not declare them.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,7 @@ from ..storage.base import MemoryEvent, MemoryFilter, Storage, TextQuery, Vector
 
 __all__ = ["StorageConformance", "make_record"]
 
-T0 = datetime(2025, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
 DIM = 16
 
 
