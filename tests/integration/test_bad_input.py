@@ -463,7 +463,7 @@ def fuzz_mem() -> Iterator[GoodMemory]:
     m.close()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                    HealthCheck.too_slow])
 @given(data=st.data())
 def test_fuzz_only_goodmemory_errors_escape(fuzz_mem: GoodMemory, data: st.DataObject) -> None:
