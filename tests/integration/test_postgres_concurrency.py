@@ -27,6 +27,7 @@ from sqlalchemy import create_engine, event, insert, text
 from goodmemory import Candidate, MemoryKind, create_good_memory
 from goodmemory.errors import SchemaVersionError, StorageError
 from goodmemory.storage import _schema as S
+from goodmemory.storage._common import memory_row
 from goodmemory.storage.base import MemoryFilter, TextQuery
 from goodmemory.storage.sql import SQLStorage
 from goodmemory.testing import FakeEmbedder, ScriptedExtractor
@@ -292,7 +293,7 @@ def test_sqlite_upgrades_a_v1_database_and_refuses_a_newer_one(tmp_path: Path) -
     engine = create_engine(url)
     with engine.begin() as conn:
         assert S.migrate(conn, "fts5", target=1) == 0
-        conn.execute(insert(S.memories), SQLStorage._row(rec))
+        conn.execute(insert(S.memories), memory_row(rec))
         conn.execute(text("INSERT INTO gm_fts(memory_id, user_id, body) VALUES (:m, :u, :b)"),
                      {"m": rec.id, "u": "u", "b": rec.text})
     with engine.connect() as conn:

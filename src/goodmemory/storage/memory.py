@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DimensionMismatchError, InvalidInputError, SlotConflictError, StorageError
+from ..errors import DimensionMismatchError, SlotConflictError, StorageError
 from ..models import MemoryRecord, MemoryStatus, new_id
+from ._common import check_batch
 from ._text import search_body, terms
 from .base import (
     DeleteCounts,
@@ -58,33 +59,22 @@ class InMemoryStorage:
     def write(self, user_id: str, batch: WriteBatch) -> None:
         with self._lock:
             self._check_open()
+            arrays, dim = check_batch(user_id, batch, self._dim)
             rows = dict(self._rows.get(user_id, {}))
-            for r in [*batch.inserts, *batch.updates]:
-                if r.user_id != user_id:
-                    raise InvalidInputError(f"record {r.id} belongs to another user than {user_id!r}")
             for r in batch.inserts:
                 if r.id in rows or any(r.id in u for u in self._rows.values()):
                     raise StorageError(f"duplicate memory id {r.id}")
                 rows[r.id] = r.model_copy(deep=True)
             for r in batch.updates:
                 if r.id not in rows:
-                    raise SlotConflictError(f"update of unknown memory {r.id}: it changed or was deleted since this write was planned")
+                    raise SlotConflictError(
+                        f"update of unknown memory {r.id}: it changed or was deleted since this write was planned")
                 rows[r.id] = r.model_copy(deep=True)
             self._check_unique_slots(rows.values())
-            vectors = dict(self._vectors.get(user_id, {}))
-            dim = self._dim
-            for mid, vec in batch.vectors.items():
-                if mid not in rows:
-                    raise StorageError(f"vector for unknown memory {mid}")
-                arr = np.asarray(vec, dtype=np.float32).reshape(-1)
-                if dim is None:
-                    dim = arr.shape[0]
-                elif arr.shape[0] != dim:
-                    raise DimensionMismatchError(
-                        f"vector of dimension {arr.shape[0]} for a store of dimension {dim}; "
-                        "use the embedder the store was created with"
-                    )
-                vectors[mid] = arr
+            unknown = [mid for mid in arrays if mid not in rows]
+            if unknown:
+                raise StorageError(f"vector for unknown memory {unknown[0]}")
+            vectors = {**self._vectors.get(user_id, {}), **arrays}
             # commit: swap in the new state only after every check passed
             self._rows[user_id] = rows
             self._vectors[user_id] = vectors

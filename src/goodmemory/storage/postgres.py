@@ -31,7 +31,7 @@ from __future__ import annotations
 import builtins
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Literal, TypeVar
 
@@ -78,6 +78,7 @@ from ..errors import (
 )
 from ..models import MemoryRecord, new_id
 from . import _schema as S
+from ._common import check_batch, chunks, event_rows, memory_row, tombstone_dicts, where
 from ._text import search_body, terms
 from .base import (
     DeleteCounts,
@@ -87,7 +88,6 @@ from .base import (
     TextQuery,
     VectorQuery,
     WriteBatch,
-    slot_scope,
 )
 from .memory import _tombstone, _user_hash
 
@@ -386,21 +386,7 @@ class PostgresStorage:
 
     @staticmethod
     def _row(r: MemoryRecord) -> dict[str, Any]:
-        return {
-            "id": r.id,
-            "user_id": r.user_id,
-            "agent_id": r.agent_id or "",
-            "domain": r.domain or "",
-            "slot_scope": slot_scope(r),
-            "kind": r.kind.value,
-            "key": r.key,
-            "status": r.status.value,
-            "transferable": r.transferable,
-            "session_id": r.source.session_id or "",
-            "created_at": r.created_at.isoformat(),
-            "data": r.model_dump_json(),
-            "body": " ".join(terms(search_body(r))),
-        }
+        return {**memory_row(r), "body": " ".join(terms(search_body(r)))}
 
     def _ensure_vector_column(self, conn: Connection, dim: int) -> None:
         """At the first vector write: add the pgvector column and its HNSW index (once, under a lock)."""
@@ -432,36 +418,11 @@ class PostgresStorage:
 
     # -- writes ---------------------------------------------------------
     def write(self, user_id: str, batch: WriteBatch) -> None:
-        for r in [*batch.inserts, *batch.updates]:
-            if r.user_id != user_id:
-                raise InvalidInputError(f"record {r.id} belongs to another user than {user_id!r}")
-        arrays: dict[str, np.ndarray] = {}
-        dim = self._dim
-        for mid, vec in batch.vectors.items():
-            arr = np.asarray(vec, dtype=np.float32).reshape(-1)
-            if dim is None:
-                dim = int(arr.shape[0])
-            elif arr.shape[0] != dim:
-                raise DimensionMismatchError(
-                    f"vector of dimension {arr.shape[0]} for a store of dimension {dim}; "
-                    "use the embedder the store was created with"
-                )
-            if not np.all(np.isfinite(arr)):
-                raise InvalidInputError(f"vector for memory {mid} has NaN or infinite values")
-            arrays[mid] = arr
+        arrays, dim = check_batch(user_id, batch, self._dim)
         vec_rows = [{"m": mid, "u": user_id, "v": _vec_literal(a)} for mid, a in arrays.items()]
         updates = [self._row(r) for r in batch.updates]
         inserts = [self._row(r) for r in batch.inserts]
-        events = [
-            {
-                "user_id": user_id,
-                "memory_id": e.memory_id,
-                "action": e.action,
-                "at": e.at.isoformat(),
-                "detail": json.dumps(e.detail, default=str),
-            }
-            for e in batch.events
-        ]
+        events = event_rows(user_id, batch.events)
 
         def tx(conn: Connection) -> None:
             self._lock_user(conn, user_id)
@@ -522,30 +483,10 @@ class PostgresStorage:
         self._run(tx)
 
     # -- reads ----------------------------------------------------------
-    def _where(self, user_id: str, flt: MemoryFilter) -> list[Any]:
-        c = S.memories.c
-        conds: list[Any] = [c.user_id == user_id]
-        if flt.statuses is not None:
-            conds.append(c.status.in_([s.value for s in flt.statuses]))
-        if flt.kinds is not None:
-            conds.append(c.kind.in_([k.value for k in flt.kinds]))
-        if flt.exclude_kinds is not None:
-            conds.append(c.kind.not_in([k.value for k in flt.exclude_kinds]))
-        if flt.visible_in_domain is not None:
-            conds.append((c.domain == "") | (c.domain == flt.visible_in_domain) | (c.transferable.is_(True)))
-        if flt.domain is not None:
-            conds.append(c.domain == flt.domain)
-        if flt.keys is not None:
-            conds.append(c.key.in_(list(flt.keys)))
-        if flt.key_prefix is not None:
-            conds.append(func.substr(c.key, 1, len(flt.key_prefix)) == flt.key_prefix)
-        if flt.session_id is not None:
-            conds.append(c.session_id == flt.session_id)
-        if flt.agent_id is not None:
-            conds.append(c.agent_id == flt.agent_id)
-        if flt.memory_ids is not None:
-            conds.append(c.id.in_(list(flt.memory_ids)))
-        return conds
+    @staticmethod
+    def _where(user_id: str, flt: MemoryFilter) -> builtins.list[Any]:
+        # substr, not a range: linguistic collations do not order "." and "_" bytewise
+        return where(user_id, flt, key_prefix=lambda col, p: [func.substr(col, 1, len(p)) == p])
 
     def get(self, user_id: str, memory_id: str) -> MemoryRecord | None:
         stmt = select(S.memories.c.data).where(S.memories.c.user_id == user_id, S.memories.c.id == memory_id)
@@ -624,7 +565,7 @@ class PostgresStorage:
             counts = DeleteCounts()
             self._lock_user(conn, user_id)
             present: builtins.list[str] = []
-            for chunk in _chunks(ids, 1000):
+            for chunk in chunks(ids, 1000):
                 present += [
                     r[0]
                     for r in conn.execute(
@@ -632,7 +573,7 @@ class PostgresStorage:
                     )
                 ]
             counts.memory_ids = present
-            for chunk in _chunks(present, 1000):
+            for chunk in chunks(present, 1000):
                 counts.full_text += int(
                     conn.execute(
                         select(func.count())
@@ -667,10 +608,7 @@ class PostgresStorage:
             .order_by(S.tombstones.c.at, S.tombstones.c.id)
         )
         rows = self._run(lambda conn: conn.execute(stmt).all())
-        return [
-            {"id": r.id, "user_hash": r.user_hash, "at": r.at, "reason": r.reason, "counts": json.loads(r.counts)}
-            for r in rows
-        ]
+        return tombstone_dicts(rows)
 
     def user_ids(self) -> builtins.list[str]:
         stmt = select(S.memories.c.user_id).distinct().order_by(S.memories.c.user_id)
@@ -680,11 +618,6 @@ class PostgresStorage:
         """Release every pooled connection; later calls raise ``StorageError``."""
         self._closed = True
         self.engine.dispose()
-
-
-def _chunks(items: list[str], n: int) -> Iterator[list[str]]:
-    for i in range(0, len(items), n):
-        yield items[i : i + n]
 
 
 def _orig_msg(exc: DBAPIError) -> str:

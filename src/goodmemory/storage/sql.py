@@ -49,6 +49,7 @@ from ..errors import (
 )
 from ..models import MemoryKind, MemoryRecord, MemoryStatus, new_id
 from . import _schema as S
+from ._common import check_batch, chunks, event_rows, memory_row, tombstone_dicts, where
 from ._text import fts5_query, search_body
 from .base import (
     DeleteCounts,
@@ -58,7 +59,6 @@ from .base import (
     TextQuery,
     VectorQuery,
     WriteBatch,
-    slot_scope,
 )
 from .memory import _tombstone, _user_hash
 
@@ -180,40 +180,10 @@ class SQLStorage:
             {"u": _user_hash(user_id)},
         )
 
-    @staticmethod
-    def _row(r: MemoryRecord) -> dict[str, Any]:
-        return {
-            "id": r.id,
-            "user_id": r.user_id,
-            "agent_id": r.agent_id or "",
-            "domain": r.domain or "",
-            "slot_scope": slot_scope(r),
-            "kind": r.kind.value,
-            "key": r.key,
-            "status": r.status.value,
-            "transferable": r.transferable,
-            "session_id": r.source.session_id or "",
-            "created_at": r.created_at.isoformat(),
-            "data": r.model_dump_json(),
-        }
-
     # -- writes ---------------------------------------------------------
     def write(self, user_id: str, batch: WriteBatch) -> None:
-        for r in [*batch.inserts, *batch.updates]:
-            if r.user_id != user_id:
-                raise InvalidInputError(f"record {r.id} belongs to another user than {user_id!r}")
-        vecs: list[dict[str, Any]] = []
-        dim = self._dim
-        for mid, vec in batch.vectors.items():
-            arr = np.ascontiguousarray(np.asarray(vec, dtype=np.float32).reshape(-1))
-            if dim is None:
-                dim = arr.shape[0]
-            elif arr.shape[0] != dim:
-                raise DimensionMismatchError(
-                    f"vector of dimension {arr.shape[0]} for a store of dimension {dim}; "
-                    "use the embedder the store was created with"
-                )
-            vecs.append({"memory_id": mid, "user_id": user_id, "vec": arr.tobytes()})
+        arrays, dim = check_batch(user_id, batch, self._dim)
+        vecs = [{"memory_id": mid, "user_id": user_id, "vec": a.tobytes()} for mid, a in arrays.items()]
         try:
             with self._tx() as conn:
                 if dim is not None and self._dim is None:
@@ -227,7 +197,7 @@ class SQLStorage:
                     res = conn.execute(
                         update(S.memories)
                         .where(S.memories.c.id == r.id, S.memories.c.user_id == user_id)
-                        .values(**self._row(r))
+                        .values(**memory_row(r))
                     )
                     if res.rowcount != 1:
                         raise SlotConflictError(f"update of unknown memory {r.id}: it changed or was deleted since this write was planned")
@@ -235,7 +205,7 @@ class SQLStorage:
                         text("DELETE FROM gm_fts WHERE memory_id = :m AND user_id = :u"), {"m": r.id, "u": user_id}
                     )
                 if batch.inserts:
-                    conn.execute(insert(S.memories), [self._row(r) for r in batch.inserts])
+                    conn.execute(insert(S.memories), [memory_row(r) for r in batch.inserts])
                 fts_rows = [
                     {"m": r.id, "u": user_id, "b": search_body(r)} for r in [*batch.updates, *batch.inserts]
                 ]
@@ -260,17 +230,7 @@ class SQLStorage:
                     conn.execute(insert(S.vectors), vecs)
                 if batch.events:
                     conn.execute(
-                        insert(S.events),
-                        [
-                            {
-                                "user_id": user_id,
-                                "memory_id": e.memory_id,
-                                "action": e.action,
-                                "at": e.at.isoformat(),
-                                "detail": json.dumps(e.detail, default=str),
-                            }
-                            for e in batch.events
-                        ],
+                        insert(S.events), event_rows(user_id, batch.events)
                     )
                 self._bump(conn, user_id)
         except IntegrityError as exc:
@@ -301,33 +261,6 @@ class SQLStorage:
                 )
 
     # -- reads ----------------------------------------------------------
-    def _where(self, user_id: str, flt: MemoryFilter) -> list[Any]:
-        c = S.memories.c
-        conds: list[Any] = [c.user_id == user_id]
-        if flt.statuses is not None:
-            conds.append(c.status.in_([s.value for s in flt.statuses]))
-        if flt.kinds is not None:
-            conds.append(c.kind.in_([k.value for k in flt.kinds]))
-        if flt.exclude_kinds is not None:
-            conds.append(c.kind.not_in([k.value for k in flt.exclude_kinds]))
-        if flt.visible_in_domain is not None:
-            conds.append((c.domain == "") | (c.domain == flt.visible_in_domain) | (c.transferable.is_(True)))
-        if flt.domain is not None:
-            conds.append(c.domain == flt.domain)
-        if flt.keys is not None:
-            conds.append(c.key.in_(list(flt.keys)))
-        if flt.key_prefix is not None:
-            # a range, so the (user_id, key) index serves it
-            conds.append(c.key >= flt.key_prefix)
-            conds.append(c.key < flt.key_prefix + "\U0010ffff")
-        if flt.session_id is not None:
-            conds.append(c.session_id == flt.session_id)
-        if flt.agent_id is not None:
-            conds.append(c.agent_id == flt.agent_id)
-        if flt.memory_ids is not None:
-            conds.append(c.id.in_(list(flt.memory_ids)))
-        return conds
-
     def get(self, user_id: str, memory_id: str) -> MemoryRecord | None:
         with self._conn() as conn:
             row = conn.execute(
@@ -345,7 +278,7 @@ class SQLStorage:
             else [c.created_at, c.id])
         if flt.newest_first:
             order = [o.desc() for o in order]
-        stmt = select(c.data).where(*self._where(user_id, flt)).order_by(*order)
+        stmt = select(c.data).where(*where(user_id, flt)).order_by(*order)
         if limit is not None:
             stmt = stmt.limit(limit)
         with self._conn() as conn:
@@ -355,13 +288,13 @@ class SQLStorage:
     def count(self, user_id: str, flt: MemoryFilter | None = None) -> int:
         flt = flt or MemoryFilter(statuses=None)
         with self._conn() as conn:
-            return int(conn.execute(select(func.count()).where(*self._where(user_id, flt))).scalar_one())
+            return int(conn.execute(select(func.count()).where(*where(user_id, flt))).scalar_one())
 
     def search_text(self, user_id: str, query: TextQuery) -> builtins.list[tuple[str, float]]:
         match = fts5_query(query.text)
         if match is None:
             return []
-        conds = self._where(user_id, query.filter)
+        conds = where(user_id, query.filter)
         stmt = (
             select(_FTS.c.memory_id, func.bm25(literal_column("gm_fts")).label("s"))
             .select_from(_FTS.join(S.memories, S.memories.c.id == _FTS.c.memory_id))
@@ -446,7 +379,7 @@ class SQLStorage:
                 )
             ] if ids else []
             counts.memory_ids = present
-            for chunk in _chunks(present, 500):
+            for chunk in chunks(present, 500):
                 counts.full_text += conn.execute(
                     text(
                         f"DELETE FROM gm_fts WHERE user_id = :u AND memory_id IN ({','.join(':m' + str(i) for i in range(len(chunk)))})"
@@ -498,10 +431,7 @@ class SQLStorage:
             rows = conn.execute(
                 select(S.tombstones).where(S.tombstones.c.user_hash == _user_hash(user_id)).order_by(S.tombstones.c.at)
             ).all()
-        return [
-            {"id": r.id, "user_hash": r.user_hash, "at": r.at, "reason": r.reason, "counts": json.loads(r.counts)}
-            for r in rows
-        ]
+        return tombstone_dicts(rows)
 
     def user_ids(self) -> builtins.list[str]:
         with self._conn() as conn:
@@ -528,11 +458,6 @@ class _nullcontext:
 
     def __exit__(self, *exc: object) -> None:
         return None
-
-
-def _chunks(items: list[str], n: int) -> Iterator[list[str]]:
-    for i in range(0, len(items), n):
-        yield items[i : i + n]
 
 
 def _mask(cache: _VecCache, flt: MemoryFilter) -> np.ndarray:

@@ -1,0 +1,117 @@
+"""What every adapter does the same way: batch checks, row mapping, filters, events, tombstones.
+
+One implementation here keeps the adapters from drifting apart (an adapter that filtered
+``key_prefix`` differently, or checked vectors less strictly, would break the conformance
+suite only for some inputs).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import DimensionMismatchError, InvalidInputError
+from ..models import MemoryRecord
+from . import _schema as S
+from .base import MemoryEvent, MemoryFilter, WriteBatch, slot_scope
+
+__all__ = ["check_batch", "chunks", "event_rows", "key_range", "memory_row", "tombstone_dicts", "where"]
+
+
+def check_batch(user_id: str, batch: WriteBatch, dim: int | None) -> tuple[dict[str, np.ndarray], int | None]:
+    """Refuse records of another user and vectors of the wrong dimension or with NaN/inf.
+
+    Returns the vectors as contiguous float32 arrays and the store's dimension after the batch.
+    """
+    for r in [*batch.inserts, *batch.updates]:
+        if r.user_id != user_id:
+            raise InvalidInputError(f"record {r.id} belongs to another user than {user_id!r}")
+    arrays: dict[str, np.ndarray] = {}
+    for mid, vec in batch.vectors.items():
+        arr = np.ascontiguousarray(np.asarray(vec, dtype=np.float32).reshape(-1))
+        if dim is None:
+            dim = int(arr.shape[0])
+        elif arr.shape[0] != dim:
+            raise DimensionMismatchError(
+                f"vector of dimension {arr.shape[0]} for a store of dimension {dim}; "
+                "use the embedder the store was created with"
+            )
+        if not np.all(np.isfinite(arr)):
+            raise InvalidInputError(f"vector for memory {mid} has NaN or infinite values")
+        arrays[mid] = arr
+    return arrays, dim
+
+
+def memory_row(r: MemoryRecord) -> dict[str, Any]:
+    """The ``gm_memories`` columns of a record: indexed scope columns plus the full record as JSON."""
+    return {
+        "id": r.id,
+        "user_id": r.user_id,
+        "agent_id": r.agent_id or "",
+        "domain": r.domain or "",
+        "slot_scope": slot_scope(r),
+        "kind": r.kind.value,
+        "key": r.key,
+        "status": r.status.value,
+        "transferable": r.transferable,
+        "session_id": r.source.session_id or "",
+        "created_at": r.created_at.isoformat(),
+        "data": r.model_dump_json(),
+    }
+
+
+def key_range(column: Any, prefix: str) -> list[Any]:
+    """``key`` starts with ``prefix`` as a range, which a (user_id, key) index serves under binary
+    collation (SQLite). Databases with linguistic collations pass their own condition."""
+    return [column >= prefix, column < prefix + "\U0010ffff"]
+
+
+def where(user_id: str, flt: MemoryFilter,
+          key_prefix: Callable[[Any, str], list[Any]] = key_range) -> list[Any]:
+    """SQL conditions for ``flt``; the user's scope is always the first."""
+    c = S.memories.c
+    conds: list[Any] = [c.user_id == user_id]
+    if flt.statuses is not None:
+        conds.append(c.status.in_([s.value for s in flt.statuses]))
+    if flt.kinds is not None:
+        conds.append(c.kind.in_([k.value for k in flt.kinds]))
+    if flt.exclude_kinds is not None:
+        conds.append(c.kind.not_in([k.value for k in flt.exclude_kinds]))
+    if flt.visible_in_domain is not None:
+        conds.append((c.domain == "") | (c.domain == flt.visible_in_domain) | (c.transferable.is_(True)))
+    if flt.domain is not None:
+        conds.append(c.domain == flt.domain)
+    if flt.keys is not None:
+        conds.append(c.key.in_(list(flt.keys)))
+    if flt.key_prefix is not None:
+        conds.extend(key_prefix(c.key, flt.key_prefix))
+    if flt.session_id is not None:
+        conds.append(c.session_id == flt.session_id)
+    if flt.agent_id is not None:
+        conds.append(c.agent_id == flt.agent_id)
+    if flt.memory_ids is not None:
+        conds.append(c.id.in_(list(flt.memory_ids)))
+    return conds
+
+
+def event_rows(user_id: str, events: Sequence[MemoryEvent]) -> list[dict[str, Any]]:
+    return [
+        {"user_id": user_id, "memory_id": e.memory_id, "action": e.action, "at": e.at.isoformat(),
+         "detail": json.dumps(e.detail, default=str)}
+        for e in events
+    ]
+
+
+def tombstone_dicts(rows: Sequence[Any]) -> list[dict[str, Any]]:
+    return [
+        {"id": r.id, "user_hash": r.user_hash, "at": r.at, "reason": r.reason, "counts": json.loads(r.counts)}
+        for r in rows
+    ]
+
+
+def chunks(items: Sequence[str], n: int) -> Iterator[list[str]]:
+    for i in range(0, len(items), n):
+        yield list(items[i : i + n])
