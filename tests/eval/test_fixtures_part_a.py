@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from goodmemory.eval.schema import Persona, Probe, Scenario
+from goodmemory.eval.schema import DOMAINS, Persona, Probe, Scenario
 
 pytestmark = pytest.mark.eval
 
@@ -28,20 +28,7 @@ MEDIUM_NUMBERS = [f"{n:02d}" for n in range(1, 21)]
 LONG_NUMBERS = ["37", "38"]
 OUR_NUMBERS = MEDIUM_NUMBERS + LONG_NUMBERS
 
-ALLOWED_DOMAINS = {
-    "work",
-    "travel",
-    "health",
-    "finance",
-    "cooking",
-    "shopping",
-    "learning",
-    "home",
-    "fitness",
-    "legal",
-    "parenting",
-    "tech_support",
-}
+ALLOWED_DOMAINS = DOMAINS
 
 LIMITS = {
     # lifecycle: (min turns, max turns, min sessions, max sessions, min probes, max probes)

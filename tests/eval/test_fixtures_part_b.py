@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from goodmemory.eval.schema import Persona, Scenario
+from goodmemory.eval.schema import DOMAINS, Persona, Scenario
 
 pytestmark = pytest.mark.eval
 
@@ -35,20 +35,7 @@ RULES: dict[str, tuple[int, int, int, int, int, int]] = {
     "long": (20, 40, 5, 8, 6, 8),
 }
 
-ALLOWED_DOMAINS = {
-    "work",
-    "travel",
-    "health",
-    "finance",
-    "cooking",
-    "shopping",
-    "learning",
-    "home",
-    "fitness",
-    "legal",
-    "parenting",
-    "tech_support",
-}
+ALLOWED_DOMAINS = DOMAINS
 
 
 def _stem(nn: int) -> str:

@@ -8,38 +8,22 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import SCRIPT, T0  # the scripted life the sync facade tests use
 from goodmemory import (
     AsyncGoodMemory,
-    Candidate,
     GoodMemory,
     InvalidInputError,
-    MemoryKind,
     MemoryNotFoundError,
     create_async_good_memory,
     create_good_memory,
     models,
 )
 from goodmemory.testing import FakeEmbedder, FrozenClock, ScriptedExtractor
-
-T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
-SCRIPT = {
-    "I live in Lisbon.": [Candidate(kind=MemoryKind.PROFILE, key="profile.home_city", value="Lisbon",
-                                    text="User's home city is Lisbon.", confidence=0.9)],
-    "I moved to Porto.": [Candidate(kind=MemoryKind.PROFILE, key="profile.home_city", value="Porto",
-                                    text="User's home city is Porto.", confidence=0.9, is_correction=True)],
-    "I prefer a window seat.": [Candidate(kind=MemoryKind.PREFERENCE, key="preference.travel.seat", value="window",
-                                          text="User prefers a window seat on flights.", transferable=False,
-                                          confidence=0.85)],
-    "My Honda Civic plate is ABC-1234.": [Candidate(kind=MemoryKind.FACT, key="vehicle.honda_civic.plate",
-                                                    value="ABC-1234", text="User's Honda Civic plate is ABC-1234.",
-                                                    confidence=0.9)],
-}
 
 TURNS = [
     ("I live in Lisbon.", "s1"),

@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 __all__ = [
+    "DOMAINS",
     "DriftEvent",
     "FeedbackStep",
     "MemoryRisk",
@@ -24,6 +25,11 @@ __all__ = [
 ]
 
 Lifecycle = Literal["medium", "medium_complex", "long"]
+
+DOMAINS = frozenset({
+    "work", "travel", "health", "finance", "cooking", "shopping", "learning", "home", "fitness", "legal",
+    "parenting", "tech_support",
+})
 NonEmptyList = list[str]
 
 
