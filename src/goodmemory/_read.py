@@ -9,6 +9,7 @@ from datetime import datetime
 from .budget import pack
 from .config import GoodMemoryConfig
 from .context import Entry, render, section_for
+from .digest import excerpt
 from .embeddings import Embedder
 from .models import (
     Context,
@@ -84,8 +85,9 @@ def run_recall(
 def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext) -> Entry:
     text = r.text
     if r.kind == MemoryKind.EPISODE:
-        text = rc.tokens.truncate(text, rc.config.context_item_max_tokens)
-        if len(text) < len(r.text):
+        full = text if r.metadata.get("digest") else excerpt(text)
+        text = rc.tokens.truncate(full, rc.config.context_item_max_tokens)
+        if len(text) < len(full):
             text += " …"
     e = Entry(memory_id=r.id, kind=r.kind, section=section_for(r.kind), text=text,
               date=r.event_time.strftime("%Y-%m-%d"), source_message_ids=list(r.source.message_ids),

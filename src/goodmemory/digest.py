@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["DigestLine", "build_digest", "density"]
+__all__ = ["DigestLine", "build_digest", "density", "excerpt"]
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'])")
 _TOKEN = re.compile(r"\S+")
@@ -21,18 +21,39 @@ _SPECIFIC = re.compile(
     r"(?:\d)|(?:^[A-Z][a-z]+[A-Z])|(?:@)|(?:^[A-Z]{2,}\b)|(?:^\$)", re.UNICODE
 )
 _CAP = re.compile(r"^[A-Z][\w'-]+")
-_FILLER = re.compile(r"^(ok|okay|sure|thanks|thank you|great|perfect|sounds good|got it|yes|no|hi|hello)\b",
-                     re.IGNORECASE)
+_SOCIAL = (
+    "ok|okay|sure|thanks|thank|thx|great|perfect|sounds good|got it|yes|yeah|yep|no|nope|hi|hey|hello|"
+    "wow|woah|whoa|cool|awesome|nice|aww|aw|oh|congrats|congratulations|sorry|bye|cheers|haha|lol|"
+    "totally|definitely|absolutely|see you|take care|love|welcome|good morning|good night|dear"
+)
+_FILLER = re.compile(rf"^(?:[\w'-]+:\s*)?(?:{_SOCIAL})\b", re.IGNORECASE)
+_SOCIAL_WORD = re.compile(rf"^(?:{_SOCIAL})[,.!?]*$", re.IGNORECASE)
+
+
+def _vocative(tokens: list[str], i: int) -> bool:
+    """A capitalized word used to address someone: "Hey Mel!", "Thanks, Jon", "Wow Gina, ..."."""
+    prev = tokens[i - 1] if i > 0 else ""
+    if _SOCIAL_WORD.match(prev):
+        return True
+    # a name closing a clause with no content after it ("..., Caroline!")
+    return tokens[i].endswith(("!", ",", "?")) and prev.endswith(",")
 
 
 def density(text: str) -> float:
-    """Share of specific tokens (digits, codes, emails, amounts, mid-sentence capitals), in [0, 1]."""
+    """Share of specific tokens (digits, codes, emails, amounts, mid-sentence capitals), in [0, 1].
+
+    Capitalized words that only address someone ("Hey Mel!", "Thanks, Jon") are not specific:
+    greetings name people without saying anything about them.
+    """
     tokens = _TOKEN.findall(text)
     if not tokens:
         return 0.0
     specific = 0
     for i, tok in enumerate(tokens):
-        if _SPECIFIC.search(tok) or (i > 0 and _CAP.match(tok) and not tokens[i - 1].endswith((".", "!", "?", ":"))):
+        if _SPECIFIC.search(tok):
+            specific += 1
+        elif (i > 0 and _CAP.match(tok) and not tokens[i - 1].endswith((".", "!", "?", ":"))
+              and not _vocative(tokens, i)):
             specific += 1
     score = specific / len(tokens) * 3.0
     if len(tokens) < 5:
@@ -40,6 +61,33 @@ def density(text: str) -> float:
     if _FILLER.match(text.strip()):
         score *= 0.5
     return round(min(1.0, score), 3)
+
+
+_SPEAKER = re.compile(r"^([\w .'-]{1,40}:\s+)(.*)$", re.DOTALL)
+
+
+def _filler_sentence(sent: str) -> bool:
+    words = sent.split()
+    if density(sent) >= 0.2:
+        return False
+    if _FILLER.match(sent) and len(words) <= 8:
+        return True
+    return len(words) <= 3 and sent.endswith("!")
+
+
+def excerpt(text: str) -> str:
+    """The turn without its social filler sentences ("Wow!", "Thanks, Jon!"), cut marked with "…".
+
+    A speaker prefix ("Jon: ") stays; a turn that is all filler, or has none, comes back unchanged.
+    """
+    m = _SPEAKER.match(text)
+    prefix, body = (m.group(1), m.group(2)) if m else ("", text)
+    sentences = [s for s in _SENT.split(body.strip()) if s]
+    keep = [s for s in sentences if not _filler_sentence(s)]
+    if not keep or len(keep) == len(sentences):
+        return text
+    lead = "" if sentences[0] == keep[0] else "… "
+    return prefix + lead + " ".join(keep)
 
 
 @dataclass(frozen=True)
@@ -62,7 +110,7 @@ def build_digest(turns: Sequence[tuple[str, str, str]], *, max_words: int = 80, 
     for mid, role, text in turns:
         for sent in _SENT.split(text.strip()):
             sent = " ".join(sent.split())
-            if len(sent) < 12 or sent.endswith("?"):
+            if len(sent.split()) < 6 or sent.endswith("?"):
                 continue
             d = density(sent)
             if d < 0.2:
