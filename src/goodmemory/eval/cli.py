@@ -50,6 +50,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--fixtures", metavar="DIR", help="fixtures directory (default ./fixtures)")
     ap.add_argument("--personas", nargs="*", help="only these persona ids")
     ap.add_argument("--budget", type=int, default=800, help="build_context max_tokens (default 800)")
+    ap.add_argument("--url", metavar="URL", help="storage for the replayed personas (users eval-<persona>, "
+                    "forgotten before each replay; `goodmemory --url URL eval` passes it); default: a fresh "
+                    "SQLite file memory.db in the run directory")
     ap.add_argument("--no-progress", action="store_true")
     return ap
 
@@ -78,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
         i = argv.index("--suite")
         suite = argv[i + 1] if i + 1 < len(argv) else ""
         if suite != "personas":
+            if any(a == "--url" or a.startswith("--url=") for a in argv):
+                print("--url applies to the persona eval; the --suite runs replay every user into a fresh "
+                      "in-memory store", file=sys.stderr)
+                return 2
             from .suites.cli import main as suites_main
 
             return suites_main(argv)
@@ -116,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
 
     from .. import create_good_memory
+    from ..integrations.otel import redact_url
+
+    storage_url = args.url or f"sqlite:///{out / 'memory.db'}"
 
     if args.live:
         from ..llm import LLMClient, LLMConfig
@@ -129,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
 
     progress, finish = _progress(len(cases), enabled=not args.no_progress)
     cfg = RunConfig(out_dir=out, budget=args.budget, samples=args.samples,
-                    make_memory=lambda d: create_good_memory(f"sqlite:///{d / 'memory.db'}"), progress=progress)
+                    make_memory=lambda d: create_good_memory(args.url or f"sqlite:///{d / 'memory.db'}"),
+                    progress=progress)
     t0 = time.perf_counter()
     try:
         results = run_cases(cases, cfg, answerer, judge)
@@ -141,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {"run_id": run_id, "mode": "live" if args.live else ("smoke" if args.smoke else "offline"),
             "judge": judge.name, "answerer": answerer.name, "budget": args.budget, "samples": args.samples,
             "duration_s": round(time.perf_counter() - t0, 1),
-            "rerun_of": args.rerun_failures}
+            "rerun_of": args.rerun_failures, "storage": redact_url(storage_url)}
     summary = summarize(results, meta=meta, calibration=calibration)
     report = write_report(results, summary, out)
     _print_summary(summary, report)

@@ -2,9 +2,21 @@
 
 Run ``goodmemory-mcp`` (stdio, the default) or
 ``goodmemory-mcp --transport streamable-http --port 8000``. Storage comes from
-``--url`` or ``GOODMEMORY_URL``; the user comes from ``--user-id`` or
-``GOODMEMORY_USER_ID`` and is fixed for the life of the process. No tool takes
-a user id: a model cannot ask for somebody else's memory.
+``--url`` or ``GOODMEMORY_URL``. No tool takes a user id: a model cannot ask
+for somebody else's memory. The user is bound outside the model's reach:
+
+- stdio: ``--user-id`` or ``GOODMEMORY_USER_ID`` (required), fixed for the
+  life of the process;
+- streamable HTTP: the URL path, ``http://HOST:PORT/users/<user_id>/mcp``.
+  Each user gets its own ``MCPServer`` (own session manager), created on the
+  first request, so a session opened for one user cannot be used on another
+  user's path. If ``--user-id`` / ``GOODMEMORY_USER_ID`` is also set, it wins:
+  the process serves only that user (at ``/users/<that user>/mcp`` and at the
+  plain ``/mcp``) and answers 403 to a path naming anybody else.
+
+HTTP mode has no authentication of its own: whoever can reach the port can
+name any user in the path. Bind it to 127.0.0.1 (the default), or put it
+behind a proxy that authenticates the caller and fixes the path.
 
 Tools (with MCP tool annotations):
 
@@ -26,26 +38,38 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from .._validate import check_user
 from ..aio import AsyncGoodMemory
-from ..errors import GoodMemoryError
+from ..errors import GoodMemoryError, InvalidInputError
 from ..memory import GoodMemory, create_good_memory
 
 try:
+    import anyio
+    from anyio.abc import TaskGroup, TaskStatus
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
     from mcp.types import ToolAnnotations
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+    from starlette.types import Receive, Scope, Send
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "the GoodMemory MCP server needs the official MCP SDK 2.x: pip install 'goodmemory[mcp]'"
     ) from exc
 
-__all__ = ["ChatMessage", "create_server", "main"]
+__all__ = ["USER_PATH", "ChatMessage", "create_http_app", "create_server", "main"]
 
 USER_ENV = "GOODMEMORY_USER_ID"
+#: streamable HTTP: the path prefix naming the user (followed by ``--path``, ``/mcp`` by default)
+USER_PATH = "/users/{user_id}"
 
 INSTRUCTIONS = (
     "Long-term memory of the current user. Call build_context with the user's request before answering "
@@ -156,22 +180,126 @@ def create_server(memory: GoodMemory | AsyncGoodMemory, *, user_id: str, name: s
     return server
 
 
+class _UserEndpoints:
+    """ASGI endpoint of ``/users/{user_id}<path>`` (and ``<path>`` when a user is pinned).
+
+    One ``MCPServer`` per user, created on first use; its session manager runs
+    in the app's lifespan task group until shutdown.
+    """
+
+    def __init__(self, memory: AsyncGoodMemory, *, pinned: str | None, host: str, path: str) -> None:
+        self.memory, self.pinned, self.host, self.path = memory, pinned, host, path
+        self.apps: dict[str, StreamableHTTPASGIApp] = {}
+        self.lock = anyio.Lock()
+        self.task_group: TaskGroup | None = None
+
+    @asynccontextmanager
+    async def lifespan(self, _app: Starlette) -> AsyncIterator[None]:
+        async with anyio.create_task_group() as tg:
+            self.task_group = tg
+            try:
+                yield
+            finally:
+                self.task_group = None
+                self.apps.clear()
+                tg.cancel_scope.cancel()
+
+    @staticmethod
+    async def _run_manager(manager: StreamableHTTPSessionManager, *,
+                           task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        async with manager.run():
+            task_status.started()
+            await anyio.sleep_forever()
+
+    async def _app_for(self, user_id: str) -> StreamableHTTPASGIApp:
+        async with self.lock:
+            app = self.apps.get(user_id)
+            if app is None:
+                if self.task_group is None:
+                    raise RuntimeError("the GoodMemory MCP app is not running (its lifespan was not started)")
+                server = create_server(self.memory, user_id=user_id)
+                # builds the server's session manager (with DNS-rebinding protection on a loopback host)
+                server.streamable_http_app(streamable_http_path=self.path, host=self.host)
+                await self.task_group.start(self._run_manager, server.session_manager)
+                app = self.apps[user_id] = StreamableHTTPASGIApp(server.session_manager)
+            return app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        user_id = scope.get("path_params", {}).get("user_id", self.pinned)
+        if self.pinned is not None and user_id != self.pinned:
+            # the id of the bound user is not echoed: the caller may not know it
+            await JSONResponse({"error": "this server is bound to one user (--user-id / GOODMEMORY_USER_ID); "
+                                "the user in the URL is not that user"}, status_code=403)(scope, receive, send)
+            return
+        if user_id is None:
+            await JSONResponse({"error": f"no user in the URL: connect to /users/<user_id>{self.path}"},
+                               status_code=404)(scope, receive, send)
+            return
+        try:
+            user_id = check_user(user_id)
+        except InvalidInputError as exc:
+            await JSONResponse({"error": str(exc)}, status_code=400)(scope, receive, send)
+            return
+        app = await self._app_for(user_id)
+        await app(scope, receive, send)
+
+
+def create_http_app(
+    memory: GoodMemory | AsyncGoodMemory,
+    *,
+    user_id: str | None = None,
+    path: str = "/mcp",
+    host: str = "127.0.0.1",
+) -> Starlette:
+    """A Starlette app serving streamable HTTP MCP at ``/users/<user_id><path>``, the user taken from the path.
+
+    With ``user_id`` (from ``--user-id`` / ``GOODMEMORY_USER_ID``) only that user
+    is served, also at ``<path>``; a path naming another user gets 403. Without
+    it, ``<path>`` alone answers 404 saying where to connect. ``host`` is where
+    the app will listen: on a loopback host the MCP SDK's DNS-rebinding
+    protection is on. Run the app with its lifespan (uvicorn does).
+    """
+    if not path.startswith("/"):
+        raise ValueError(f"path must start with '/', got {path!r}")
+    if user_id is not None:
+        user_id = check_user(user_id)
+    amem = memory if isinstance(memory, AsyncGoodMemory) else AsyncGoodMemory(memory)
+    endpoints = _UserEndpoints(amem, pinned=user_id, host=host, path=path)
+    return Starlette(routes=[Route(USER_PATH + path, endpoints), Route(path, endpoints)],
+                     lifespan=endpoints.lifespan)
+
+
+def _serve_http(memory: GoodMemory, *, user_id: str | None, host: str, port: int, path: str) -> None:
+    import uvicorn
+
+    app = create_http_app(memory, user_id=user_id, path=path, host=host)
+    where = f"http://{host}:{port}" + (path if user_id else USER_PATH.replace("{user_id}", "<user_id>") + path)
+    print(f"goodmemory-mcp: serving {where}", file=sys.stderr, flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="goodmemory-mcp", description="GoodMemory MCP server for one user.")
-    ap.add_argument("--user-id", default=os.environ.get(USER_ENV), help=f"the user (default: ${USER_ENV})")
+    ap.add_argument("--user-id", default=os.environ.get(USER_ENV) or None,
+                    help=f"the user (default: ${USER_ENV}); required for stdio; in HTTP mode it pins the "
+                    "server to that user, else the user comes from the URL path /users/<user_id>/mcp")
     ap.add_argument("--url", default=None, help="storage URL (default: $GOODMEMORY_URL, else the user data dir)")
     ap.add_argument("--transport", choices=("stdio", "streamable-http"), default="stdio")
     ap.add_argument("--host", default="127.0.0.1", help="streamable-http host")
     ap.add_argument("--port", type=int, default=8000, help="streamable-http port")
-    ap.add_argument("--path", default="/mcp", help="streamable-http path")
+    ap.add_argument("--path", default="/mcp", help="streamable-http endpoint, after /users/<user_id>")
     return ap
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of ``goodmemory-mcp``."""
     args = _parser().parse_args(argv)
-    if not args.user_id:
-        print(f"goodmemory-mcp: no user: pass --user-id USER or set {USER_ENV}", file=sys.stderr)
+    if not args.user_id and args.transport == "stdio":
+        print(f"goodmemory-mcp: no user: pass --user-id USER or set {USER_ENV} "
+              "(or use --transport streamable-http, where the URL path names the user)", file=sys.stderr)
+        raise SystemExit(2)
+    if not args.path.startswith("/"):
+        print(f"goodmemory-mcp: --path must start with '/', got {args.path!r}", file=sys.stderr)
         raise SystemExit(2)
     try:
         memory = create_good_memory(args.url)
@@ -179,11 +307,13 @@ def main(argv: list[str] | None = None) -> None:
         print(f"goodmemory-mcp: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
     try:
-        server = create_server(memory, user_id=args.user_id)
         if args.transport == "stdio":
-            server.run("stdio")
+            create_server(memory, user_id=args.user_id).run("stdio")
         else:
-            server.run("streamable-http", host=args.host, port=args.port, streamable_http_path=args.path)
+            _serve_http(memory, user_id=args.user_id, host=args.host, port=args.port, path=args.path)
+    except InvalidInputError as exc:
+        print(f"goodmemory-mcp: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     finally:
         memory.close()
 

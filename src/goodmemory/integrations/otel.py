@@ -1,18 +1,26 @@
 """OpenTelemetry spans for the facade, following the ``gen_ai.memory.*`` conventions.
 
 Install ``goodmemory[otel]`` and configure a tracer provider as usual; the
-facade then emits one span per ``remember`` (``update_memory``), ``recall``
-and ``build_context`` (``search_memory``) and ``forget`` (``delete_memory``):
+facade then emits one span per ``remember``, ``feedback``, ``import_`` and
+``maintain`` (``update_memory``), ``recall`` and ``build_context``
+(``search_memory``) and ``forget`` (``delete_memory``). ``maintain`` is an
+``update_memory``: it rewrites stored records (decay, staleness,
+consolidation) and purges expired ones, and the well-known operation names
+have no better fit; ``goodmemory.method`` tells the calls apart.
 
 - ``gen_ai.operation.name``: the operation;
+- ``goodmemory.method``: the facade method (``remember``, ``import_``, ...);
 - ``gen_ai.memory.store.id``: the storage URL without credentials;
 - ``gen_ai.memory.record.id``: set when the operation touches one record
-  (``forget(memory_id)``, a remember that stored exactly one memory);
+  (``forget(memory_id)``, ``feedback(memory_id)``, a remember or import that
+  stored exactly one memory);
   absent on ``delete_memory`` when every record of the user goes;
 - ``gen_ai.memory.query.text``: only with ``GOODMEMORY_OTEL_CAPTURE_QUERY=1``
   (queries can hold personal data);
-- ``goodmemory.*``: counts (memories written, hits, tokens, rows deleted).
-  The user id is never recorded.
+- ``goodmemory.*``: counts (memories written, hits, tokens, rows deleted,
+  users maintained and what maintenance did), the feedback signal and the
+  id of the record a correction created. The user id, the correction text
+  and feedback notes are never recorded.
 
 Without ``opentelemetry-api`` installed, :func:`traced` returns the function
 unchanged; with the API but no SDK configured, spans are non-recording and
@@ -50,7 +58,13 @@ OPERATIONS = {
     "recall": "search_memory",
     "build_context": "search_memory",
     "forget": "delete_memory",
+    "feedback": "update_memory",
+    "import_": "update_memory",
+    "maintain": "update_memory",
 }
+
+_SIGNALS = frozenset({"confirm", "reject", "correct", "helpful", "not_helpful"})
+_MAINTENANCE_COUNTS = ("decayed", "marked_stale", "consolidated", "compacted", "expired", "purged")
 
 _provider: Any = None  # an explicit provider (tests, or users who avoid the global one)
 _available: bool | None = None
@@ -106,7 +120,7 @@ def store_id(storage: Any) -> str:
 
 
 def _before(method: str, self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
-    attrs: dict[str, Any] = {"gen_ai.operation.name": OPERATIONS[method]}
+    attrs: dict[str, Any] = {"gen_ai.operation.name": OPERATIONS[method], "goodmemory.method": method}
     storage = getattr(self, "storage", None)
     if storage is not None:
         attrs["gen_ai.memory.store.id"] = store_id(storage)
@@ -125,12 +139,20 @@ def _before(method: str, self: Any, args: tuple[Any, ...], kwargs: dict[str, Any
         messages = args[0] if args else kwargs.get("messages")
         if isinstance(messages, (list, tuple)):
             attrs["goodmemory.messages"] = len(messages)
+    elif method == "feedback":
+        memory_id = args[0] if args else kwargs.get("memory_id")
+        if isinstance(memory_id, str):
+            attrs["gen_ai.memory.record.id"] = memory_id
+        signal = args[1] if len(args) > 1 else kwargs.get("signal")
+        signal = getattr(signal, "value", signal)
+        if isinstance(signal, str) and signal in _SIGNALS:  # not an arbitrary caller string
+            attrs["goodmemory.feedback.signal"] = signal
     return attrs
 
 
 def _after(method: str, result: Any) -> dict[str, Any]:
     attrs: dict[str, Any] = {}
-    if method == "remember":
+    if method in ("remember", "import_"):
         stored = [m.id for m in getattr(result, "memories", [])]
         attrs["goodmemory.memories"] = len(stored)
         attrs["goodmemory.decisions"] = len(getattr(result, "decisions", []))
@@ -144,11 +166,19 @@ def _after(method: str, result: Any) -> dict[str, Any]:
     elif method == "forget":
         deleted = getattr(result, "deleted", {}) or {}
         attrs["goodmemory.deleted_rows"] = int(deleted.get("rows", 0))
+    elif method == "feedback":
+        new_id = getattr(result, "new_memory_id", None)
+        if isinstance(new_id, str):
+            attrs["goodmemory.new_record.id"] = new_id
+    elif method == "maintain":
+        attrs["goodmemory.users"] = len(getattr(result, "user_ids", []))
+        for key in _MAINTENANCE_COUNTS:
+            attrs[f"goodmemory.{key}"] = int(getattr(result, key, 0))
     return attrs
 
 
 def traced(operation: str) -> Callable[[F], F]:
-    """Decorate a facade method (``remember``, ``recall``, ``build_context`` or ``forget``) with a span.
+    """Decorate a facade method (a key of :data:`OPERATIONS`) with a span.
 
     ``operation`` is the method name. Without ``opentelemetry-api`` the method
     is returned as it is.

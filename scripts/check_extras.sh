@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Each integration extra installs alone and its tests pass with nothing else installed.
+#
+# For every extra: a fresh virtualenv under a temporary directory, torch pinned first (an unpinned
+# requirement pulls a multi-GB CUDA build), then `pip install -e ".[EXTRA]" pytest`, then only that
+# integration's tests and its README example. A skipped test counts as a failure: there it means the
+# extra lacks something its integration needs. One summary line per extra; exit 1 if any failed.
+#
+#   bash scripts/check_extras.sh                  # mcp openai-agents langgraph otel
+#   bash scripts/check_extras.sh mcp otel         # only these
+#   KEEP=1 bash scripts/check_extras.sh           # keep the virtualenvs and logs (path printed)
+#
+# Env: PYTHON (default python3), TORCH (default torch==2.13.0). Takes a few minutes per extra.
+# The fast in-suite counterpart is tests/integration/test_extras_isolation.py.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PY="${PYTHON:-python3}"
+TORCH="${TORCH:-torch==2.13.0}"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/goodmemory-extras.XXXXXX")
+if [ "${KEEP:-0}" = 1 ]; then echo "check_extras: work dir $WORK"; else trap 'rm -rf "$WORK"' EXIT; fi
+
+README_TEST=tests/integration/test_readme_integrations.py
+declare -A TESTS=(
+  [mcp]="tests/integration/test_mcp.py $README_TEST::test_mcp_servers_entry_is_valid_json_naming_the_installed_command"
+  [openai-agents]="tests/integration/test_openai_agents.py $README_TEST::test_integration_example_runs[agents]"
+  [langgraph]="tests/integration/test_langgraph.py $README_TEST::test_integration_example_runs[langchain]"
+  [otel]="tests/integration/test_otel.py $README_TEST::test_integration_example_runs[opentelemetry]"
+)
+declare -A UPSTREAM=(  # the distributions whose installed versions are reported
+  [mcp]="mcp"
+  [openai-agents]="openai-agents"
+  [langgraph]="langgraph langchain"
+  [otel]="opentelemetry-api opentelemetry-sdk"
+)
+
+if [ $# -gt 0 ]; then EXTRAS=("$@"); else EXTRAS=(mcp openai-agents langgraph otel); fi
+declared=$("$PY" -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]))')
+for extra in "${EXTRAS[@]}"; do
+  if [ -z "${TESTS[$extra]+x}" ]; then echo "check_extras: no tests known for extra '$extra'" >&2; exit 2; fi
+  case " $declared " in *" $extra "*) ;; *) echo "check_extras: pyproject.toml has no extra '$extra'" >&2; exit 2;; esac
+done
+
+summary=()
+failed=0
+for extra in "${EXTRAS[@]}"; do
+  venv="$WORK/venv-$extra"
+  log="$WORK/$extra"
+  echo "check_extras: [$extra] installing into $venv" >&2
+  t0=$SECONDS
+  ok=1
+  { "$PY" -m venv "$venv" \
+      && "$venv/bin/python" -m pip install -q "$TORCH" \
+      && "$venv/bin/python" -m pip install -q -e ".[$extra]" pytest; } >"$log-install.log" 2>&1 || ok=0
+  install_s=$((SECONDS - t0))
+  if [ $ok = 0 ]; then
+    tail -n 30 "$log-install.log" >&2
+    summary+=("$(printf '%-14s FAIL  install failed after %ss (see above)' "$extra" "$install_s")")
+    failed=1
+    continue
+  fi
+  versions=$("$venv/bin/python" - ${UPSTREAM[$extra]} <<'PY'
+import importlib.metadata as md, sys
+print(", ".join(f"{d} {md.version(d)}" for d in sys.argv[1:]))
+PY
+)
+  torch_v=$("$venv/bin/python" -c 'import importlib.metadata as md; print(md.version("torch"))')
+  echo "check_extras: [$extra] testing (${versions}; torch ${torch_v})" >&2
+  t1=$SECONDS
+  # shellcheck disable=SC2086  # TESTS holds several node ids
+  "$venv/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$log.xml" ${TESTS[$extra]} >"$log-tests.log" 2>&1
+  rc=$?
+  test_s=$((SECONDS - t1))
+  counts=$("$venv/bin/python" - "$log.xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except (OSError, ET.ParseError):
+    print("0 0 0 0")
+    raise SystemExit
+suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
+total = {k: sum(int(s.get(k, 0)) for s in suites) for k in ("tests", "failures", "errors", "skipped")}
+print(total["tests"], total["failures"], total["errors"], total["skipped"])
+PY
+)
+  read -r n_tests n_fail n_err n_skip <<<"$counts"
+  n_pass=$((n_tests - n_fail - n_err - n_skip))
+  if [ $rc = 0 ] && [ "$n_skip" = 0 ] && [ "$n_tests" -gt 0 ]; then
+    verdict=PASS
+  else
+    verdict=FAIL
+    failed=1
+    tail -n 40 "$log-tests.log" >&2
+  fi
+  summary+=("$(printf '%-14s %s  %s passed, %s failed, %s errors, %s skipped  install %ss  tests %ss  (%s; torch %s)' \
+    "$extra" "$verdict" "$n_pass" "$n_fail" "$n_err" "$n_skip" "$install_s" "$test_s" "$versions" "$torch_v")")
+done
+
+echo
+echo "check_extras summary (python $("$PY" -c 'import platform; print(platform.python_version())'))"
+for line in "${summary[@]}"; do echo "  $line"; done
+exit $failed
