@@ -50,9 +50,7 @@ def density(text: str) -> float:
         return 0.0
     specific = 0
     for i, tok in enumerate(tokens):
-        if _SPECIFIC.search(tok):
-            specific += 1
-        elif (i > 0 and _CAP.match(tok) and not tokens[i - 1].endswith((".", "!", "?", ":"))
+        if _SPECIFIC.search(tok) or (i > 0 and _CAP.match(tok) and not tokens[i - 1].endswith((".", "!", "?", ":"))
               and not _vocative(tokens, i)):
             specific += 1
     score = specific / len(tokens) * 3.0

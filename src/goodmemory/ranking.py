@@ -32,6 +32,7 @@ class RetrievalConfig:
     feedback_weight: float = 0.25
     window_boost: float = 1.5
     key_hint_boost: float = 1.4
+    speaker_boost: float = 1.3  # a turn spoken by someone the question names
     other_domain_factor: float = 0.75  # transferable memories from another domain rank a little lower
     mmr_lambda: float = 0.8
     min_vector_similarity: float = 0.15  # vector-only hits below this are noise
@@ -77,6 +78,15 @@ def _similarity(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b)
 
 
+_SPEAKER = re.compile(r"^([^:\n]{1,40}):")
+
+
+def _speaker(text: str) -> str | None:
+    """The speaker of a raw turn (episodes read "<name or role>: <text>"), lowercased."""
+    m = _SPEAKER.match(text)
+    return m.group(1).strip().lower() if m else None
+
+
 def rank(
     plan: QueryPlan,
     records: dict[str, MemoryRecord],
@@ -114,6 +124,10 @@ def rank(
         if r.kind == MemoryKind.EPISODE:
             # specific turns (ids, numbers, names) inform; "sounds good" does not
             score *= 0.7 + 0.6 * float(r.metadata.get("density", 0.5))
+            speaker = _speaker(r.text)
+            if plan.names and speaker in plan.names:
+                score *= config.speaker_boost
+                reasons.append(f"spoken by {speaker}, whom the question names")
         # recency: decays with the memory's volatility, so stable facts stay put
         age_days = max(0.0, (now - r.event_time).total_seconds() / 86400.0)
         recency = math.exp(-age_days * r.volatility / 90.0)

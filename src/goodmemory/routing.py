@@ -46,6 +46,7 @@ class QueryPlan:
     kinds: tuple[MemoryKind, ...] | None = None
     signals: list[str] = field(default_factory=list)
     key_hints: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()  # people (or places) the question names, lowercased
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -57,6 +58,7 @@ class QueryPlan:
             "k": self.k,
             "signals": self.signals,
             "key_hints": list(self.key_hints),
+            "names": list(self.names),
         }
 
 
@@ -183,6 +185,31 @@ def _parse_time_window(query: str, at: datetime) -> TimeWindow | None:
     return None
 
 
+_NAME = re.compile(r"\b([A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?:['\u2019]s)?(?=\W|$)")
+_NOT_NAMES = frozenset(
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "today", "tomorrow", "yesterday", "remind", "please"]
+)
+
+
+def query_names(query: str) -> tuple[str, ...]:
+    """Capitalized words that name someone or something ("What has John done?" -> ``("john",)``).
+
+    The first word counts only when it is addressed or possessive ("John, ..."; "Maria's ..."),
+    since questions capitalize their first word anyway.
+    """
+    from .storage._text import STOPWORDS
+
+    out: list[str] = []
+    for m in _NAME.finditer(query):
+        word = m.group(1).lower()
+        if word in STOPWORDS or word in _NOT_NAMES or word in out:
+            continue
+        if not query[: m.start()].strip() and not query[m.end():].startswith(",") and m.group(0) == m.group(1):
+            continue
+        out.append(word)
+    return tuple(out)
+
+
 def plan_query(
     query: str,
     *,
@@ -206,4 +233,5 @@ def plan_query(
     if kinds is not None:
         weights = {k: v for k, v in weights.items() if k in kinds}
     return QueryPlan(query=query, intent=intent, kind_weights=weights, domain=domain, window=window,
-                     k=limit, kinds=kinds, signals=signals, key_hints=key_hints(query))
+                     k=limit, kinds=kinds, signals=signals, key_hints=key_hints(query),
+                     names=query_names(query))

@@ -220,3 +220,19 @@ def test_lexical_recipe_favours_text_channel() -> None:
     recs = _records(_rec("t", "alpha car plate"), _rec("v", "bravo insurance policy"))
     th, vh = [("t", 1.0)], [("v", 0.9)]
     assert _ids(rank(plan_query("zzz", at=NOW), recs, th, vh, now=NOW, config=RECIPES["LEXICAL"]))[0] == "t"
+
+
+def test_turns_spoken_by_the_person_the_question_names_rank_first() -> None:
+    by_maria = _rec("m", "Maria: I joined a gym last week and the people there are great.",
+                    kind=MemoryKind.EPISODE, metadata={"density": 0.5})
+    by_john = _rec("j", "John: I joined a gym too, the people there are great.",
+                   kind=MemoryKind.EPISODE, metadata={"density": 0.5})
+    recs = _records(by_maria, by_john)
+    th = [("j", 2.0), ("m", 1.0)]
+    plan = plan_query("Where has Maria made friends?", at=NOW)
+    assert plan.names == ("maria",)
+    hits = rank(plan, recs, th, [], now=NOW)
+    assert _ids(hits) == ["m", "j"]
+    assert any("spoken by maria" in r for r in hits[0].reasons)
+    # without a name in the question the channel order stands
+    assert _ids(rank(plan_query("where did someone make friends?", at=NOW), recs, th, [], now=NOW)) == ["j", "m"]

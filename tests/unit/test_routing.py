@@ -211,3 +211,18 @@ def test_window_at_the_end_of_time_does_not_raise() -> None:
 
 def test_month_window_in_year_one_does_not_raise() -> None:
     parse_time_window("in December", datetime(1, 1, 5, tzinfo=UTC))
+
+
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        ("What martial arts has John done?", ("john",)),
+        ("Would Melanie's kids like camping with Caroline?", ("melanie", "caroline")),
+        ("When did I book the flight to Tokyo in May?", ("tokyo",)),
+        ("What did I say on Monday about the car?", ()),
+        ("John, what's my plate number?", ("john",)),
+        ("what is my account number", ()),
+    ],
+)
+def test_query_names(query: str, names: tuple[str, ...]) -> None:
+    assert plan_query(query, at=datetime(2025, 3, 12, tzinfo=UTC)).names == names
