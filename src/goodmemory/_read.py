@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
+
+import numpy as np
 
 from .budget import pack
 from .config import GoodMemoryConfig
@@ -29,6 +35,23 @@ from .verification import Verdict, assess
 
 __all__ = ["ReadContext", "run_build_context", "run_recall"]
 
+_RECENT_LOOPS = 10  # open loops offered to every context, newest first
+
+T = TypeVar("T")
+
+# The query embedding (torch or an HTTP call, both release the GIL) runs on this thread while the
+# calling thread reads storage, so the two overlap instead of adding up.
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _embed_soon(embedder: Embedder, text: str) -> Future[np.ndarray]:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="goodmemory-embed")
+    return _POOL.submit(embedder.embed, [text])
+
 
 @dataclass
 class ReadContext:
@@ -40,16 +63,21 @@ class ReadContext:
 
 def _ranked(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
-    limit: int, include_history: bool, now: datetime,
-) -> tuple[list[RankedHit], dict[str, object]]:
+    limit: int, include_history: bool, now: datetime, meanwhile: Callable[[], T],
+) -> tuple[list[RankedHit], dict[str, object], T]:
+    """Searches both channels and ranks; ``meanwhile`` (more storage reads) runs while the query embeds."""
     cfg = rc.config.retrieval()
     plan = plan_query(query, at=now, domain=domain, kinds=kinds, limit=limit)
     statuses = (MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED) if include_history else ACTIVE_ONLY
     flt = MemoryFilter(statuses=statuses, kinds=kinds, visible_in_domain=domain)
     t0 = time.perf_counter()
-    text_hits = rc.storage.search_text(user_id, TextQuery(query, cfg.candidates, flt))
-    t1 = time.perf_counter()
-    qvec = rc.embedder.embed([query])[0]
+    pending = _embed_soon(rc.embedder, query)
+    try:
+        text_hits = rc.storage.search_text(user_id, TextQuery(query, cfg.candidates, flt))
+        extra = meanwhile()
+    finally:
+        t1 = time.perf_counter()
+        qvec = pending.result()[0]  # the embedder's own error, if it failed
     t2 = time.perf_counter()
     vec_hits = rc.storage.search_vector(user_id, VectorQuery(qvec, cfg.candidates, flt))
     t3 = time.perf_counter()
@@ -61,18 +89,19 @@ def _ranked(
         "plan": plan.as_dict(),
         "text_candidates": len(text_hits),
         "vector_candidates": len(vec_hits),
+        # "text" includes the reads done meanwhile; "embed" is the wait for the embedding after them
         "timings_ms": {"text": round((t1 - t0) * 1e3, 2), "embed": round((t2 - t1) * 1e3, 2),
                        "vector": round((t3 - t2) * 1e3, 2), "rank": round((t4 - t3) * 1e3, 2)},
     }
-    return hits, trace
+    return hits, trace, extra
 
 
 def run_recall(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
     limit: int, include_history: bool, now: datetime,
 ) -> RecallResult:
-    hits, trace = _ranked(rc, query, user_id=user_id, domain=domain, kinds=kinds, limit=limit,
-                          include_history=include_history, now=now)
+    hits, trace, _ = _ranked(rc, query, user_id=user_id, domain=domain, kinds=kinds, limit=limit,
+                             include_history=include_history, now=now, meanwhile=lambda: None)
     if rc.config.track_recalls and hits:
         rc.storage.mark_recalled(user_id, [h.record.id for h in hits], now)
     return RecallResult(
@@ -102,14 +131,23 @@ def run_build_context(
 ) -> tuple[Context, list[str]]:
     cfg = rc.config
     t0 = time.perf_counter()
-    hits, trace = _ranked(rc, query, user_id=user_id, domain=domain, kinds=None, limit=cfg.context_candidates,
-                          include_history=False, now=now)
-    visible = MemoryFilter(visible_in_domain=domain)
-    profile = rc.storage.list(user_id, MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain=domain))
-    loops = [r for r in rc.storage.list(user_id, MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,),
-                                                                visible_in_domain=domain))
-             if r.metadata.get("state", "open") == "open"]
-    del visible
+
+    def standing() -> tuple[list[MemoryRecord], list[MemoryRecord], list[MemoryRecord]]:
+        profile = rc.storage.list(user_id, MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain=domain))
+        # the newest open loops compete by default; older ones only when the search finds them relevant
+        loops = [r for r in rc.storage.list(user_id, MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,),
+                                                                    visible_in_domain=domain, newest_first=True),
+                                            limit=3 * _RECENT_LOOPS)
+                 if r.metadata.get("state", "open") == "open"][:_RECENT_LOOPS]
+        # how the user wants to be answered applies to every answer, whatever the question
+        style = rc.storage.list(user_id, MemoryFilter(kinds=(MemoryKind.PREFERENCE,),
+                                                      key_prefix="preference.communication.",
+                                                      visible_in_domain=domain, newest_first=True), limit=3)
+        return profile, loops, style
+
+    hits, trace, (profile, loops, style) = _ranked(
+        rc, query, user_id=user_id, domain=domain, kinds=None, limit=cfg.context_candidates, include_history=False,
+        now=now, meanwhile=standing)
     staleness = cfg.retrieval().staleness
     dropped: list[DroppedItem] = []
     by_id: dict[str, Entry] = {}
@@ -140,9 +178,6 @@ def run_build_context(
     top_score = hits[0].score if hits else 1.0
     # the core profile leads (identity frames every answer), then relevance order
     core = sorted(profile, key=lambda r: (-r.importance, -r.confidence, r.id))[: cfg.core_profile_items]
-    # how the user wants to be answered applies to every answer, whatever the question
-    style = rc.storage.list(user_id, MemoryFilter(kinds=(MemoryKind.PREFERENCE,), key_prefix="preference.communication.",
-                                                  visible_in_domain=domain, newest_first=True), limit=3)
     for r in [*core, *style]:
         add(r, top_score * 1.01)
     ranked_extra = [(h.record, h.score) for h in hits]

@@ -14,6 +14,7 @@ from goodmemory import (
     MemoryStatus,
     UserExport,
     WriteAction,
+    create_good_memory,
 )
 from goodmemory.errors import EmbeddingError
 from goodmemory.tokens import count_tokens
@@ -228,3 +229,82 @@ def test_maintain_compacts_turn_by_turn_sessions_into_a_digest(mem: GoodMemory) 
     assert mem.maintain(user_id="u1").compacted == 0  # idempotent
     hits = mem.recall("Zurich flights", user_id="u1", limit=20)
     assert any(h.memory.id == digests[0].id for h in hits.hits)
+
+
+def test_open_tasks_section_shows_the_newest_loops_and_relevant_older_ones(tmp_path, clock) -> None:  # type: ignore[no-untyped-def]
+    from goodmemory.testing import FakeEmbedder
+
+    mem = create_good_memory(f"sqlite:///{tmp_path / 'loops.db'}", embedder=FakeEmbedder(), clock=clock)
+    chores = ["renew the passport", "call the plumber", "book the dentist", "return the library books",
+              "pay the water bill", "fix the bike tire", "email the landlord", "buy a birthday gift",
+              "cancel the gym membership", "update the resume", "clean the gutters", "file the tax return",
+              "order new glasses", "schedule the car inspection", "send the wedding invitations",
+              "back up the laptop", "repaint the fence", "refill the prescription", "sell the old couch",
+              "replace the smoke detector battery"]
+    for i, chore in enumerate(chores):
+        clock.advance(days=1)
+        mem.remember([_user(f"I need to {chore}.")], user_id="u1", session_id=f"s{i}")
+    loops = mem.list(user_id="u1", kinds=["open_loop"])
+    assert len(loops) == len(chores)
+    ctx = mem.build_context("what's the weather like?", user_id="u1", max_tokens=4000)
+    shown = {it.text for it in ctx.items if it.section == "tasks"}
+    assert any("smoke detector" in t for t in shown)  # the newest
+    assert len(shown) < len(chores)  # not every loop, every time: the newest, plus what the search finds
+    ctx = mem.build_context("did I renew my passport?", user_id="u1", max_tokens=4000)
+    assert any("passport" in it.text for it in ctx.items if it.section == "tasks")  # old but relevant
+    mem.close()
+
+
+def test_query_embedding_overlaps_the_storage_reads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The text search starts while the query is still being embedded (they run on two threads)."""
+    import threading
+
+    from goodmemory.storage.sql import SQLStorage
+    from goodmemory.testing import FakeEmbedder
+
+    embedding_started = threading.Event()
+
+    class SlowEmbedder(FakeEmbedder):
+        def embed(self, texts):  # type: ignore[no-untyped-def]
+            if texts == ["where do I live?"]:
+                embedding_started.set()
+            return super().embed(texts)
+
+    class Watching(SQLStorage):
+        overlapped: bool | None = None
+
+        def search_text(self, user_id, query):  # type: ignore[no-untyped-def]
+            if query.text == "where do I live?":
+                # sequential code would embed only after this returns: the event would never come
+                Watching.overlapped = embedding_started.wait(timeout=5)
+            return super().search_text(user_id, query)
+
+    store = Watching(f"sqlite:///{tmp_path / 'o.db'}")
+    mem = create_good_memory(store, embedder=SlowEmbedder())
+    mem.remember([_user("I live in Lisbon.")], user_id="u1")
+    assert "Lisbon" in mem.build_context("where do I live?", user_id="u1").text
+    assert Watching.overlapped is True
+
+
+def test_failing_query_embedding_raises_embedding_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from goodmemory.testing import FakeEmbedder
+
+    class Broken(FakeEmbedder):
+        fail = False
+
+        def embed(self, texts):  # type: ignore[no-untyped-def]
+            if self.fail:
+                raise EmbeddingError("embedding service down")
+            return super().embed(texts)
+
+    emb = Broken()
+    mem = create_good_memory(f"sqlite:///{tmp_path / 'b.db'}", embedder=emb)
+    mem.remember([_user("I live in Lisbon.")], user_id="u1")
+    emb.fail = True
+    with pytest.raises(EmbeddingError, match="service down"):
+        mem.recall("where do I live?", user_id="u1")
+    with pytest.raises(EmbeddingError, match="service down"):
+        mem.build_context("where do I live?", user_id="u1")
+    emb.fail = False
+    assert mem.recall("where do I live?", user_id="u1").hits
+    mem.close()
