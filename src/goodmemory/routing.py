@@ -111,6 +111,8 @@ _KEY_HINTS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
     (re.compile(r"\b(orders?|deliver\w*|shipping|tracking|warranty|purchases?)\b", re.I),
      ("order.", "tracking.", "warranty.", "purchase.")),
     (re.compile(r"\b(email|phone|contact|address)\b", re.I), ("contact.", "profile.address")),
+    (re.compile(r"\b(laptops?|computers?|tablets?|devices?|gadgets?|appliances?|tvs?|televisions?|repair\w*|"
+                r"replace\w*|broken|broke|cracked|damaged)\b", re.I), ("purchase.", "possession.", "warranty.")),
 ]
 
 

@@ -226,3 +226,10 @@ def test_month_window_in_year_one_does_not_raise() -> None:
 )
 def test_query_names(query: str, names: tuple[str, ...]) -> None:
     assert plan_query(query, at=datetime(2025, 3, 12, tzinfo=UTC)).names == names
+
+
+def test_broken_device_questions_point_at_purchases_and_warranties() -> None:
+    from goodmemory.routing import key_hints
+
+    hints = key_hints("My laptop screen just cracked. What are my options for getting it repaired?")
+    assert {"purchase.", "possession.", "warranty."} <= set(hints)

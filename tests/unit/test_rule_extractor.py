@@ -391,3 +391,41 @@ def test_like_real_objects_still_work() -> None:
     assert one("I'm into bouldering.", "preference.like.bouldering").value == "likes bouldering"
     assert one("I love live music.", "preference.like.live_music").value == "likes live music"
     assert one("I enjoy cooking.", "preference.like.cooking").value == "likes cooking"
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("I have an old 2018 MacBook Pro.", "possession.macbook_pro", "2018 MacBook Pro"),
+        ("I drive a 2019 Honda Accord.", "vehicle.honda_accord", "2019 Honda Accord"),
+        ("I just got a 2022 Ford F-150.", "vehicle.ford_f_150", "2022 Ford F-150"),
+    ],
+)
+def test_owned_things_are_vehicles_only_when_the_make_is_a_car_make(text: str, key: str, value: str) -> None:
+    c = one(text, key)
+    assert c.value == value
+    assert not any(k.startswith("vehicle.") for k in (x.key for x in run(("user", text)))) or key.startswith("vehicle.")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value", "says"),
+    [
+        ("I'll go with the MacBook Pro. What warranty comes with it?", "purchase.macbook_pro", "MacBook Pro",
+         "User chose the MacBook Pro."),
+        ("I don't fly enough for that. Let's go with the Gold Card.", "card.gold_card", "Gold Card",
+         "User chose the Gold Card."),
+        ("Ok, I'll take the Samsung QN90C then.", "purchase.samsung_qn90c", "Samsung QN90C", "User chose the Samsung QN90C."),
+        ("I ended up buying the Dyson V15 last week.", "purchase.dyson_v15", "Dyson V15", "User bought the Dyson V15."),
+    ],
+)
+def test_choices_and_purchases_of_named_products(text: str, key: str, value: str, says: str) -> None:
+    c = one(text, key)
+    assert c.kind == MemoryKind.FACT and c.value == value and c.text == says
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'll go with the flow.", "Let's go with the first option.", "I'll take the bus.", "I'll go with you."],
+)
+def test_choices_need_a_named_product(text: str) -> None:
+    assert not any(c.key.startswith(("purchase.", "card.")) for c in run(("user", text)))

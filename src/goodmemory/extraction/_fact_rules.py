@@ -180,8 +180,13 @@ def _facts(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
     if m:
         name = m.group("veh")
         full = f"{m.group('year')} {name}"
-        ex._emit(run, src, fl, K.FACT, slot_key("vehicle", ex._vehicle_slug(name, run)), full, f"User owns a {full}.",
-                 importance=0.65, keywords=f"car vehicle owns drives {name}")
+        if name.split()[0].lower() in P.CAR_MAKES:
+            ex._emit(run, src, fl, K.FACT, slot_key("vehicle", ex._vehicle_slug(name, run)), full, f"User owns a {full}.",
+                     importance=0.65, keywords=f"car vehicle owns drives {name}")
+        else:  # "an old 2018 MacBook Pro" is a thing the user owns, not a car
+            ex._emit(run, src, fl, K.FACT, slot_key("possession", name), full, f"User owns a {full}.",
+                     importance=0.55, keywords=f"owns has device item {name}")
+    _choice(ex, s, src, run, fl)
     m = P.R_MONEY.search(s)
     if m:
         what, v = m.group("what").lower(), m.group("v").strip()
@@ -258,6 +263,25 @@ def _facts(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
                 ex._emit(run, src, fl, K.FACT, key, v, f"User's {humanize_key(key)} is now {v} (switched from {m.group('old').strip()}).",
                          importance=0.7, correction=True, keywords=f"switched changed {old}")
                 break
+
+
+_BOUGHT_VERBS = frozenset({"bought", "buy", "buying", "purchased", "purchase", "ordered"})
+
+
+def _choice(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
+    """A named product the user chose or bought: "Let's go with the Gold Card", "I bought the Dyson V15"."""
+    m = P.R_CHOICE.search(s) or P.R_BOUGHT.search(s)
+    if not m:
+        return
+    name, tail = m.group("x"), (m.group("tail") or "").strip()
+    if name.split()[0].lower() in P.CAR_MAKES:
+        return  # vehicles have their own rules
+    bought = m.group("verb").lower() in _BOUGHT_VERBS
+    what = f"{name} {tail}".strip()
+    family = "card" if (tail.endswith("card") or name.lower().endswith("card")) else "purchase"
+    ex._emit(run, src, fl, K.FACT, slot_key(family, name), name,
+             f"User {'bought' if bought else 'chose'} the {what}.", conf=0.8, importance=0.6,
+             keywords=f"{'bought purchased owns' if bought else 'chose picked selected has'} {family} {what}")
 
 
 def _open_loops(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:

@@ -326,6 +326,21 @@ R_OWN_VEHICLE = re.compile(
     r"\bi (?:drive|own|have|just bought|bought|recently bought|leased|just leased|got|just got) (?:a|an|my) (?:new |used |old )?(?P<year>(?:19|20)\d{2}) (?P<veh>(?-i:[A-Z][\w\-]*(?: [A-Z0-9][\w\-]*){0,3}))",
     I,
 )
+CAR_MAKES = frozenset(
+    ["acura", "alfa", "audi", "bentley", "bmw", "buick", "cadillac", "chevrolet", "chevy", "chrysler", "citroen", "dacia", "dodge", "ferrari", "fiat", "ford", "genesis", "gmc", "honda", "hyundai", "infiniti", "jaguar", "jeep", "kia", "lamborghini", "lexus", "lincoln", "lucid", "maserati", "mazda", "mercedes", "mercedes-benz", "mini", "mitsubishi", "nissan", "opel", "peugeot", "polestar", "porsche", "ram", "renault", "rivian", "saab", "skoda", "subaru", "suzuki", "tesla", "toyota", "vauxhall", "volkswagen", "vw", "volvo", "ducati", "harley", "harley-davidson", "kawasaki", "yamaha", "vespa"]
+)
+PRODUCT = r"(?P<x>(?-i:[A-Z][\w\-]*(?: [A-Z0-9][\w\-]*){0,3}))(?P<tail> (?:credit card|card|laptop|phone|plan|policy))?"
+R_CHOICE = re.compile(
+    r"\b(?:i'?ll|i will|i'?m going to|let'?s|we'?ll|i think i'?ll) (?P<verb>go with|take|get|choose|pick) the (?:new )?"
+    + PRODUCT + r"(?=\s*(?:[.!,;]|then\b|$))",
+    I,
+)
+R_BOUGHT = re.compile(
+    r"\bi (?:just |finally |recently |already )?(?:ended up |decided to |went ahead and )?"
+    r"(?P<verb>bought|buy|buying|purchased|purchase|ordered|chose|picked|went with|settled on|decided on) "
+    r"(?:the|a|an) (?:new )?" + PRODUCT,
+    I,
+)
 VIN = re.compile(r"\b(?-i:[A-HJ-NPR-Z0-9]{17})\b")
 EMAIL = re.compile(r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b")
 PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{2,4}\)[ .\-]?|\d{2,4}[ .\-])\d{3,4}[ .\-]?\d{3,4}(?![\w-])")

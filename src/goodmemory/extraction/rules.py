@@ -225,7 +225,7 @@ _LOOP_HINT = re.compile(r"\b(?:need|have|got|remind|haven'?t|waiting|get back|fo
 
 def _apply(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
     low = s.lower()
-    has_i = bool(_HAS_I.search(low)) or low.startswith(("please", "when", "whenever", "every", "each", "from now", "going forward", "keep", "be ", "no ", "you can ", "you could ", "use", "avoid", "explain", "reply", "respond", "answer", "always", "never", "don't", "do not", "the ", "our "))
+    has_i = bool(_HAS_I.search(low)) or low.startswith(("please", "let's ", "lets ", "when", "whenever", "every", "each", "from now", "going forward", "keep", "be ", "no ", "you can ", "you could ", "use", "avoid", "explain", "reply", "respond", "answer", "always", "never", "don't", "do not", "the ", "our "))
     if not has_i:
         return
     _profile(ex, s, src, run, fl)
