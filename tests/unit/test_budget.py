@@ -128,3 +128,17 @@ def test_a_long_item_blocks_what_follows_it() -> None:
     short = Entry("c" * 32, MemoryKind.FACT, "facts", "short", None, [])
     res = _pack([long, short], 100)
     assert res.selected == [] and res.dropped == [long, short]
+
+
+def test_token_counts_are_cached_and_identical_to_fresh_counts() -> None:
+    from goodmemory.tokens import TiktokenCounter
+
+    counter = TiktokenCounter()
+    line = '- [a1b2c3 fact 2024-03-01] "User\'s seat is 12C on flight PAC-778K4M."'
+    first = counter.count(line)
+    assert first == len(counter._enc.encode(line))
+    before = counter.cache_info().hits  # type: ignore[attr-defined]
+    assert counter.count(line) == first
+    assert counter.cache_info().hits == before + 1  # type: ignore[attr-defined]
+    long = "word " * 1000  # over the cached length: counted fresh, still right
+    assert counter.count(long) == len(counter._enc.encode(long))
