@@ -4,7 +4,10 @@
 #   bash scripts/postgres.sh start   # install if needed, start, create role/db; last line = URL
 #   bash scripts/postgres.sh stop    # stop the cluster
 #
-# Both are idempotent. Everything but the URL goes to stderr, so
+# Both are idempotent. A second cluster (e.g. a tuned one for benchmarks) is chosen with
+#   GOODMEMORY_PG_CLUSTER=bench GOODMEMORY_PG_PORT=5433 \
+#   GOODMEMORY_PG_SETTINGS="shared_buffers=4GB effective_cache_size=12GB" bash scripts/postgres.sh start
+# (settings apply when the cluster is created). Everything but the URL goes to stderr, so
 #   url=$(bash scripts/postgres.sh start | tail -n 1)
 # works. pgvector is not packaged for PostgreSQL 15 on this Debian release; its
 # source package is fetched from the next release (same mirror as the system's
@@ -14,7 +17,7 @@
 set -euo pipefail
 
 PG_MAJOR=15
-CLUSTER=main
+CLUSTER="${GOODMEMORY_PG_CLUSTER:-main}"
 PORT="${GOODMEMORY_PG_PORT:-5432}"
 DB_USER=goodmemory
 DB_PASS=goodmemory
@@ -122,7 +125,9 @@ start() {
   build_pgvector
   if ! pg_lsclusters -h | awk -v v="$PG_MAJOR" -v c="$CLUSTER" '$1 == v && $2 == c { found = 1 } END { exit !found }'; then
     log "creating cluster ${PG_MAJOR}/${CLUSTER}"
-    as_root pg_createcluster "$PG_MAJOR" "$CLUSTER" -p "$PORT" >&2
+    local opts=()
+    for kv in ${GOODMEMORY_PG_SETTINGS:-}; do opts+=(-o "$kv"); done
+    as_root pg_createcluster "$PG_MAJOR" "$CLUSTER" -p "$PORT" "${opts[@]}" >&2
   fi
   if ! pg_lsclusters -h | awk -v v="$PG_MAJOR" -v c="$CLUSTER" '$1 == v && $2 == c && $4 == "online" { found = 1 } END { exit !found }'; then
     log "starting cluster ${PG_MAJOR}/${CLUSTER}"

@@ -4,13 +4,60 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .ranking import RECIPES, RetrievalConfig
 from .verification import StalenessConfig
 
-__all__ = ["GoodMemoryConfig", "default_storage_url"]
+__all__ = ["GoodMemoryConfig", "StorageConfig", "default_storage_url"]
+
+
+class StorageConfig(BaseModel):
+    """Settings for the store ``create_good_memory`` opens from a URL (a Storage object passed in is
+    used as it is). Pool, vector-index and bulk settings apply to PostgreSQL, where URL query
+    parameters (``?pool_size=...``) override them; ``busy_timeout_ms`` and ``vacuum_on_delete`` to SQLite;
+    ``text_rank_budget_rows`` to both."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # PostgreSQL connection pool (SQLAlchemy QueuePool): at most pool_size + max_overflow connections
+    pool_size: int = Field(default=5, ge=1, le=1000)
+    max_overflow: int = Field(default=5, ge=0, le=1000)
+    pool_timeout_s: float = Field(default=30.0, gt=0, le=3600)  # wait for a free connection, then an error
+    pool_recycle_s: int = Field(default=1800, ge=-1)  # reconnect connections older than this; -1: never
+    pool_pre_ping: bool = False  # test each connection on checkout (a dropped one is retried once anyway)
+    connect_timeout_s: int = Field(default=10, ge=1, le=600)
+    application_name: str = Field(default="goodmemory", min_length=1, max_length=63)  # in pg_stat_activity
+    pg_schema: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    # pgvector HNSW
+    ef_search: int = Field(default=100, ge=1, le=1000)
+    iterative_scan: Literal["relaxed_order", "strict_order", "off"] = "relaxed_order"
+    hnsw_m: int = Field(default=16, ge=2, le=100)
+    hnsw_ef_construction: int = Field(default=32, ge=4, le=1000)
+    bulk_reindex_min_rows: int = Field(default=10_000, ge=1)
+    bulk_reindex_fraction: float = Field(default=0.2, ge=0.0, le=1.0)
+    index_build_memory_mb: int = Field(default=1024, ge=64)
+    # SQLite
+    busy_timeout_ms: int = Field(default=30_000, ge=0)
+    vacuum_on_delete: bool = True
+    # full text (both): score about this many rows per search at most, rarest query terms first
+    text_rank_budget_rows: int = Field(default=2000, ge=1)
+
+    @model_validator(mode="after")
+    def _hnsw_build_list(self) -> StorageConfig:
+        if self.hnsw_ef_construction < 2 * self.hnsw_m:
+            raise ValueError("hnsw_ef_construction must be at least 2 * hnsw_m (a pgvector rule)")
+        return self
+
+    def postgres_options(self) -> dict[str, Any]:
+        d = self.model_dump(exclude={"busy_timeout_ms", "vacuum_on_delete", "pg_schema"})
+        return {**d, "schema": self.pg_schema}
+
+    def sqlite_options(self) -> dict[str, Any]:
+        return {"busy_timeout_ms": self.busy_timeout_ms, "vacuum_on_delete": self.vacuum_on_delete,
+                "text_rank_budget_rows": self.text_rank_budget_rows}
 
 
 class GoodMemoryConfig(BaseModel):
@@ -33,6 +80,8 @@ class GoodMemoryConfig(BaseModel):
     hard_max_message_chars: int = Field(default=1_000_000, ge=1000)  # longer ones are refused
     max_messages_per_call: int = Field(default=10_000, ge=1)
     max_memories_per_user: int | None = Field(default=None, ge=10)
+    # storage opened from a URL
+    storage: StorageConfig = Field(default_factory=StorageConfig)
 
     @field_validator("retrieval_recipe")
     @classmethod

@@ -18,7 +18,7 @@ from typing import Any
 from . import _validate as V
 from ._read import ReadContext, run_build_context, run_recall
 from ._write import WriteContext, outdate_sources, prepare_messages, run_remember
-from .config import GoodMemoryConfig, default_storage_url
+from .config import GoodMemoryConfig, StorageConfig, default_storage_url
 from .embeddings import CachedEmbedder, Embedder, default_embedder
 from .errors import ConfigurationError, InvalidInputError, MemoryNotFoundError, SlotConflictError
 from .extraction.base import ExtractionContext, Extractor
@@ -41,7 +41,7 @@ from .models import (
     WriteResult,
     new_id,
 )
-from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch
+from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch, write_new
 from .tokens import TokenCounter, default_token_counter
 
 __all__ = ["GoodMemory", "create_good_memory"]
@@ -430,11 +430,14 @@ class GoodMemory:
                                      "conflicts_with": [remap(c) for c in r.conflicts_with]}, deep=True)
                 for r in originals]})
         records = [r.model_copy(update={"user_id": target}, deep=True) for r in data.memories if r.id not in present]
-        batch = WriteBatch(inserts=records)
+        now = self.clock()
+        batch = WriteBatch(inserts=records, events=[
+            MemoryEvent(r.id, "import", now, {"exported_at": data.exported_at.isoformat()}) for r in records])
         if records:
             mat = self.embedder.embed([r.text for r in records])
             batch.vectors = {r.id: mat[i] for i, r in enumerate(records)}
-            self.storage.write(target, batch)
+            # one transaction either way; adapters with a bulk path (COPY, executemany) load faster
+            write_new(self.storage, target, batch)
         from .models import WriteAction, WriteDecision
 
         return WriteResult(memories=records, decisions=[
@@ -461,13 +464,15 @@ class GoodMemory:
         self.close()
 
 
-def open_storage(url: str) -> Storage:
+def open_storage(url: str, settings: StorageConfig | None = None) -> Storage:
+    """The adapter for ``url``, configured with ``settings`` (pool, index and SQLite options)."""
     if not isinstance(url, str) or not url:
         raise InvalidInputError("storage must be a URL string or a Storage object")
+    settings = settings or StorageConfig()
     if url.startswith("sqlite"):
         from .storage.sql import SQLStorage
 
-        return SQLStorage(url)
+        return SQLStorage(url, **settings.sqlite_options())
     if url.startswith("memory://"):
         from .storage.memory import InMemoryStorage
 
@@ -481,7 +486,7 @@ def open_storage(url: str) -> Storage:
             ) from exc
         from .storage.postgres import PostgresStorage
 
-        return PostgresStorage(url)
+        return PostgresStorage(url, **settings.postgres_options())
     raise InvalidInputError(
         f"unsupported storage URL {url!r}: use sqlite:///path.db, sqlite://, memory:// or "
         "postgresql+psycopg://user:password@host/db"
@@ -516,7 +521,7 @@ def create_good_memory(
         except ValidationError as exc:
             raise ConfigurationError(f"invalid config: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}") from None
     if storage is None or isinstance(storage, str):
-        store, owns = open_storage(storage or default_storage_url()), True
+        store, owns = open_storage(storage or default_storage_url(), config.storage if config else None), True
     else:
         store, owns = storage, False
     return GoodMemory(store, config=config, embedder=embedder, extractor=extractor, llm=llm, clock=clock,

@@ -305,7 +305,7 @@ def test_sqlite_upgrades_a_v1_database_and_refuses_a_newer_one(tmp_path: Path) -
     finally:
         s.close()
     with engine.begin() as conn:
-        assert S.current_version(conn) == S.SCHEMA_VERSION == 2
+        assert S.current_version(conn) == S.SCHEMA_VERSION == 3
         assert {"gm_mem_user_created", "gm_tomb_user"} <= _index_names(conn)
         conn.execute(text("UPDATE gm_meta SET value = '99' WHERE name = 'schema_version'"))
     with pytest.raises(SchemaVersionError, match="99"):
@@ -319,7 +319,8 @@ def test_sqlite_upgrades_a_v1_database_and_refuses_a_newer_one(tmp_path: Path) -
 def test_postgres_upgrades_a_v1_database_and_refuses_a_newer_one() -> None:
     if not PG_URL:
         pytest.skip("GOODMEMORY_TEST_POSTGRES_URL is not set")
-    from goodmemory.storage.postgres import _INSERT_MEMORY, PostgresStorage
+    from goodmemory.storage._pg_sql import INSERT_MEMORY
+    from goodmemory.storage.postgres import PostgresStorage
 
     schema = f"gm_test_{uuid.uuid4().hex[:12]}"
     engine = create_engine(PG_URL)
@@ -335,7 +336,7 @@ def test_postgres_upgrades_a_v1_database_and_refuses_a_newer_one() -> None:
     try:
         with engine.begin() as conn:
             assert S.migrate(conn, "tsvector", target=1) == 0
-            conn.execute(_INSERT_MEMORY, PostgresStorage._row(rec))
+            conn.execute(INSERT_MEMORY, PostgresStorage._row(rec))
         with engine.connect() as conn:
             assert S.current_version(conn) == 1 and "gm_mem_user_created" not in _index_names(conn)
         s = PostgresStorage(PG_URL, schema=schema)
@@ -345,13 +346,68 @@ def test_postgres_upgrades_a_v1_database_and_refuses_a_newer_one() -> None:
         finally:
             s.close()
         with engine.begin() as conn:
-            assert S.current_version(conn) == S.SCHEMA_VERSION == 2
+            assert S.current_version(conn) == S.SCHEMA_VERSION == 3
             assert {"gm_mem_user_created", "gm_tomb_user", "gm_one_active_slot", "gm_mem_tsv"} <= _index_names(conn)
             conn.execute(text("UPDATE gm_meta SET value = '99' WHERE name = 'schema_version'"))
         with pytest.raises(SchemaVersionError, match="99"):
             PostgresStorage(PG_URL, schema=schema)
         with engine.connect() as conn:
             assert S.current_version(conn) == 99
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_postgres_v2_vectors_move_into_partitions() -> None:
+    """Schema v3 partitions gm_vectors by user: a v2 store's vectors, their search and the HNSW
+    indexes survive the upgrade."""
+    if not PG_URL:
+        pytest.skip("GOODMEMORY_TEST_POSTGRES_URL is not set")
+    import numpy as np
+
+    from goodmemory.storage._pg_sql import INSERT_MEMORY
+    from goodmemory.storage.base import VectorQuery
+    from goodmemory.storage.postgres import PostgresStorage
+
+    schema = f"gm_test_{uuid.uuid4().hex[:12]}"
+    engine = create_engine(PG_URL)
+
+    @event.listens_for(engine, "connect")
+    def _path(dbapi_conn: Any, _rec: Any) -> None:
+        with dbapi_conn.cursor() as cur:
+            cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+            cur.execute(f'SET search_path TO "{schema}", public')
+        dbapi_conn.commit()
+
+    recs = {u: [make_record(u, f"{u} note {i}", key=f"note.n{i}", minutes=i) for i in range(3)] for u in ("a", "b")}
+    vecs = {r.id: np.eye(4, dtype=np.float32)[i] for rs in recs.values() for i, r in enumerate(rs)}
+    try:
+        with engine.begin() as conn:  # what a v2 PostgresStorage left after its first vector write
+            S.migrate(conn, "tsvector", target=2)
+            conn.execute(text("ALTER TABLE gm_vectors ADD COLUMN emb halfvec(4)"))
+            conn.execute(text("CREATE INDEX gm_vec_hnsw ON gm_vectors USING hnsw (emb halfvec_cosine_ops)"))
+            conn.execute(text("INSERT INTO gm_meta(name, value) VALUES ('dim', '4'), ('vector_type', 'halfvec')"))
+            for u, rs in recs.items():
+                for r in rs:
+                    conn.execute(INSERT_MEMORY, PostgresStorage._row(r))
+                    conn.execute(text("INSERT INTO gm_vectors (memory_id, user_id, emb) VALUES (:m, :u, CAST(:v AS "
+                                      "halfvec))"), {"m": r.id, "u": u, "v": str(vecs[r.id].tolist())})
+        s = PostgresStorage(PG_URL, schema=schema)
+        try:
+            for u, rs in recs.items():
+                hits = s.search_vector(u, VectorQuery(vecs[rs[1].id], limit=3))
+                assert hits[0][0] == rs[1].id and {m for m, _ in hits} == {r.id for r in rs}
+        finally:
+            s.close()
+        with engine.connect() as conn:
+            assert S.current_version(conn) == 3
+            assert len(S.vector_partitions(conn)) == S.VECTOR_PARTITIONS
+            assert conn.execute(text("SELECT to_regclass('gm_vectors_v2')")).scalar() is None
+            assert conn.execute(text("SELECT count(*) FROM gm_vectors")).scalar_one() == 6
+            hnsw = {n for n in _index_names(conn) if n.startswith("gm_vec_hnsw")}
+            assert len(hnsw) == S.VECTOR_PARTITIONS and "gm_vec_hnsw" not in hnsw
     finally:
         with engine.begin() as conn:
             conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from goodmemory.errors import StorageError, StorageUnavailableError
-from goodmemory.storage.base import WriteBatch
+from goodmemory.storage.base import TextQuery, WriteBatch
 from goodmemory.storage.memory import InMemoryStorage
 from goodmemory.storage.sql import SQLStorage
 from goodmemory.testing.conformance import StorageConformance, make_record
@@ -38,6 +39,24 @@ class TestSQLiteFile(StorageConformance):
     def storage(self, tmp_path: Path) -> Iterator[SQLStorage]:
         s = SQLStorage(f"sqlite:///{tmp_path / 'gm.db'}")
         yield s
+        s.close()
+
+
+def test_sqlite_text_search_scores_rare_terms_first(tmp_path: Path) -> None:
+    """A term most rows contain is not scored when rarer terms fill the budget (FTS5 counts the rows)."""
+    s = SQLStorage(f"sqlite:///{tmp_path / 'gm.db'}", text_rank_budget_rows=50)
+    try:
+        recs = [make_record("u", f"common words everywhere note {i}" + (" with rare okapi" if i < 3 else ""),
+                            minutes=i) for i in range(300)]
+        s.write_bulk("u", WriteBatch(inserts=recs))
+        assert {m for m, _ in s.search_text("u", TextQuery("common okapi", limit=500))} == {r.id for r in recs[:3]}
+        assert len(s.search_text("u", TextQuery("common", limit=500))) == 300  # a lone term is kept
+        roomy = SQLStorage(f"sqlite:///{tmp_path / 'gm.db'}")  # the default budget keeps both terms here
+        try:
+            assert len(roomy.search_text("u", TextQuery("common okapi", limit=500))) == 300
+        finally:
+            roomy.close()
+    finally:
         s.close()
 
 
@@ -76,16 +95,23 @@ class TestPostgres(StorageConformance):
         assert caps.multi_process and caps.persistent and caps.enforces_unique_active_slot
         assert not caps.exact_vectors  # HNSW is approximate
 
-    def test_hnsw_index_and_dim_in_meta(self, storage: Any, pg_schema: str) -> None:
+    def test_hnsw_index_per_partition_and_dim_in_meta(self, storage: Any, pg_schema: str) -> None:
         from sqlalchemy import text
+
+        from goodmemory.storage import _schema as S
 
         a = make_record("u", "first vector")
         storage.write("u", WriteBatch(inserts=[a], vectors={a.id: np.ones(16, dtype=np.float32) / 4}))
         with storage.engine.connect() as conn:
-            idx = conn.execute(text("SELECT indexdef FROM pg_indexes WHERE schemaname = :s AND indexname = "
-                                    "'gm_vec_hnsw'"), {"s": pg_schema}).scalar_one()
+            defs = conn.execute(text("SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = :s AND "
+                                     "indexname LIKE 'gm_vec_hnsw_p%'"), {"s": pg_schema}).all()
             dim = conn.execute(text("SELECT value FROM gm_meta WHERE name = 'dim'")).scalar_one()
-        assert "hnsw" in idx and "halfvec_cosine_ops" in idx and dim == "16"
+            plan = "\n".join(r[0] for r in conn.execute(text(
+                "EXPLAIN SELECT memory_id FROM gm_vectors WHERE user_id = 'u' ORDER BY emb <=> "
+                "CAST(:q AS halfvec) LIMIT 5"), {"q": "[" + ",".join(["0.25"] * 16) + "]"}))
+        assert len(defs) == S.VECTOR_PARTITIONS == len({t for t, _ in defs}) and dim == "16"
+        assert all("hnsw" in d and "halfvec_cosine_ops" in d for _, d in defs)
+        assert len(set(re.findall(r"gm_vectors_p\d+", plan))) == 1  # a user's search reads one partition
 
     def test_reopen_sees_data_and_dim(self, storage: Any, pg_schema: str) -> None:
         from goodmemory.storage.postgres import PostgresStorage
@@ -97,6 +123,27 @@ class TestPostgres(StorageConformance):
             assert other.dim == 16 and [r.id for r in other.list("u")] == [a.id]
         finally:
             other.close()
+
+    def test_text_search_scores_rare_terms_first(self, pg_schema: str) -> None:
+        """With planner statistics, a term most rows contain is not scored when rarer terms fill the budget."""
+        from sqlalchemy import text
+
+        from goodmemory.storage.postgres import PostgresStorage
+
+        s = PostgresStorage(str(PG_URL), schema=pg_schema, text_rank_budget_rows=50)
+        try:
+            recs = [make_record("u", f"common words everywhere note {i}" + (" with rare okapi" if i < 3 else ""),
+                                minutes=i) for i in range(300)]
+            s.write("u", WriteBatch(inserts=recs))
+            assert len(s.search_text("u", TextQuery("common okapi", limit=500))) == 300  # no statistics yet
+            with s.engine.begin() as conn:
+                conn.execute(text("ANALYZE gm_memories"))
+            s._stats_at = None  # refresh now instead of within minutes
+            hits = s.search_text("u", TextQuery("common okapi", limit=500))
+            assert {m for m, _ in hits} == {r.id for r in recs[:3]}
+            assert len(s.search_text("u", TextQuery("common", limit=500))) == 300  # a lone term is kept
+        finally:
+            s.close()
 
     def test_close_releases_every_connection(self, pg_schema: str) -> None:
         from sqlalchemy import create_engine, text

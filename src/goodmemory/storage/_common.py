@@ -13,12 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DimensionMismatchError, InvalidInputError
+from ..errors import DimensionMismatchError, InvalidInputError, StorageError
 from ..models import MemoryRecord
 from . import _schema as S
 from .base import MemoryEvent, MemoryFilter, WriteBatch, slot_scope
 
-__all__ = ["check_batch", "chunks", "event_rows", "key_range", "memory_row", "tombstone_dicts", "where"]
+__all__ = ["check_batch", "check_bulk_batch", "chunks", "event_rows", "key_range", "memory_row", "tombstone_dicts",
+           "where"]
 
 
 def check_batch(user_id: str, batch: WriteBatch, dim: int | None) -> tuple[dict[str, np.ndarray], int | None]:
@@ -42,6 +43,18 @@ def check_batch(user_id: str, batch: WriteBatch, dim: int | None) -> tuple[dict[
         if not np.all(np.isfinite(arr)):
             raise InvalidInputError(f"vector for memory {mid} has NaN or infinite values")
         arrays[mid] = arr
+    return arrays, dim
+
+
+def check_bulk_batch(user_id: str, batch: WriteBatch, dim: int | None) -> tuple[dict[str, np.ndarray], int | None]:
+    """``check_batch`` plus the bulk path's rules: new records only, vectors only for them."""
+    if batch.updates:
+        raise InvalidInputError("write_bulk takes new records only; write updates with write()")
+    arrays, dim = check_batch(user_id, batch, dim)
+    new_ids = {r.id for r in batch.inserts}
+    stray = next((mid for mid in arrays if mid not in new_ids), None)
+    if stray is not None:
+        raise StorageError(f"vector for unknown memory {stray}: write_bulk takes vectors of its own new records")
     return arrays, dim
 
 

@@ -15,6 +15,11 @@ advisory lock, so processes opening a fresh database at once do not race.
 History:
 1. initial schema.
 2. indexes for ordered listing per user and tombstone lookup by user hash.
+3. PostgreSQL: ``gm_vectors`` hash-partitioned by ``user_id`` (``VECTOR_PARTITIONS``
+   partitions, primary key ``(user_id, memory_id)``), each partition with its
+   own HNSW index (created by the adapter). A user's vector search reads one
+   partition's graph, and a bulk load rebuilds only the index of the partition
+   it fills. SQLite: nothing to do.
 """
 
 from __future__ import annotations
@@ -37,7 +42,8 @@ from sqlalchemy import (
 
 from ..errors import SchemaVersionError
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "events", "memories", "metadata", "migrate", "tombstones", "vectors"]
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "VECTOR_PARTITIONS", "events", "memories", "metadata", "migrate", "tombstones",
+           "vector_partitions", "vectors"]
 
 metadata = MetaData()
 
@@ -159,10 +165,48 @@ def _v2(conn: Connection, fts: str) -> None:
     conn.execute(text("CREATE INDEX IF NOT EXISTS gm_tomb_user ON gm_tombstones (user_hash, at)"))
 
 
+# Hash partitions of gm_vectors on PostgreSQL (fixed when the table is created). k heavy users share
+# about k(k-1)/2/P partitions pairwise: with 32, ten users mostly get a graph of their own, while a
+# fresh store stays a few dozen small tables (each partition's HNSW index is built empty).
+VECTOR_PARTITIONS = 32
+
+
+def vector_partitions(conn: Connection) -> list[str]:
+    """Names of the partitions of ``gm_vectors`` (PostgreSQL, schema v3+), in remainder order."""
+    rows = conn.execute(text(
+        "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+        "WHERE i.inhparent = to_regclass('gm_vectors') ORDER BY c.relname")).all()
+    return [r[0] for r in rows]
+
+
+def _v3(conn: Connection, fts: str) -> None:
+    if fts != "tsvector":
+        return
+    emb = conn.execute(text(
+        "SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = to_regclass('gm_vectors') "
+        "AND a.attname = 'emb' AND NOT a.attisdropped")).scalar()
+    conn.execute(text("ALTER TABLE gm_vectors RENAME TO gm_vectors_v2"))
+    conn.execute(text("ALTER INDEX IF EXISTS gm_vectors_pkey RENAME TO gm_vectors_v2_pkey"))
+    conn.execute(text("DROP INDEX IF EXISTS gm_vec_user"))
+    conn.execute(text("DROP INDEX IF EXISTS gm_vec_hnsw"))
+    emb_col = f", emb {emb}" if emb else ""
+    conn.execute(text(
+        f"CREATE TABLE gm_vectors (memory_id VARCHAR(64) NOT NULL, user_id VARCHAR(255) NOT NULL{emb_col}, "
+        "CONSTRAINT gm_vectors_pkey PRIMARY KEY (user_id, memory_id)) PARTITION BY HASH (user_id)"))
+    for i in range(VECTOR_PARTITIONS):
+        conn.execute(text(
+            f"CREATE TABLE gm_vectors_p{i:02d} PARTITION OF gm_vectors "
+            f"FOR VALUES WITH (MODULUS {VECTOR_PARTITIONS}, REMAINDER {i})"))
+    cols = "memory_id, user_id" + (", emb" if emb else "")
+    conn.execute(text(f"INSERT INTO gm_vectors ({cols}) SELECT {cols} FROM gm_vectors_v2"))
+    conn.execute(text("DROP TABLE gm_vectors_v2"))
+
+
 Migration = Callable[[Connection, str], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial schema: memories, vectors, events, tombstones, full-text", _v1),
     (2, "indexes: memories by (user, created_at, id), tombstones by user hash", _v2),
+    (3, "PostgreSQL: vectors hash-partitioned by user, one HNSW index per partition", _v3),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

@@ -14,7 +14,7 @@ import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from ..models import MemoryKind, MemoryRecord, MemoryStatus
 
 __all__ = [
     "ACTIVE_ONLY",
+    "BulkLoadStorage",
     "DeleteCounts",
     "MemoryEvent",
     "MemoryFilter",
@@ -31,6 +32,7 @@ __all__ = [
     "VectorQuery",
     "WriteBatch",
     "slot_scope",
+    "write_new",
 ]
 
 ACTIVE_ONLY: tuple[MemoryStatus, ...] = (MemoryStatus.ACTIVE,)
@@ -56,6 +58,7 @@ class StorageCapabilities:
     secure_delete: bool = False  # deleted bytes are overwritten on disk
     multi_process: bool = False
     enforces_unique_active_slot: bool = False  # in the database, not only in Python
+    bulk_load: bool = False  # has ``write_bulk`` (see :class:`BulkLoadStorage`)
 
 
 @dataclass(frozen=True)
@@ -195,3 +198,29 @@ class Storage(Protocol):
     def user_ids(self) -> builtins.list[str]: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class BulkLoadStorage(Storage, Protocol):
+    """A store with a fast path for many new records (imports, migrations, benchmarks).
+
+    Declared with ``capabilities.bulk_load``. ``write_bulk`` has the contract of
+    ``write`` restricted to inserts (checked by the conformance suite): the batch
+    holds new records (``updates`` must be empty), vectors only for those
+    records, and any events; it is applied in one transaction, all or nothing,
+    and leaves the same rows, full-text entries, vectors and events as ``write``
+    would, with the same constraints (one active record per slot, no id twice).
+    Adapters may trade concurrency for speed while it runs (PostgreSQL
+    rebuilds the vector index of the partition it loads instead of inserting
+    into it row by row when the load is large).
+    """
+
+    def write_bulk(self, user_id: str, batch: WriteBatch) -> None: ...
+
+
+def write_new(storage: Storage, user_id: str, batch: WriteBatch) -> None:
+    """Write a batch of new records through the bulk path where the adapter declares one."""
+    if storage.capabilities.bulk_load:
+        cast(BulkLoadStorage, storage).write_bulk(user_id, batch)
+    else:
+        storage.write(user_id, batch)

@@ -6,32 +6,43 @@
   identifiers and numbers match as written) with a GIN index. Bodies and
   queries go through the same tokenizer as the other adapters; a query is its
   distinct terms, each quoted, OR-ed (``'a' | 'b'``), so user text is never
-  tsquery syntax. Scores are ``ts_rank_cd`` (higher is better).
+  tsquery syntax. Scores are ``ts_rank_cd`` (higher is better). With planner
+  statistics, only the rarest terms whose estimated matches fit
+  ``text_rank_budget_rows`` are scored (``_text.choose_terms``): the GIN
+  index finds rows but cannot rank them, so a common term would make a search
+  score a large part of the table.
 - Vectors: a pgvector ``halfvec(dim)`` column (half the index of ``vector`` at
-  no recall loss for normalized embeddings) with an HNSW cosine index, added
-  at the first vector write, when the dimension is known; the dimension is
-  kept in ``gm_meta``. Searches use iterative index scans, so filters
-  (user, status, domain) never starve the top-k. Approximate: declared with
-  ``exact_vectors=False``.
+  no recall loss for normalized embeddings) in ``gm_vectors``, which is
+  hash-partitioned by user with one HNSW cosine index per partition
+  (``_pg_vectors``); the column and indexes are added at the first vector
+  write, when the dimension is known, which is kept in ``gm_meta``. A search
+  reads one partition's graph, with iterative index scans (``relaxed_order``)
+  so filters (user, status, domain) never starve the top-k. Approximate:
+  declared with ``exact_vectors=False``.
+- Bulk loads (``write_bulk``, declared with ``bulk_load=True``) stream rows
+  with ``COPY`` and rebuild the loaded partition's index after a large load.
 - Every query carries ``user_id`` in its WHERE clause. ``write``, ``delete``
   and ``mark_recalled`` take a per-user advisory lock first, so writers for one
   user serialize (across threads and processes) while other users proceed;
   a partial unique index keeps one active record per slot.
-- A dropped connection is retried once, then ``StorageUnavailableError``
+- Reads are single statements in autocommit (no BEGIN/COMMIT round trips).
+  A dropped connection is retried once, then ``StorageUnavailableError``
   naming the host and database. ``close()`` disposes the pool.
 
 URL: ``postgresql+psycopg://user:password@host:5432/db`` (``postgresql://`` is
 accepted and uses psycopg 3). Pool and schema settings can be given as
-keyword arguments or as URL query parameters: ``pool_size``,
-``max_overflow``, ``pool_timeout``, ``schema``, ``ef_search``.
+keyword arguments (``GoodMemoryConfig.storage`` passes them) or as URL query
+parameters, which win: ``pool_size``, ``max_overflow``, ``pool_timeout``,
+``schema``, ``ef_search``.
 """
 
 from __future__ import annotations
 
 import builtins
-import hashlib
 import json
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Literal, TypeVar
 
@@ -44,9 +55,7 @@ from sqlalchemy import (
     bindparam,
     cast,
     column,
-    create_engine,
     delete,
-    event,
     func,
     insert,
     literal,
@@ -55,31 +64,33 @@ from sqlalchemy import (
     table,
     text,
 )
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import (
-    ArgumentError,
-    DBAPIError,
-    IntegrityError,
-    NoSuchModuleError,
-    SQLAlchemyError,
-)
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from sqlalchemy.engine import URL
 from sqlalchemy.sql.elements import ColumnClause
-from sqlalchemy.types import UserDefinedType
 
 from ..errors import (
     ConfigurationError,
     DimensionMismatchError,
-    GoodMemoryError,
     InvalidInputError,
     SlotConflictError,
     StorageError,
-    StorageUnavailableError,
 )
 from ..models import MemoryRecord, new_id
 from . import _schema as S
-from ._common import check_batch, chunks, event_rows, memory_row, tombstone_dicts, where
-from ._text import search_body, terms
+from ._common import check_batch, check_bulk_batch, chunks, event_rows, memory_row, tombstone_dicts, where
+from ._pg_engine import PgOptions, ensure_pgvector, make_engine, parse_url, run, where_msg
+from ._pg_sql import (
+    INSERT_MEMORY,
+    MEMORY_COLUMNS,
+    TERM_STATS_SQL,
+    UPDATE_MEMORY,
+    PgVec,
+    TermStats,
+    lock_key,
+    tsquery_of,
+    vec_literal,
+)
+from ._pg_vectors import HNSW_MAX_DIM, BulkPlan, IndexSettings, bulk_load, ensure_hnsw, ensure_vector_column
+from ._text import choose_terms, query_terms, search_body, terms
 from .base import (
     DeleteCounts,
     MemoryEvent,
@@ -98,63 +109,8 @@ T = TypeVar("T")
 _VECTORS = table("gm_vectors", column("memory_id"), column("user_id"), column("emb"))
 _TSV: ColumnClause[Any] = literal_column("gm_memories.tsv")
 _SIMPLE: ColumnClause[Any] = literal_column("'simple'::regconfig")
-_HNSW_MAX_DIM = {"halfvec": 4000, "vector": 2000}
-# pg_advisory_xact_lock key taken around the one-time DDL of the vector column ("gm-vdim").
-_DDL_LOCK = 0x676D2D7664696D00
-# SQLSTATEs worth one more try: serialization failure, deadlock (neither expected: writers serialize
-# on an advisory lock first, but a retry is cheaper than an error), and a terminated backend.
-_TRANSIENT = {"40001", "40P01"}
-_DISCONNECT_STATES = {"57P01", "57P02", "57P03"}
-
-_INSERT_MEMORY = text(
-    "INSERT INTO gm_memories (id, user_id, agent_id, domain, slot_scope, kind, key, status, transferable, "
-    "session_id, created_at, data, tsv) VALUES (:id, :user_id, :agent_id, :domain, :slot_scope, :kind, :key, "
-    ":status, :transferable, :session_id, :created_at, :data, to_tsvector('simple', :body))"
-)
-_UPDATE_MEMORY = text(
-    "UPDATE gm_memories SET agent_id = :agent_id, domain = :domain, slot_scope = :slot_scope, kind = :kind, "
-    "key = :key, status = :status, transferable = :transferable, session_id = :session_id, "
-    "created_at = :created_at, data = :data, tsv = to_tsvector('simple', :body) "
-    "WHERE id = :id AND user_id = :user_id"
-)
-
-
-class _PgVec(UserDefinedType[Any]):
-    """The pgvector type name, for ``CAST(:q AS halfvec)`` (values are bound as text literals)."""
-
-    cache_ok = True
-
-    def __init__(self, name: str = "halfvec") -> None:
-        self.name = name
-
-    def get_col_spec(self, **kw: Any) -> str:
-        return self.name
-
-
-def _vec_literal(arr: np.ndarray) -> str:
-    values = arr.tolist()
-    return "[" + ",".join(["%.9g"] * len(values)) % tuple(values) + "]"
-
-
-def _lock_key(*parts: str) -> int:
-    digest = hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass")).digest()
-    return int.from_bytes(digest[:8], "big", signed=True)
-
-
-def tsquery(text_: str, max_terms: int = 32) -> str | None:
-    """A ``to_tsquery`` expression: distinct terms, each quoted, OR-ed. None when empty.
-
-    Terms are word characters only (the shared tokenizer), and quoting keeps
-    them literal, so ``&``, ``!``, ``:*`` or quotes in user text are inert.
-    """
-    seen: dict[str, None] = {}
-    for t in terms(text_):
-        seen.setdefault(t, None)
-        if len(seen) >= max_terms:
-            break
-    if not seen:
-        return None
-    return " | ".join("'" + t.replace("\\", "\\\\").replace("'", "''") + "'" for t in seen)
+_INSERT_MEMORY = INSERT_MEMORY  # the former name
+_TERM_STATS_TTL_S = 300.0
 
 
 class PostgresStorage:
@@ -165,7 +121,14 @@ class PostgresStorage:
     ``vector_type`` is ``"halfvec"`` (default) or ``"vector"``; it only
     matters for a new store, an existing one keeps what it was created with.
     ``ef_search`` is HNSW's candidate list size per query (higher: better
-    recall, slower).
+    recall, slower); ``iterative_scan`` is pgvector's mode for filtered
+    searches (``relaxed_order`` measured fastest at equal recall; results are
+    re-sorted here). ``bulk_reindex_min_rows``, ``bulk_reindex_fraction`` and
+    ``index_build_memory_mb`` steer ``write_bulk`` (see ``_pg_vectors``).
+    ``application_name`` tags the connections in ``pg_stat_activity``.
+    ``text_rank_budget_rows`` bounds how many rows a full-text search scores:
+    query terms are kept rarest first while their estimated matches fit
+    (``_text.choose_terms``; common terms cost the most and rank the least).
     """
 
     def __init__(
@@ -176,97 +139,51 @@ class PostgresStorage:
         max_overflow: int = 5,
         pool_timeout_s: float = 30,
         pool_recycle_s: int = 1800,
+        pool_pre_ping: bool = False,
         connect_timeout_s: int = 10,
         schema: str | None = None,
         vector_type: Literal["halfvec", "vector"] = "halfvec",
         ef_search: int = 100,
+        iterative_scan: Literal["relaxed_order", "strict_order", "off"] = "relaxed_order",
         hnsw_m: int = 16,
-        hnsw_ef_construction: int = 64,
+        hnsw_ef_construction: int = 32,
+        bulk_reindex_min_rows: int = 10_000,
+        bulk_reindex_fraction: float = 0.2,
+        index_build_memory_mb: int = 1024,
+        application_name: str = "goodmemory",
+        text_rank_budget_rows: int = 2000,
         echo: bool = False,
     ) -> None:
-        if not isinstance(url, str) or not url.startswith("postgresql"):
-            raise InvalidInputError(f"not a PostgreSQL URL: {url!r}; use postgresql+psycopg://user:pw@host/db")
         try:
             import psycopg  # noqa: F401
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ConfigurationError(
                 "PostgreSQL storage needs psycopg 3: pip install goodmemory[postgres]"
             ) from exc
-        try:
-            parsed = make_url(url)
-        except ArgumentError as exc:
-            raise InvalidInputError(f"malformed PostgreSQL URL: {exc}") from exc
-        if parsed.drivername in ("postgresql", "postgres"):
-            parsed = parsed.set(drivername="postgresql+psycopg")
-        if parsed.drivername != "postgresql+psycopg":
-            raise InvalidInputError(
-                f"unsupported PostgreSQL driver {parsed.drivername!r}: use postgresql+psycopg://"
-            )
-        query = dict(parsed.query)
-        opts: dict[str, Any] = {}
-        for name in ("pool_size", "max_overflow", "pool_timeout", "schema", "ef_search"):
-            if name in query:
-                raw = query.pop(name)
-                opts[name] = raw[-1] if isinstance(raw, tuple) else raw
-        parsed = parsed.set(query=query)
-        try:
-            pool_size = int(opts.get("pool_size", pool_size))
-            max_overflow = int(opts.get("max_overflow", max_overflow))
-            pool_timeout_s = float(opts.get("pool_timeout", pool_timeout_s))
-            ef_search = int(opts.get("ef_search", ef_search))
-        except ValueError as exc:
-            raise InvalidInputError(f"bad pool setting in the storage URL: {exc}") from exc
-        schema = opts.get("schema", schema)
-        if pool_size < 1 or max_overflow < 0 or pool_timeout_s <= 0 or ef_search < 1:
-            raise InvalidInputError("pool_size >= 1, max_overflow >= 0, pool_timeout > 0 and ef_search >= 1")
-        if schema is not None and (not schema or not schema.replace("_", "").isalnum() or schema[0].isdigit()):
-            raise InvalidInputError(f"schema must be a plain identifier (letters, digits, _), got {schema!r}")
-        if vector_type not in _HNSW_MAX_DIM:
+        parsed, opts = parse_url(url, PgOptions(
+            pool_size=pool_size, max_overflow=max_overflow, pool_timeout_s=pool_timeout_s,
+            pool_recycle_s=pool_recycle_s, pool_pre_ping=pool_pre_ping, connect_timeout_s=connect_timeout_s,
+            schema=schema,
+            ef_search=ef_search, iterative_scan=iterative_scan, application_name=application_name, echo=echo))
+        if vector_type not in HNSW_MAX_DIM:
             raise InvalidInputError(f"vector_type must be 'halfvec' or 'vector', got {vector_type!r}")
         self.url: URL = parsed
-        self.schema = schema
-        self._where_msg = (
-            f"PostgreSQL at {parsed.host or 'localhost'}:{parsed.port or 5432}, database "
-            f"{parsed.database!r}, user {parsed.username!r}"
-        )
+        self.options = opts
+        self.schema = opts.schema
+        self._where_msg = where_msg(parsed)
         self._vector_type: str = vector_type
-        self._ef_search = ef_search
-        self._hnsw = (int(hnsw_m), int(hnsw_ef_construction))
+        self._index = IndexSettings(
+            vector_type=vector_type, m=hnsw_m, ef_construction=hnsw_ef_construction,
+            reindex_min_rows=bulk_reindex_min_rows, reindex_fraction=bulk_reindex_fraction,
+            build_memory_mb=index_build_memory_mb).check()
+        self.last_bulk: BulkPlan | None = None  # what the last write_bulk did (partition, index rebuilt)
+        self._text_budget = int(text_rank_budget_rows)
+        if self._text_budget < 1:
+            raise InvalidInputError("text_rank_budget_rows must be >= 1")
+        self._stats: TermStats | None = None
+        self._stats_at: float | None = None
         self._closed = False
-        try:
-            self.engine: Engine = create_engine(
-                parsed,
-                pool_size=pool_size,
-                max_overflow=max_overflow,
-                pool_timeout=pool_timeout_s,
-                pool_recycle=pool_recycle_s,
-                pool_pre_ping=True,
-                connect_args={"connect_timeout": int(connect_timeout_s), "application_name": "goodmemory"},
-                echo=echo,
-            )
-        except (NoSuchModuleError, ImportError) as exc:  # pragma: no cover - depends on the environment
-            raise ConfigurationError(
-                "PostgreSQL storage needs psycopg 3: pip install goodmemory[postgres]"
-            ) from exc
-        except SQLAlchemyError as exc:
-            raise StorageUnavailableError(f"cannot configure {self._where_msg}: {exc}") from exc
-
-        session_sql = [
-            f"SET hnsw.ef_search = {int(ef_search)}",
-            "SET hnsw.iterative_scan = strict_order",
-            # per-user selectivity differs wildly: plan each search for its own parameters
-            "SET plan_cache_mode = force_custom_plan",
-        ]
-        if schema is not None:
-            session_sql.insert(0, f'SET search_path TO "{schema}", public')
-
-        @event.listens_for(self.engine, "connect")
-        def _on_connect(dbapi_conn: Any, _record: Any) -> None:
-            with dbapi_conn.cursor() as cur:
-                for sql in session_sql:
-                    cur.execute(sql)
-            dbapi_conn.commit()
-
+        self.engine: Engine = make_engine(parsed, opts)
         self.capabilities = StorageCapabilities(
             full_text=True,
             vector_search=True,
@@ -275,6 +192,7 @@ class PostgresStorage:
             secure_delete=False,  # PostgreSQL reclaims dead tuples at VACUUM, not at DELETE
             multi_process=True,
             enforces_unique_active_slot=True,
+            bulk_load=True,
         )
         self._dim: int | None = None
         try:
@@ -289,21 +207,12 @@ class PostgresStorage:
         conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": S._PG_MIGRATION_LOCK})
         if self.schema is not None:
             conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
-        has_vector = conn.execute(text("SELECT 1 FROM pg_extension WHERE extname = 'vector'")).first()
-        if not has_vector:
-            conn.exec_driver_sql("SAVEPOINT gm_ext")
-            try:
-                conn.execute(text("CREATE EXTENSION IF NOT EXISTS vector"))
-            except DBAPIError as exc:
-                conn.exec_driver_sql("ROLLBACK TO SAVEPOINT gm_ext")
-                raise ConfigurationError(
-                    f"the pgvector extension is not installed in {self._where_msg} and this user cannot "
-                    f"install it ({_orig_msg(exc)}): run CREATE EXTENSION vector; as a superuser "
-                    "(scripts/postgres.sh start does it for the bundled server)"
-                ) from exc
-            conn.exec_driver_sql("RELEASE SAVEPOINT gm_ext")
+        ensure_pgvector(conn, self._where_msg)
         S.migrate(conn, "tsvector")
         self._load_meta(conn)
+        if self._dim is not None:
+            # after the partitioning migration (or if one was dropped by hand): every partition indexed
+            ensure_hnsw(conn, self._dim, self._index)
 
     def _load_meta(self, conn: Connection) -> None:
         rows = {
@@ -314,126 +223,53 @@ class PostgresStorage:
         }
         if "dim" in rows:
             self._dim = int(rows["dim"])
-            self._vector_type = rows.get("vector_type", "halfvec")
+            self._set_vector_type(rows.get("vector_type", "halfvec"))
+
+    def _set_vector_type(self, vt: str) -> None:
+        self._vector_type = vt
+        if self._index.vector_type != vt:
+            self._index = replace(self._index, vector_type=vt)
 
     @property
     def dim(self) -> int | None:
         return self._dim
 
-    def _run(self, fn: Callable[[Connection], T]) -> T:
-        """Run ``fn`` in one transaction; retry once on a dropped connection or a transient conflict."""
+    def _run(self, fn: Callable[[Connection], T], *, read: bool = False) -> T:
+        """``fn`` in one transaction (``read``: one statement in autocommit), retried once on a dropped
+        connection or a transient conflict; errors mapped to ``StorageError`` subclasses."""
         if self._closed:
             raise StorageError("storage is closed")
-        last: BaseException | None = None
-        for attempt in (1, 2):
-            try:
-                with self.engine.connect() as conn, conn.begin():
-                    return fn(conn)
-            except GoodMemoryError:
-                raise
-            except PoolTimeoutError as exc:
-                raise StorageUnavailableError(
-                    f"no free connection in the pool for {self._where_msg} after waiting: raise pool_size/"
-                    f"max_overflow or pool_timeout, or close GoodMemory objects you no longer use ({exc})"
-                ) from exc
-            except IntegrityError as exc:
-                raise _integrity_error(exc) from exc
-            except DBAPIError as exc:
-                kind = self._classify(exc)
-                if kind == "refused":
-                    raise StorageUnavailableError(
-                        f"cannot open {self._where_msg}: {_orig_msg(exc)}. Check the URL's user, password "
-                        "and database name (scripts/postgres.sh start prints a working URL)."
-                    ) from exc
-                if kind == "other":
-                    raise StorageError(f"storage error on {self._where_msg}: {_orig_msg(exc)}") from exc
-                last = exc
-                if attempt == 2:
-                    if kind == "unavailable":
-                        raise StorageUnavailableError(
-                            f"cannot reach {self._where_msg}: {_orig_msg(exc)}. Check that the server is "
-                            "running and reachable, the URL's host, port, user and password, and that "
-                            "pg_hba.conf allows this client."
-                        ) from exc
-                    raise StorageError(
-                        f"storage conflict on {self._where_msg} persisted after a retry: {_orig_msg(exc)}"
-                    ) from exc
-            except SQLAlchemyError as exc:
-                raise StorageError(f"storage error on {self._where_msg}: {exc}") from exc
-        raise StorageError(f"storage error on {self._where_msg}: {last}")  # pragma: no cover
-
-    @staticmethod
-    def _classify(exc: DBAPIError) -> str:
-        if exc.connection_invalidated:
-            return "unavailable"
-        state = getattr(exc.orig, "sqlstate", None)
-        if state is not None and (state.startswith("28") or state == "3D000"):
-            return "refused"  # bad credentials or no such database: retrying will not help
-        if state in _TRANSIENT:
-            return "transient"
-        if state in _DISCONNECT_STATES or (state or "").startswith("08"):
-            return "unavailable"
-        try:
-            import psycopg
-        except ImportError:  # pragma: no cover
-            return "other"
-        if state is None and isinstance(exc.orig, psycopg.OperationalError):
-            return "unavailable"  # client-side: refused, timed out, closed
-        return "other"
+        return run(self.engine, fn, where=self._where_msg, read=read)
 
     def _lock_user(self, conn: Connection, user_id: str) -> None:
-        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _lock_key(self.schema or "", user_id)})
+        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": lock_key(self.schema or "", user_id)})
 
     @staticmethod
     def _row(r: MemoryRecord) -> dict[str, Any]:
         return {**memory_row(r), "body": " ".join(terms(search_body(r)))}
 
     def _ensure_vector_column(self, conn: Connection, dim: int) -> None:
-        """At the first vector write: add the pgvector column and its HNSW index (once, under a lock)."""
-        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _DDL_LOCK})
-        rows = {
-            r[0]: r[1]
-            for r in conn.execute(
-                select(S.meta.c.name, S.meta.c.value).where(S.meta.c.name.in_(["dim", "vector_type"]))
-            )
-        }
-        if "dim" in rows:
-            if int(rows["dim"]) != dim:
-                raise DimensionMismatchError(
-                    f"store has dimension {rows['dim']}, got {dim}; use the embedder the store was created with"
-                )
-            self._vector_type = rows.get("vector_type", "halfvec")
-            return
-        vt = self._vector_type
-        conn.execute(text(f"ALTER TABLE gm_vectors ADD COLUMN IF NOT EXISTS emb {vt}({int(dim)})"))
-        if dim <= _HNSW_MAX_DIM[vt]:
-            m, efc = self._hnsw
-            conn.execute(
-                text(
-                    f"CREATE INDEX IF NOT EXISTS gm_vec_hnsw ON gm_vectors USING hnsw (emb {vt}_cosine_ops) "
-                    f"WITH (m = {m}, ef_construction = {efc})"
-                )
-            )
-        conn.execute(insert(S.meta), [{"name": "dim", "value": str(dim)}, {"name": "vector_type", "value": vt}])
+        self._set_vector_type(ensure_vector_column(conn, dim, self._index))
 
     # -- writes ---------------------------------------------------------
     def write(self, user_id: str, batch: WriteBatch) -> None:
         arrays, dim = check_batch(user_id, batch, self._dim)
-        vec_rows = [{"m": mid, "u": user_id, "v": _vec_literal(a)} for mid, a in arrays.items()]
+        vec_rows = [{"m": mid, "u": user_id, "v": vec_literal(a)} for mid, a in arrays.items()]
         updates = [self._row(r) for r in batch.updates]
         inserts = [self._row(r) for r in batch.inserts]
         events = event_rows(user_id, batch.events)
 
         def tx(conn: Connection) -> None:
             self._lock_user(conn, user_id)
-            if vec_rows and dim is not None:
+            if vec_rows and dim is not None and self._dim is None:
+                # once per store: the dimension never changes after (check_batch compares against it)
                 self._ensure_vector_column(conn, dim)
             # updates first: a supersede frees the slot the insert takes
             for row in updates:
-                if conn.execute(_UPDATE_MEMORY, row).rowcount != 1:
+                if conn.execute(UPDATE_MEMORY, row).rowcount != 1:
                     raise SlotConflictError(f"update of unknown memory {row['id']}: it changed or was deleted since this write was planned")
             if inserts:
-                conn.execute(_INSERT_MEMORY, inserts)
+                conn.execute(INSERT_MEMORY, inserts)
             if vec_rows:
                 ids = [v["m"] for v in vec_rows]
                 known = {
@@ -448,7 +284,7 @@ class PostgresStorage:
                 conn.execute(
                     text(
                         f"INSERT INTO gm_vectors (memory_id, user_id, emb) VALUES (:m, :u, CAST(:v AS "
-                        f"{self._vector_type})) ON CONFLICT (memory_id) DO UPDATE SET emb = excluded.emb"
+                        f"{self._vector_type})) ON CONFLICT (user_id, memory_id) DO UPDATE SET emb = excluded.emb"
                     ),
                     vec_rows,
                 )
@@ -457,6 +293,35 @@ class PostgresStorage:
 
         self._run(tx)
         if dim is not None and vec_rows:
+            self._dim = dim
+
+    def write_bulk(self, user_id: str, batch: WriteBatch) -> None:
+        """Many new records in one transaction, through ``COPY`` (see ``_pg_vectors``).
+
+        Same result as ``write`` with the same batch; for a load that is large against its
+        partition, the partition's HNSW index is rebuilt after the rows are in, and that
+        partition's searches wait for the commit.
+        """
+        arrays, dim = check_bulk_batch(user_id, batch, self._dim)
+        if not batch:
+            return
+        memories = [tuple(row[c] for c in MEMORY_COLUMNS) + (row["body"],)
+                    for row in (self._row(r) for r in batch.inserts)]
+        vectors = (list(arrays), np.stack(list(arrays.values()))) if arrays else None
+        events = [(e["user_id"], e["memory_id"], e["action"], e["at"], e["detail"])
+                  for e in event_rows(user_id, batch.events)]
+
+        def tx(conn: Connection) -> BulkPlan:
+            self._lock_user(conn, user_id)
+            if vectors is not None and dim is not None and self._dim is None:
+                self._ensure_vector_column(conn, dim)
+            return bulk_load(conn, user_id, memories, vectors, events, self._index,
+                             dim=dim if vectors is not None else self._dim)
+
+        self.last_bulk = self._run(tx)
+        if self.last_bulk.rows >= self._index.reindex_min_rows:
+            self._stats_at = None  # the load ran ANALYZE: fresh term statistics
+        if dim is not None and vectors is not None:
             self._dim = dim
 
     def mark_recalled(self, user_id: str, memory_ids: Sequence[str], at: datetime) -> None:
@@ -490,7 +355,7 @@ class PostgresStorage:
 
     def get(self, user_id: str, memory_id: str) -> MemoryRecord | None:
         stmt = select(S.memories.c.data).where(S.memories.c.user_id == user_id, S.memories.c.id == memory_id)
-        row = self._run(lambda conn: conn.execute(stmt).first())
+        row = self._run(lambda conn: conn.execute(stmt).first(), read=True)
         return MemoryRecord.model_validate_json(row[0]) if row else None
 
     def list(self, user_id: str, flt: MemoryFilter | None = None, *, limit: int | None = None) -> list[MemoryRecord]:
@@ -502,16 +367,28 @@ class PostgresStorage:
         )
         if limit is not None:
             stmt = stmt.limit(int(limit))
-        rows = self._run(lambda conn: conn.execute(stmt).all())
+        rows = self._run(lambda conn: conn.execute(stmt).all(), read=True)
         return [MemoryRecord.model_validate_json(r[0]) for r in rows]
 
     def count(self, user_id: str, flt: MemoryFilter | None = None) -> int:
         flt = flt or MemoryFilter(statuses=None)
         stmt = select(func.count()).select_from(S.memories).where(*self._where(user_id, flt))
-        return int(self._run(lambda conn: conn.execute(stmt).scalar_one()))
+        return int(self._run(lambda conn: conn.execute(stmt).scalar_one(), read=True))
+
+    def _term_stats(self) -> TermStats | None:
+        """Lexeme frequencies from ANALYZE, refreshed every few minutes (autovacuum keeps them current)."""
+        now = time.monotonic()
+        if self._stats_at is None or now - self._stats_at > _TERM_STATS_TTL_S:
+            self._stats = TermStats.from_row(self._run(lambda conn: conn.execute(TERM_STATS_SQL).first(), read=True))
+            self._stats_at = now
+        return self._stats
 
     def search_text(self, user_id: str, query: TextQuery) -> builtins.list[tuple[str, float]]:
-        q = tsquery(query.text)
+        words = query_terms(query.text)
+        if len(words) > 1:
+            stats = self._term_stats()
+            words = choose_terms(words, stats.estimate if stats else None, self._text_budget)
+        q = tsquery_of(words)
         if q is None:
             return []
         tsq = func.to_tsquery(_SIMPLE, bindparam("q", q, type_=String))
@@ -522,21 +399,21 @@ class PostgresStorage:
             .order_by(score.desc(), S.memories.c.id)
             .limit(int(query.limit))
         )
-        rows = self._run(lambda conn: conn.execute(stmt).all())
+        rows = self._run(lambda conn: conn.execute(stmt).all(), read=True)
         # ts_rank_cd is 0 for a match without positions; keep every hit strictly positive
         return [(r[0], max(float(r[1]), 1e-9)) for r in rows]
 
     def search_vector(self, user_id: str, query: VectorQuery) -> builtins.list[tuple[str, float]]:
         vec = np.asarray(query.vector, dtype=np.float32).reshape(-1)
         if self._dim is None:
-            self._run(self._load_meta)  # another process may have written the first vectors
+            self._run(self._load_meta, read=True)  # another process may have written the first vectors
         if self._dim is None:
             return []
         if vec.shape[0] != self._dim:
             raise DimensionMismatchError(f"query vector has dimension {vec.shape[0]}, store has {self._dim}")
         if not np.all(np.isfinite(vec)):
             raise InvalidInputError("query vector has NaN or infinite values")
-        qv = cast(bindparam("qv", _vec_literal(vec), type_=String), _PgVec(self._vector_type))
+        qv = cast(bindparam("qv", vec_literal(vec), type_=String), PgVec(self._vector_type))
         dist = _VECTORS.c.emb.op("<=>", return_type=Float)(qv)
         stmt = (
             select(_VECTORS.c.memory_id, (literal(1.0) - dist).label("s"))
@@ -545,8 +422,9 @@ class PostgresStorage:
             .order_by(dist)
             .limit(int(query.limit))
         )
-        rows = self._run(lambda conn: conn.execute(stmt).all())
-        return [(r[0], float(r[1])) for r in rows]
+        rows = self._run(lambda conn: conn.execute(stmt).all(), read=True)
+        # relaxed_order iterative scans may return the top-k slightly out of order
+        return sorted(((r[0], float(r[1])) for r in rows), key=lambda h: (-h[1], h[0]))
 
     def events(self, user_id: str, memory_id: str) -> builtins.list[MemoryEvent]:
         stmt = (
@@ -554,7 +432,7 @@ class PostgresStorage:
             .where(S.events.c.user_id == user_id, S.events.c.memory_id == memory_id)
             .order_by(S.events.c.id)
         )
-        rows = self._run(lambda conn: conn.execute(stmt).all())
+        rows = self._run(lambda conn: conn.execute(stmt).all(), read=True)
         return [MemoryEvent(r[0], r[1], datetime.fromisoformat(r[2]), json.loads(r[3])) for r in rows]
 
     # -- deletes --------------------------------------------------------
@@ -607,28 +485,15 @@ class PostgresStorage:
             .where(S.tombstones.c.user_hash == _user_hash(user_id))
             .order_by(S.tombstones.c.at, S.tombstones.c.id)
         )
-        rows = self._run(lambda conn: conn.execute(stmt).all())
+        rows = self._run(lambda conn: conn.execute(stmt).all(), read=True)
         return tombstone_dicts(rows)
 
     def user_ids(self) -> builtins.list[str]:
         stmt = select(S.memories.c.user_id).distinct().order_by(S.memories.c.user_id)
-        return [r[0] for r in self._run(lambda conn: conn.execute(stmt).all())]
+        return [r[0] for r in self._run(lambda conn: conn.execute(stmt).all(), read=True)]
 
     def close(self) -> None:
         """Release every pooled connection; later calls raise ``StorageError``."""
         self._closed = True
         self.engine.dispose()
 
-
-def _orig_msg(exc: DBAPIError) -> str:
-    msg = str(exc.orig) if exc.orig is not None else str(exc)
-    return " ".join(msg.split()).rstrip(".?")
-
-
-def _integrity_error(exc: IntegrityError) -> StorageError:
-    msg = _orig_msg(exc)
-    diag = getattr(exc.orig, "diag", None)
-    constraint = getattr(diag, "constraint_name", None) or ""
-    if constraint == "gm_one_active_slot" or "gm_one_active_slot" in msg:
-        return SlotConflictError(f"write rejected by the database: two active memories for one slot ({msg})")
-    return StorageError(f"write rejected by the database: {msg}")

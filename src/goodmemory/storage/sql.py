@@ -16,7 +16,6 @@ import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -36,7 +35,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import DatabaseError, DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from ..errors import (
@@ -49,8 +48,9 @@ from ..errors import (
 )
 from ..models import MemoryKind, MemoryRecord, MemoryStatus, new_id
 from . import _schema as S
-from ._common import check_batch, chunks, event_rows, memory_row, tombstone_dicts, where
-from ._text import fts5_query, search_body
+from ._common import check_batch, check_bulk_batch, chunks, event_rows, memory_row, tombstone_dicts, where
+from ._sqlite import TermCounts, VecCache, integrity_error, map_operational, mask, nullcontext, top_k
+from ._text import choose_terms, fts5_match, query_terms, search_body
 from .base import (
     DeleteCounts,
     MemoryEvent,
@@ -67,24 +67,16 @@ __all__ = ["SQLStorage"]
 _FTS = table("gm_fts", column("memory_id"), column("user_id"), column("body"))
 
 
-@dataclass
-class _VecCache:
-    version: int
-    ids: list[str]
-    mat: np.ndarray
-    status: np.ndarray
-    kind: np.ndarray
-    domain: np.ndarray
-    transferable: np.ndarray
-    records_meta: list[tuple[str, str, str, str]]  # (key, session_id, agent_id, domain)
-
-
 class SQLStorage:
     """SQL storage. ``url`` is a SQLAlchemy URL: ``sqlite://`` (in memory) or ``sqlite:///path.db``."""
 
     def __init__(self, url: str, *, busy_timeout_ms: int = 30_000, echo: bool = False,
-                 vacuum_on_delete: bool = True) -> None:
+                 vacuum_on_delete: bool = True, text_rank_budget_rows: int = 2000) -> None:
         self.vacuum_on_delete = vacuum_on_delete
+        if text_rank_budget_rows < 1:
+            raise InvalidInputError("text_rank_budget_rows must be >= 1")
+        self.text_rank_budget_rows = text_rank_budget_rows
+        self._term_counts = TermCounts()
         if not url.startswith("sqlite"):
             raise InvalidInputError(
                 f"unsupported storage URL {url!r}: use sqlite:///path.db or sqlite:// (PostgreSQL needs the "
@@ -126,8 +118,9 @@ class SQLStorage:
             secure_delete=True,
             multi_process=not self._memory_db,
             enforces_unique_active_slot=True,
+            bulk_load=True,
         )
-        self._vec_cache: dict[str, _VecCache] = {}
+        self._vec_cache: dict[str, VecCache] = {}
         self._dim: int | None = None
         try:
             with self._tx() as conn:
@@ -146,14 +139,14 @@ class SQLStorage:
 
     @contextmanager
     def _conn(self) -> Iterator[Connection]:
-        with self._lock if self._memory_db else _nullcontext():
+        with self._lock if self._memory_db else nullcontext():
             try:
                 with self.engine.connect() as conn:
                     yield conn
             except GoodMemoryError:
                 raise
             except (OperationalError, DatabaseError) as exc:
-                raise _map_operational(exc, self.url) from exc
+                raise map_operational(exc, self.url) from exc
             except SQLAlchemyError as exc:
                 raise StorageError(f"storage error: {exc}") from exc
 
@@ -187,11 +180,7 @@ class SQLStorage:
         try:
             with self._tx() as conn:
                 if dim is not None and self._dim is None:
-                    stored = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "dim")).first()
-                    if stored is None:
-                        conn.execute(insert(S.meta).values(name="dim", value=str(dim)))
-                    elif int(stored[0]) != dim:
-                        raise DimensionMismatchError(f"store has dimension {stored[0]}, got {dim}")
+                    self._store_dim(conn, dim)
                 # updates first: a supersede frees the slot the insert takes
                 for r in batch.updates:
                     res = conn.execute(
@@ -234,12 +223,52 @@ class SQLStorage:
                     )
                 self._bump(conn, user_id)
         except IntegrityError as exc:
-            msg = str(exc.orig) if exc.orig else str(exc)
-            if "gm_one_active_slot" in msg or "UNIQUE" in msg.upper():
-                raise SlotConflictError(f"write rejected by the database: two active memories for one slot ({msg})") from exc
-            raise StorageError(f"write rejected by the database: {msg}") from exc
+            raise integrity_error(exc) from exc
         self._dim = dim
         self._vec_cache.pop(user_id, None)
+
+    def write_bulk(self, user_id: str, batch: WriteBatch) -> None:
+        """Many new records in one transaction: one ``executemany`` per table.
+
+        Skips what ``write`` does per call that the database checks anyway (ids, slots) and the
+        lookups that new records cannot need (known ids, old vectors and full-text entries).
+        """
+        arrays, dim = check_bulk_batch(user_id, batch, self._dim)
+        if not batch:
+            return
+        mem_cols = ("id", "user_id", "agent_id", "domain", "slot_scope", "kind", "key", "status", "transferable",
+                    "session_id", "created_at", "data")
+        rows = [tuple(memory_row(r)[c] for c in mem_cols) for r in batch.inserts]
+        fts = [(r.id, user_id, search_body(r)) for r in batch.inserts]
+        vecs = [(mid, user_id, a.tobytes()) for mid, a in arrays.items()]
+        events = [(e["user_id"], e["memory_id"], e["action"], e["at"], e["detail"])
+                  for e in event_rows(user_id, batch.events)]
+        try:
+            with self._tx() as conn:
+                if dim is not None and self._dim is None:
+                    self._store_dim(conn, dim)
+                if rows:
+                    conn.exec_driver_sql(
+                        f"INSERT INTO gm_memories ({', '.join(mem_cols)}) VALUES ({', '.join('?' * len(mem_cols))})",
+                        rows)
+                    conn.exec_driver_sql("INSERT INTO gm_fts(memory_id, user_id, body) VALUES (?, ?, ?)", fts)
+                if vecs:
+                    conn.exec_driver_sql("INSERT INTO gm_vectors(memory_id, user_id, vec) VALUES (?, ?, ?)", vecs)
+                if events:
+                    conn.exec_driver_sql(
+                        "INSERT INTO gm_events(user_id, memory_id, action, at, detail) VALUES (?, ?, ?, ?, ?)", events)
+                self._bump(conn, user_id)
+        except IntegrityError as exc:
+            raise integrity_error(exc) from exc
+        self._dim = dim
+        self._vec_cache.pop(user_id, None)
+
+    def _store_dim(self, conn: Connection, dim: int) -> None:
+        stored = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "dim")).first()
+        if stored is None:
+            conn.execute(insert(S.meta).values(name="dim", value=str(dim)))
+        elif int(stored[0]) != dim:
+            raise DimensionMismatchError(f"store has dimension {stored[0]}, got {dim}")
 
     def mark_recalled(self, user_id: str, memory_ids: Sequence[str], at: datetime) -> None:
         if not memory_ids:
@@ -291,7 +320,12 @@ class SQLStorage:
             return int(conn.execute(select(func.count()).where(*where(user_id, flt))).scalar_one())
 
     def search_text(self, user_id: str, query: TextQuery) -> builtins.list[tuple[str, float]]:
-        match = fts5_query(query.text)
+        words = query_terms(query.text)
+        if len(words) > 1:
+            # score the rarest terms only: bm25 visits every row matching any term, of every user
+            with self._conn() as conn:
+                words = choose_terms(words, lambda w: self._term_counts.get(conn, w), self.text_rank_budget_rows)
+        match = fts5_match(words)
         if match is None:
             return []
         conds = where(user_id, query.filter)
@@ -306,7 +340,7 @@ class SQLStorage:
             rows = conn.execute(stmt).all()
         return [(r[0], -float(r[1])) for r in rows]
 
-    def _matrix(self, conn: Connection, user_id: str) -> _VecCache:
+    def _matrix(self, conn: Connection, user_id: str) -> VecCache:
         version = conn.execute(
             select(S.user_versions.c.version).where(S.user_versions.c.user_id == _user_hash(user_id))
         ).scalar()
@@ -328,13 +362,14 @@ class SQLStorage:
             np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
             if rows else np.zeros((0, dim), dtype=np.float32)
         )
-        cache = _VecCache(
+        cache = VecCache(
             version=version,
             ids=[r[0] for r in rows],
             mat=mat,
-            status=np.array([r[2] for r in rows], dtype=object),
-            kind=np.array([r[3] for r in rows], dtype=object),
-            domain=np.array([r[4] for r in rows], dtype=object),
+            # unicode arrays: filters compare them vectorized (object arrays compare element by element)
+            status=np.array([r[2] for r in rows], dtype=str),
+            kind=np.array([r[3] for r in rows], dtype=str),
+            domain=np.array([r[4] for r in rows], dtype=str),
             transferable=np.array([bool(r[5]) for r in rows], dtype=bool),
             records_meta=[(r[6], r[7], r[8], r[4]) for r in rows],
         )
@@ -349,15 +384,8 @@ class SQLStorage:
             cache = self._matrix(conn, user_id)
         if not cache.ids:
             return []
-        mask = _mask(cache, query.filter)
-        idx = np.nonzero(mask)[0]
-        if idx.size == 0:
-            return []
-        sims = cache.mat[idx] @ vec
-        k = min(query.limit, idx.size)
-        top = np.argpartition(-sims, k - 1)[:k] if k < idx.size else np.arange(idx.size)
-        top = top[np.lexsort((top, -sims[top]))]
-        return [(cache.ids[idx[i]], float(sims[i])) for i in top]
+        rows, sims = top_k(cache.mat, vec, mask(cache, query.filter), int(query.limit))
+        return [(cache.ids[i], float(sc)) for i, sc in zip(rows.tolist(), sims.tolist(), strict=True)]
 
     def events(self, user_id: str, memory_id: str) -> builtins.list[MemoryEvent]:
         with self._conn() as conn:
@@ -450,59 +478,6 @@ class SQLStorage:
             except StorageError:
                 pass
         self.engine.dispose()
-
-
-class _nullcontext:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-def _mask(cache: _VecCache, flt: MemoryFilter) -> np.ndarray:
-    n = len(cache.ids)
-    mask = np.ones(n, dtype=bool)
-    if flt.statuses is not None:
-        mask &= np.isin(cache.status, [s.value for s in flt.statuses])
-    if flt.kinds is not None:
-        mask &= np.isin(cache.kind, [k.value for k in flt.kinds])
-    if flt.exclude_kinds is not None:
-        mask &= ~np.isin(cache.kind, [k.value for k in flt.exclude_kinds])
-    if flt.visible_in_domain is not None:
-        mask &= (cache.domain == "") | (cache.domain == flt.visible_in_domain) | cache.transferable
-    if flt.domain is not None:
-        mask &= cache.domain == flt.domain
-    if flt.memory_ids is not None:
-        mask &= np.isin(np.array(cache.ids, dtype=object), list(flt.memory_ids))
-    if flt.keys is not None or flt.key_prefix is not None or flt.session_id is not None or flt.agent_id is not None:
-        extra = np.array(
-            [
-                (flt.keys is None or key in flt.keys)
-                and (flt.key_prefix is None or key.startswith(flt.key_prefix))
-                and (flt.session_id is None or sess == flt.session_id)
-                and (flt.agent_id is None or agent == flt.agent_id)
-                for key, sess, agent, _dom in cache.records_meta
-            ],
-            dtype=bool,
-        )
-        mask &= extra
-    return mask
-
-
-def _map_operational(exc: OperationalError | DBAPIError, url: str) -> StorageError:
-    msg = str(exc.orig) if exc.orig else str(exc)
-    if "not a database" in msg or "malformed" in msg:
-        return StorageUnavailableError(
-            f"{url} is not a usable SQLite database ({msg}). Check the path: it must be a GoodMemory database "
-            "or a new file; restore the file from a backup if it was damaged."
-        )
-    if "unable to open" in msg or "disk I/O" in msg or "readonly" in msg or "locked" in msg:
-        return StorageUnavailableError(
-            f"cannot use the database at {url}: {msg}. Check that the path exists, is writable, "
-            "and that no other program holds a lock on it."
-        )
-    return StorageError(f"storage error: {msg}")
 
 
 _ = (MemoryKind, MemoryStatus)
