@@ -305,8 +305,8 @@ def test_sqlite_upgrades_a_v1_database_and_refuses_a_newer_one(tmp_path: Path) -
     finally:
         s.close()
     with engine.begin() as conn:
-        assert S.current_version(conn) == S.SCHEMA_VERSION == 3
-        assert {"gm_mem_user_created", "gm_tomb_user"} <= _index_names(conn)
+        assert S.current_version(conn) == S.SCHEMA_VERSION == 4
+        assert {"gm_mem_user_created", "gm_tomb_user", "gm_mem_user_kind"} <= _index_names(conn)
         conn.execute(text("UPDATE gm_meta SET value = '99' WHERE name = 'schema_version'"))
     with pytest.raises(SchemaVersionError, match="99"):
         SQLStorage(url)
@@ -346,8 +346,8 @@ def test_postgres_upgrades_a_v1_database_and_refuses_a_newer_one() -> None:
         finally:
             s.close()
         with engine.begin() as conn:
-            assert S.current_version(conn) == S.SCHEMA_VERSION == 3
-            assert {"gm_mem_user_created", "gm_tomb_user", "gm_one_active_slot", "gm_mem_tsv"} <= _index_names(conn)
+            assert S.current_version(conn) == S.SCHEMA_VERSION == 4
+            assert {"gm_mem_user_created", "gm_tomb_user", "gm_one_active_slot", "gm_mem_tsv", "gm_mem_user_kind"} <= _index_names(conn)
             conn.execute(text("UPDATE gm_meta SET value = '99' WHERE name = 'schema_version'"))
         with pytest.raises(SchemaVersionError, match="99"):
             PostgresStorage(PG_URL, schema=schema)
@@ -402,7 +402,7 @@ def test_postgres_v2_vectors_move_into_partitions() -> None:
         finally:
             s.close()
         with engine.connect() as conn:
-            assert S.current_version(conn) == 3
+            assert S.current_version(conn) == S.SCHEMA_VERSION
             assert len(S.vector_partitions(conn)) == S.VECTOR_PARTITIONS
             assert conn.execute(text("SELECT to_regclass('gm_vectors_v2')")).scalar() is None
             assert conn.execute(text("SELECT count(*) FROM gm_vectors")).scalar_one() == 6
