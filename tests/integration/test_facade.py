@@ -255,37 +255,6 @@ def test_open_tasks_section_shows_the_newest_loops_and_relevant_older_ones(tmp_p
     mem.close()
 
 
-def test_query_embedding_overlaps_the_storage_reads(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """The text search starts while the query is still being embedded (they run on two threads)."""
-    import threading
-
-    from goodmemory.storage.sql import SQLStorage
-    from goodmemory.testing import FakeEmbedder
-
-    embedding_started = threading.Event()
-
-    class SlowEmbedder(FakeEmbedder):
-        def embed(self, texts):  # type: ignore[no-untyped-def]
-            if texts == ["where do I live?"]:
-                embedding_started.set()
-            return super().embed(texts)
-
-    class Watching(SQLStorage):
-        overlapped: bool | None = None
-
-        def search_text(self, user_id, query):  # type: ignore[no-untyped-def]
-            if query.text == "where do I live?":
-                # sequential code would embed only after this returns: the event would never come
-                Watching.overlapped = embedding_started.wait(timeout=5)
-            return super().search_text(user_id, query)
-
-    store = Watching(f"sqlite:///{tmp_path / 'o.db'}")
-    mem = create_good_memory(store, embedder=SlowEmbedder())
-    mem.remember([_user("I live in Lisbon.")], user_id="u1")
-    assert "Lisbon" in mem.build_context("where do I live?", user_id="u1").text
-    assert Watching.overlapped is True
-
-
 def test_failing_query_embedding_raises_embedding_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from goodmemory.testing import FakeEmbedder
 
