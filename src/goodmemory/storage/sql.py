@@ -307,7 +307,12 @@ class SQLStorage:
             else [c.created_at, c.id])
         if flt.newest_first:
             order = [o.desc() for o in order]
-        stmt = select(c.data).where(*where(user_id, flt)).order_by(*order)
+        conds = where(user_id, flt)
+        if flt.memory_ids is not None:
+            # look the ids up by primary key: without statistics SQLite would walk a (user_id, ...) index
+            # over every row of the user (measured 126 ms -> 15 ms for 120 ids among 30k rows)
+            conds[0] = literal_column("+gm_memories.user_id") == user_id
+        stmt = select(c.data).where(*conds).order_by(*order)
         if limit is not None:
             stmt = stmt.limit(limit)
         with self._conn() as conn:
