@@ -19,6 +19,35 @@ def test_minilm_is_packaged_and_semantic() -> None:
     assert m[0] @ m[1] > m[0] @ m[2] + 0.3  # meaning, not only shared words
 
 
+def test_minilm_single_query_fast_path_matches_the_batched_model() -> None:
+    """One text (a query) goes through a traced, frozen graph - bf16 where the CPU has it.
+
+    It must give the same vectors as the batched sentence-transformers path, at every length,
+    including texts the model truncates.
+    """
+    e = MiniLMEmbedder()
+    texts = [
+        "hi",
+        "When is my dentist appointment?",
+        "What did Caroline do for the LGBTQ support group the week before last, and who came along?",
+        " ".join(["long"] * 400),  # over max_seq_length: truncated the same way
+        "Ünïcode — naïve café 東京 🚗",
+    ]
+    batched = e.embed(texts)  # several texts: the regular batched path
+    single = np.vstack([e.embed([t]) for t in texts])
+    assert e.query_path in {"traced-bf16", "traced-fp32"}  # the fast path really ran
+    assert single.shape == (5, 384) and single.dtype == np.float32
+    assert np.allclose(np.linalg.norm(single, axis=1), 1.0, atol=1e-3)
+    assert float(np.min(np.sum(single * batched, axis=1))) >= 0.999
+
+
+def test_minilm_fast_path_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GOODMEMORY_FAST_QUERY", "0")
+    e = MiniLMEmbedder()
+    e.embed(["When is my dentist appointment?"])
+    assert e.query_path == "eager"
+
+
 def test_minilm_from_a_missing_folder_is_a_configuration_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ConfigurationError):
         MiniLMEmbedder(tmp_path / "nope").embed(["x"])

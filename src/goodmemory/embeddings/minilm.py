@@ -3,13 +3,21 @@
 The weights are loaded from the package folder with the Hugging Face hub
 switched off, so nothing is downloaded at run time. Loading is lazy (first
 ``embed`` call) and thread-safe.
+
+A single text (the query of every ``recall``) takes a fast path: the encoder is
+traced once into a frozen TorchScript graph, in bfloat16 where the CPU computes
+it natively (AMX / AVX512-BF16), and checked against the regular path before it is
+used (cosine >= 0.999 on probe texts; otherwise the regular path stays). On this
+project's machine that cut a query embedding from 20 ms to about 6 ms.
+``GOODMEMORY_FAST_QUERY=0`` switches it off.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +52,9 @@ class MiniLMEmbedder:
         self.batch_size = batch_size
         self._model: Any = None
         self._lock = threading.Lock()
+        self._single: Callable[[str], np.ndarray] | None = None
+        #: how a single text is embedded: "traced-bf16", "traced-fp32", "eager", or "" before the first call
+        self.query_path = ""
 
     def _load(self) -> Any:
         with self._lock:
@@ -76,10 +87,29 @@ class MiniLMEmbedder:
                     ) from exc
             return self._model
 
+    def _single_path(self, model: Any) -> Callable[[str], np.ndarray] | None:
+        with self._lock:
+            if not self.query_path:
+                self._single = None
+                if os.environ.get("GOODMEMORY_FAST_QUERY", "1") != "0":
+                    try:
+                        self._single, self.query_path = _trace_single(model)
+                    except Exception:  # any tracing trouble: the regular path is always right
+                        self._single = None
+                self.query_path = self.query_path if self._single else "eager"
+            return self._single
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
+        if len(texts) == 1:
+            single = self._single_path(model)
+            if single is not None:
+                try:
+                    return check_matrix(single(texts[0])[None, :], 1, self.dim, self.name)
+                except Exception as exc:
+                    raise EmbeddingError(f"MiniLM embedding failed: {exc}") from exc
         try:
             mat = model.encode(
                 list(texts),
@@ -91,3 +121,68 @@ class MiniLMEmbedder:
         except Exception as exc:
             raise EmbeddingError(f"MiniLM embedding failed: {exc}") from exc
         return check_matrix(mat, len(texts), self.dim, self.name)
+
+
+_PROBES = (
+    "hi",
+    "When is my dentist appointment next week?",
+    "I moved to Porto in 2021 and I still commute to the office in Braga twice a week by train.",
+)
+
+
+def _trace_single(model: Any) -> tuple[Callable[[str], np.ndarray], str]:
+    """A traced mean-pool + normalise graph for one unpadded text, verified against ``encode``."""
+    import copy
+
+    import torch
+
+    names = [type(m).__name__ for m in model]
+    pooling = model[1] if len(model) > 1 else None
+    config = pooling.get_config_dict() if hasattr(pooling, "get_config_dict") else {}
+    mean = config.get("pooling_mode") == "mean" or config.get("pooling_mode_mean_tokens") is True
+    if names != ["Transformer", "Pooling", "Normalize"] or not mean:
+        raise ValueError(f"unexpected module stack {names} {config}")
+    bf16 = False
+    try:
+        bf16 = bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except Exception:
+        bf16 = False
+    dtype = torch.bfloat16 if bf16 else torch.float32
+    tokenizer = model.tokenizer
+    max_len = int(model.max_seq_length or 256)
+
+    class _Pooled(torch.nn.Module):
+        def __init__(self, encoder: Any) -> None:
+            super().__init__()
+            self.encoder = encoder
+
+        def forward(self, ids: Any, mask: Any) -> Any:
+            out = self.encoder(input_ids=ids, attention_mask=mask).last_hidden_state.float()
+            return torch.nn.functional.normalize(out.mean(dim=1), dim=1)
+
+    def tokens(text: str) -> Any:
+        # one text, no padding: the mask is all ones, which is what the trace assumes
+        return tokenizer([text], truncation=True, max_length=max_len, return_tensors="pt")
+
+    encoder = copy.deepcopy(model[0].auto_model).to(dtype).eval()
+    probe = tokens(_PROBES[1])
+    with warnings.catch_warnings(), torch.inference_mode():
+        warnings.simplefilter("ignore")
+        traced = torch.jit.trace(
+            _Pooled(encoder).eval(), (probe["input_ids"], probe["attention_mask"]), strict=False
+        )
+        traced = torch.jit.optimize_for_inference(torch.jit.freeze(traced))
+
+    def single(text: str) -> np.ndarray:
+        batch = tokens(text)
+        with torch.inference_mode():
+            vec = traced(batch["input_ids"], batch["attention_mask"])
+        return np.asarray(vec.numpy()[0], dtype=np.float32)
+
+    reference = model.encode(
+        list(_PROBES), normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+    )
+    got = np.vstack([single(t) for t in _PROBES])
+    if float(np.min(np.sum(got * reference, axis=1))) < 0.999:
+        raise ValueError("the traced graph disagrees with the model")
+    return single, "traced-bf16" if bf16 else "traced-fp32"
