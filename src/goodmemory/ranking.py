@@ -6,6 +6,7 @@ Scores are relative within one query (higher is better). Every hit carries
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections.abc import Sequence
@@ -161,8 +162,11 @@ def rank(
 def mmr(hits: list[RankedHit], lam: float, limit: int) -> list[RankedHit]:
     """Maximal marginal relevance over word sets: skip near-duplicates of what is already chosen.
 
-    Each candidate keeps its running maximum similarity to the chosen set, updated only against
-    the newly chosen item (linear in candidates per pick, not quadratic).
+    Lazy greedy: a candidate's similarity to the chosen set only grows, so its last computed MMR
+    value is an upper bound. Each pick re-scores the candidate on top of a heap against the items
+    chosen since it was last scored and takes it if it still leads; the others wait. The picks are
+    exactly those of the plain greedy pass (ties go to the better-ranked candidate), with far fewer
+    comparisons when the candidates are distinct.
     """
     if not hits:
         return []
@@ -170,18 +174,28 @@ def mmr(hits: list[RankedHit], lam: float, limit: int) -> list[RankedHit]:
     pool = hits[: max(limit * 3, limit)]
     words = [_terms(h.record.text) for h in pool]
     max_sim = [0.0] * len(pool)
-    alive = list(range(len(pool)))
+    seen = [0] * len(pool)  # how many chosen items max_sim[i] accounts for
     chosen: list[int] = []
-    while alive and len(chosen) < limit:
-        best = max(alive, key=lambda i: (lam * (pool[i].score / top) - (1 - lam) * max_sim[i], -i))
-        alive.remove(best)
-        if chosen and max_sim[best] > 0.9:
-            continue  # a near-duplicate adds nothing
-        chosen.append(best)
-        for i in alive:
-            sim = _similarity(words[i], words[best])
+
+    def value(i: int) -> float:
+        return lam * (pool[i].score / top) - (1 - lam) * max_sim[i]
+
+    heap = [(-value(i), i) for i in range(len(pool))]
+    heapq.heapify(heap)
+    while heap and len(chosen) < limit:
+        _, i = heapq.heappop(heap)
+        for c in chosen[seen[i]:]:
+            sim = _similarity(words[i], words[c])
             if sim > max_sim[i]:
                 max_sim[i] = sim
+        seen[i] = len(chosen)
+        key = (-value(i), i)
+        if heap and key > heap[0]:
+            heapq.heappush(heap, key)  # another candidate may now lead
+            continue
+        if chosen and max_sim[i] > 0.9:
+            continue  # a near-duplicate adds nothing
+        chosen.append(i)
     return [pool[i] for i in chosen]
 
 

@@ -7,6 +7,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from goodmemory.models import MemoryKind, MemoryRecord, MemoryStatus
 from goodmemory.ranking import RECIPES, RankedHit, RetrievalConfig, mmr, rank, rrf
@@ -203,6 +205,65 @@ def test_mmr_keeps_distinct_items_and_prefers_diversity() -> None:
     assert _ids(mmr(hits, 0.5, 3)) == ["a", "c", "b"]  # diversity pulls c ahead of b
     assert _ids(mmr(hits, 0.8, 2)) == ["a", "c"]
     assert mmr([], 0.8, 5) == []
+
+
+def _greedy_mmr(hits: list[RankedHit], lam: float, limit: int) -> list[RankedHit]:
+    """The plain greedy MMR the lazy one must equal (every candidate re-scored at every pick)."""
+    from goodmemory.ranking import _similarity, _terms
+
+    if not hits:
+        return []
+    top = hits[0].score or 1.0
+    pool = hits[: max(limit * 3, limit)]
+    words = [_terms(h.record.text) for h in pool]
+    chosen: list[int] = []
+    alive = list(range(len(pool)))
+
+    def max_sim(i: int) -> float:
+        return max((_similarity(words[i], words[c]) for c in chosen), default=0.0)
+
+    while alive and len(chosen) < limit:
+        best = max(alive, key=lambda i: (lam * (pool[i].score / top) - (1 - lam) * max_sim(i), -i))
+        alive.remove(best)
+        if chosen and max_sim(best) > 0.9:
+            continue
+        chosen.append(best)
+    return [pool[i] for i in chosen]
+
+
+_VOCAB = ["red", "apple", "pie", "blue", "ocean", "trip", "car", "honda", "civic", "lisbon", "home", "city"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    texts=st.lists(st.lists(st.sampled_from(_VOCAB), min_size=0, max_size=5), min_size=0, max_size=40),
+    scores=st.lists(st.floats(min_value=0.0, max_value=5.0, allow_nan=False), min_size=40, max_size=40),
+    lam=st.sampled_from([0.0, 0.3, 0.5, 0.7, 0.85, 1.0]),
+    limit=st.integers(min_value=1, max_value=15),
+)
+def test_lazy_mmr_equals_plain_greedy(texts: list[list[str]], scores: list[float], lam: float,
+                                      limit: int) -> None:
+    ranked = sorted(scores[: len(texts)], reverse=True)
+    hits = [RankedHit(_rec(f"m{i:02d}", " ".join(t)), sc, []) for i, (t, sc) in enumerate(zip(texts, ranked, strict=True))]
+    assert _ids(mmr(hits, lam, limit)) == _ids(_greedy_mmr(hits, lam, limit))
+
+
+def test_mmr_scores_candidates_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Distinct candidates: each pick re-scores only the leader, not the whole pool."""
+    import goodmemory.ranking as ranking
+
+    calls = {"n": 0}
+    real = ranking._similarity
+
+    def counting(a: set[str], b: set[str]) -> float:
+        calls["n"] += 1
+        return real(a, b)
+
+    monkeypatch.setattr(ranking, "_similarity", counting)
+    hits = [RankedHit(_rec(f"m{i:03d}", f"word{i} other{i} thing{i}"), 100.0 - i, []) for i in range(150)]
+    assert len(mmr(hits, 0.85, 50)) == 50
+    # the plain greedy pass compares every live candidate with each new pick: ~5,000 comparisons
+    assert calls["n"] < 1_500
 
 
 # -- recipes --------------------------------------------------------------
