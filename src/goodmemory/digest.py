@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["DigestLine", "build_digest", "density", "excerpt"]
 
@@ -73,6 +74,7 @@ def _filler_sentence(sent: str) -> bool:
     return len(words) <= 3 and sent.endswith("!")
 
 
+@lru_cache(maxsize=20_000)  # pure; the same turns come back query after query
 def excerpt(text: str) -> str:
     """The turn without its social filler sentences ("Wow!", "Thanks, Jon!"), cut marked with "…".
 

@@ -56,6 +56,8 @@ class TiktokenCounter:
         return self._cached_count.cache_info()
 
     def truncate(self, text: str, max_tokens: int) -> str:
+        if len(text) <= _CACHE_MAX_CHARS and self.count(text) <= max_tokens:
+            return text  # the common case, answered from the count cache
         ids = self._enc.encode(text, disallowed_special=())
         if len(ids) <= max_tokens:
             return text
