@@ -24,8 +24,8 @@ from .models import (
     RecallResult,
 )
 from .ranking import RankedHit, rank
-from .routing import plan_query
-from .storage.base import ACTIVE_ONLY, MemoryFilter, Storage, TextQuery, VectorQuery
+from .routing import QueryPlan, plan_query
+from .storage.base import ACTIVE_ONLY, MemoryFilter, Storage, TextQuery, VectorQuery, list_many
 from .tokens import TokenCounter
 from .verification import Verdict, assess
 
@@ -51,7 +51,7 @@ class ReadContext:
 
 def _ranked(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
-    limit: int, include_history: bool, now: datetime, meanwhile: Callable[[], T],
+    limit: int, include_history: bool, now: datetime, meanwhile: Callable[[QueryPlan], T],
 ) -> tuple[list[RankedHit], dict[str, object], T]:
     """Searches both channels and ranks; ``meanwhile`` (more storage reads) runs before the query embeds."""
     cfg = rc.config.retrieval()
@@ -60,7 +60,7 @@ def _ranked(
     flt = MemoryFilter(statuses=statuses, kinds=kinds, visible_in_domain=domain)
     t0 = time.perf_counter()
     text_hits = rc.storage.search_text(user_id, TextQuery(query, cfg.candidates, flt))
-    extra = meanwhile()
+    extra = meanwhile(plan)
     t1 = time.perf_counter()
     qvec = rc.embedder.embed([query])[0]
     t2 = time.perf_counter()
@@ -86,7 +86,7 @@ def run_recall(
     limit: int, include_history: bool, now: datetime,
 ) -> RecallResult:
     hits, trace, _ = _ranked(rc, query, user_id=user_id, domain=domain, kinds=kinds, limit=limit,
-                             include_history=include_history, now=now, meanwhile=lambda: None)
+                             include_history=include_history, now=now, meanwhile=lambda _: None)
     if rc.config.track_recalls and hits:
         rc.storage.mark_recalled(user_id, [h.record.id for h in hits], now)
     return RecallResult(
@@ -117,22 +117,25 @@ def run_build_context(
     cfg = rc.config
     t0 = time.perf_counter()
 
-    def standing() -> tuple[list[MemoryRecord], list[MemoryRecord], list[MemoryRecord]]:
-        profile = rc.storage.list(user_id, MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain=domain))
-        # the newest open loops compete by default; older ones only when the search finds them relevant
-        loops = [r for r in rc.storage.list(user_id, MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,),
-                                                                    visible_in_domain=domain, newest_first=True),
-                                            limit=3 * _RECENT_LOOPS)
-                 if r.metadata.get("state", "open") == "open"][:_RECENT_LOOPS]
-        # how the user wants to be answered applies to every answer, whatever the question
-        style = rc.storage.list(user_id, MemoryFilter(kinds=(MemoryKind.PREFERENCE,),
-                                                      key_prefix="preference.communication.",
-                                                      visible_in_domain=domain, newest_first=True), limit=3)
-        return profile, loops, style
+    def standing(plan: QueryPlan) -> list[list[MemoryRecord]]:
+        """The reads every context makes besides the searches, in one round trip."""
+        return list_many(rc.storage, user_id, [
+            (MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain=domain), None),
+            # the newest open loops compete by default; older ones only when the search finds them relevant
+            (MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,), visible_in_domain=domain, newest_first=True),
+             3 * _RECENT_LOOPS),
+            # how the user wants to be answered applies to every answer, whatever the question
+            (MemoryFilter(kinds=(MemoryKind.PREFERENCE,), key_prefix="preference.communication.",
+                          visible_in_domain=domain, newest_first=True), 3),
+            # facts of the families the question points at ("my car" -> vehicle.*), even if the words differ
+            *((MemoryFilter(key_prefix=prefix, visible_in_domain=domain, newest_first=True), 6)
+              for prefix in plan.key_hints),
+        ])
 
-    hits, trace, (profile, loops, style) = _ranked(
+    hits, trace, (profile, loops, style, *hinted) = _ranked(
         rc, query, user_id=user_id, domain=domain, kinds=None, limit=cfg.context_candidates, include_history=False,
         now=now, meanwhile=standing)
+    loops = [r for r in loops if r.metadata.get("state", "open") == "open"][:_RECENT_LOOPS]
     staleness = cfg.retrieval().staleness
     dropped: list[DroppedItem] = []
     by_id: dict[str, Entry] = {}
@@ -173,12 +176,8 @@ def run_build_context(
         if r.id not in hit_ids:
             ranked_extra.append((r, baseline * 0.9))
             hit_ids.add(r.id)
-    # facts of the families the question points at ("my car" -> vehicle.*), even if the words differ
-    plan_d = trace.get("plan")
-    hints = tuple(plan_d.get("key_hints", ())) if isinstance(plan_d, dict) else ()
-    for prefix in hints:
-        for r in rc.storage.list(user_id, MemoryFilter(key_prefix=prefix, visible_in_domain=domain,
-                                                       newest_first=True), limit=6):
+    for found in hinted:
+        for r in found:
             if r.id not in hit_ids and r.kind != MemoryKind.EPISODE:
                 ranked_extra.append((r, baseline * 0.95))
                 hit_ids.add(r.id)

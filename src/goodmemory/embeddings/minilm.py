@@ -137,7 +137,7 @@ def _trace_single(model: Any) -> tuple[Callable[[str], np.ndarray], str]:
     import torch
 
     names = [type(m).__name__ for m in model]
-    pooling = model[1] if len(model) > 1 else None
+    pooling: Any = model[1] if len(model) > 1 else None
     config = pooling.get_config_dict() if hasattr(pooling, "get_config_dict") else {}
     mean = config.get("pooling_mode") == "mean" or config.get("pooling_mode_mean_tokens") is True
     if names != ["Transformer", "Pooling", "Normalize"] or not mean:

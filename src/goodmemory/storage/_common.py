@@ -128,3 +128,31 @@ def tombstone_dicts(rows: Sequence[Any]) -> list[dict[str, Any]]:
 def chunks(items: Sequence[str], n: int) -> Iterator[list[str]]:
     for i in range(0, len(items), n):
         yield list(items[i : i + n])
+
+
+def list_union(requests: Sequence[tuple[MemoryFilter, int | None]],
+               select_for: Callable[[MemoryFilter, int | None], Any]) -> Any:
+    """One ``UNION ALL`` statement for several lists: each branch tagged with its request's index.
+
+    ``select_for`` gives a branch's ``SELECT data, created_at, id ... ORDER BY ... LIMIT``; its order
+    is restored by :func:`split_lists` (a union does not promise to keep it).
+    """
+    from sqlalchemy import literal, select, union_all
+
+    branches = []
+    for i, (flt, limit) in enumerate(requests):
+        sub = select_for(flt, limit).subquery()
+        branches.append(select(literal(i).label("q"), *sub.c))
+    return union_all(*branches) if len(branches) > 1 else branches[0]
+
+
+def split_lists(rows: Sequence[Any], requests: Sequence[tuple[MemoryFilter, int | None]]) -> list[list[MemoryRecord]]:
+    """Rows ``(q, data, created_at, id)`` of :func:`list_union` back into one ordered list per request."""
+    groups: list[list[Any]] = [[] for _ in requests]
+    for row in rows:
+        groups[int(row[0])].append(row)
+    out: list[list[MemoryRecord]] = []
+    for (flt, _), group in zip(requests, groups, strict=True):
+        group.sort(key=lambda r: (r[2], r[3]), reverse=flt.newest_first)
+        out.append([MemoryRecord.model_validate_json(r[1]) for r in group])
+    return out

@@ -24,6 +24,8 @@ __all__ = [
     "ACTIVE_ONLY",
     "BulkLoadStorage",
     "DeleteCounts",
+    "ListManyStorage",
+    "ListRequest",
     "MemoryEvent",
     "MemoryFilter",
     "Storage",
@@ -31,6 +33,7 @@ __all__ = [
     "TextQuery",
     "VectorQuery",
     "WriteBatch",
+    "list_many",
     "slot_scope",
     "write_new",
 ]
@@ -59,6 +62,7 @@ class StorageCapabilities:
     multi_process: bool = False
     enforces_unique_active_slot: bool = False  # in the database, not only in Python
     bulk_load: bool = False  # has ``write_bulk`` (see :class:`BulkLoadStorage`)
+    list_many: bool = False  # has ``list_many`` (see :class:`ListManyStorage`)
 
 
 @dataclass(frozen=True)
@@ -224,3 +228,24 @@ def write_new(storage: Storage, user_id: str, batch: WriteBatch) -> None:
         cast(BulkLoadStorage, storage).write_bulk(user_id, batch)
     else:
         storage.write(user_id, batch)
+
+
+ListRequest = tuple[MemoryFilter, int | None]
+
+
+@runtime_checkable
+class ListManyStorage(Storage, Protocol):
+    """A store that answers several ``list`` calls in one round trip (declared with
+    ``capabilities.list_many``): the result is exactly ``[list(user_id, f, limit=n) for f, n in requests]``.
+    Every read of ``build_context`` beyond the searches goes through it."""
+
+    def list_many(self, user_id: str, requests: Sequence[ListRequest]) -> builtins.list[builtins.list[MemoryRecord]]: ...
+
+
+def list_many(storage: Storage, user_id: str, requests: Sequence[ListRequest]) -> list[list[MemoryRecord]]:
+    """Several lists of one user: in one round trip where the adapter can, else one ``list`` each."""
+    if not requests:
+        return []
+    if storage.capabilities.list_many:
+        return cast(ListManyStorage, storage).list_many(user_id, requests)
+    return [storage.list(user_id, flt, limit=limit) for flt, limit in requests]

@@ -76,7 +76,17 @@ from ..errors import (
 )
 from ..models import MemoryRecord, new_id
 from . import _schema as S
-from ._common import check_batch, check_bulk_batch, chunks, event_rows, memory_row, tombstone_dicts, where
+from ._common import (
+    check_batch,
+    check_bulk_batch,
+    chunks,
+    event_rows,
+    list_union,
+    memory_row,
+    split_lists,
+    tombstone_dicts,
+    where,
+)
 from ._pg_engine import PgOptions, ensure_pgvector, make_engine, parse_url, run, where_msg
 from ._pg_sql import (
     INSERT_MEMORY,
@@ -93,6 +103,7 @@ from ._pg_vectors import HNSW_MAX_DIM, BulkPlan, IndexSettings, bulk_load, ensur
 from ._text import choose_terms, query_terms, search_body, terms
 from .base import (
     DeleteCounts,
+    ListRequest,
     MemoryEvent,
     MemoryFilter,
     StorageCapabilities,
@@ -185,6 +196,7 @@ class PostgresStorage:
         self._closed = False
         self.engine: Engine = make_engine(parsed, opts)
         self.capabilities = StorageCapabilities(
+            list_many=True,
             full_text=True,
             vector_search=True,
             exact_vectors=False,
@@ -358,17 +370,20 @@ class PostgresStorage:
         row = self._run(lambda conn: conn.execute(stmt).first(), read=True)
         return MemoryRecord.model_validate_json(row[0]) if row else None
 
+    def _list_select(self, user_id: str, flt: MemoryFilter, limit: int | None) -> Any:
+        c = S.memories.c
+        order = [c.created_at.desc(), c.id.desc()] if flt.newest_first else [c.created_at, c.id]
+        stmt = select(c.data, c.created_at, c.id).where(*self._where(user_id, flt)).order_by(*order)
+        return stmt.limit(int(limit)) if limit is not None else stmt
+
     def list(self, user_id: str, flt: MemoryFilter | None = None, *, limit: int | None = None) -> list[MemoryRecord]:
-        flt = flt or MemoryFilter(statuses=None)
-        stmt = (
-            select(S.memories.c.data)
-            .where(*self._where(user_id, flt))
-            .order_by(S.memories.c.created_at, S.memories.c.id)
-        )
-        if limit is not None:
-            stmt = stmt.limit(int(limit))
+        stmt = self._list_select(user_id, flt or MemoryFilter(statuses=None), limit)
         rows = self._run(lambda conn: conn.execute(stmt).all(), read=True)
         return [MemoryRecord.model_validate_json(r[0]) for r in rows]
+
+    def list_many(self, user_id: str, requests: Sequence[ListRequest]) -> builtins.list[builtins.list[MemoryRecord]]:
+        stmt = list_union(requests, lambda flt, limit: self._list_select(user_id, flt, limit))
+        return split_lists(self._run(lambda conn: conn.execute(stmt).all(), read=True), requests)
 
     def count(self, user_id: str, flt: MemoryFilter | None = None) -> int:
         flt = flt or MemoryFilter(statuses=None)

@@ -48,11 +48,22 @@ from ..errors import (
 )
 from ..models import MemoryKind, MemoryRecord, MemoryStatus, new_id
 from . import _schema as S
-from ._common import check_batch, check_bulk_batch, chunks, event_rows, memory_row, tombstone_dicts, where
+from ._common import (
+    check_batch,
+    check_bulk_batch,
+    chunks,
+    event_rows,
+    list_union,
+    memory_row,
+    split_lists,
+    tombstone_dicts,
+    where,
+)
 from ._sqlite import TermCounts, VecCache, integrity_error, map_operational, mask, nullcontext, top_k
 from ._text import choose_terms, fts5_match, query_terms, search_body
 from .base import (
     DeleteCounts,
+    ListRequest,
     MemoryEvent,
     MemoryFilter,
     StorageCapabilities,
@@ -111,6 +122,7 @@ class SQLStorage:
             cur.close()
 
         self.capabilities = StorageCapabilities(
+            list_many=True,
             full_text=True,
             vector_search=True,
             exact_vectors=True,
@@ -297,8 +309,7 @@ class SQLStorage:
             ).first()
         return MemoryRecord.model_validate_json(row[0]) if row else None
 
-    def list(self, user_id: str, flt: MemoryFilter | None = None, *, limit: int | None = None) -> list[MemoryRecord]:
-        flt = flt or MemoryFilter(statuses=None)
+    def _list_select(self, user_id: str, flt: MemoryFilter, limit: int | None) -> Any:
         c = S.memories.c
         selective = flt.keys is not None or flt.memory_ids is not None or flt.key_prefix is not None
         # with a selective filter, "+column" keeps SQLite from walking an ordering index over every row
@@ -312,12 +323,20 @@ class SQLStorage:
             # look the ids up by primary key: without statistics SQLite would walk a (user_id, ...) index
             # over every row of the user (measured 126 ms -> 15 ms for 120 ids among 30k rows)
             conds[0] = literal_column("+gm_memories.user_id") == user_id
-        stmt = select(c.data).where(*conds).order_by(*order)
-        if limit is not None:
-            stmt = stmt.limit(limit)
+        stmt = select(c.data, c.created_at, c.id).where(*conds).order_by(*order)
+        return stmt.limit(limit) if limit is not None else stmt
+
+    def list(self, user_id: str, flt: MemoryFilter | None = None, *, limit: int | None = None) -> list[MemoryRecord]:
+        stmt = self._list_select(user_id, flt or MemoryFilter(statuses=None), limit)
         with self._conn() as conn:
             rows = conn.execute(stmt).all()
         return [MemoryRecord.model_validate_json(r[0]) for r in rows]
+
+    def list_many(self, user_id: str, requests: Sequence[ListRequest]) -> builtins.list[builtins.list[MemoryRecord]]:
+        stmt = list_union(requests, lambda flt, limit: self._list_select(user_id, flt, limit))
+        with self._conn() as conn:
+            rows = conn.execute(stmt).all()
+        return split_lists(rows, requests)
 
     def count(self, user_id: str, flt: MemoryFilter | None = None) -> int:
         flt = flt or MemoryFilter(statuses=None)

@@ -31,6 +31,7 @@ from ..storage.base import (
     TextQuery,
     VectorQuery,
     WriteBatch,
+    list_many,
 )
 
 __all__ = ["BulkLoadConformance", "StorageConformance", "make_record"]
@@ -235,6 +236,43 @@ class StorageConformance(BulkLoadConformance):
                                                                                         "cooking cast iron"]
         assert [r.text for r in storage.list("u", MemoryFilter(keys=("fact.x",)))] == ["no domain fact"]
         assert len(storage.list("u", limit=2)) == 2
+
+    def test_newest_first_with_a_limit_gives_the_newest(self, storage: Storage) -> None:
+        recs = [make_record("u", f"loop number {i}", key=f"task.t{i}", kind=MemoryKind.OPEN_LOOP, minutes=i)
+                for i in range(8)]
+        storage.write("u", WriteBatch(inserts=recs))
+        newest = storage.list("u", MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,), newest_first=True), limit=3)
+        assert [r.text for r in newest] == ["loop number 7", "loop number 6", "loop number 5"]
+        oldest = storage.list("u", MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,)), limit=2)
+        assert [r.text for r in oldest] == ["loop number 0", "loop number 1"]
+
+    def test_list_many_equals_one_list_per_request(self, storage: Storage) -> None:
+        recs = [
+            *(make_record("u", f"loop number {i}", key=f"task.t{i}", kind=MemoryKind.OPEN_LOOP, minutes=i,
+                          domain="travel" if i % 2 else None) for i in range(6)),
+            make_record("u", "lives in Porto", key="profile.home_city", kind=MemoryKind.PROFILE, minutes=10),
+            make_record("u", "books window seats", key="booking.seat", minutes=11, domain="travel"),
+            make_record("u", "booking code XK2", key="booking.code", minutes=12, domain="travel"),
+            make_record("u", "cooks with cast iron", key="pref.pan", minutes=13, domain="cooking"),
+        ]
+        storage.write("u", WriteBatch(inserts=recs))
+        storage.write("other", WriteBatch(inserts=[make_record("other", "other loop", key="task.o",
+                                                               kind=MemoryKind.OPEN_LOOP)]))
+        requests = [
+            (MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain="cooking"), None),
+            (MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,), visible_in_domain="cooking", newest_first=True), 2),
+            (MemoryFilter(key_prefix="booking.", newest_first=True), 1),
+            (MemoryFilter(key_prefix="nothing."), 5),
+            (MemoryFilter(memory_ids=(recs[7].id, recs[0].id, "missing")), None),
+            (MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,)), None),
+        ]
+        got = list_many(storage, "u", requests)
+        want = [storage.list("u", flt, limit=limit) for flt, limit in requests]
+        assert [[r.id for r in rs] for rs in got] == [[r.id for r in rs] for rs in want]
+        assert [r.text for r in got[1]] == ["loop number 4", "loop number 2"]
+        assert [r.text for r in got[2]] == ["booking code XK2"]
+        assert all(r.user_id == "u" for rs in got for r in rs)
+        assert list_many(storage, "u", []) == []
 
     # -- isolation --------------------------------------------------------
     def test_scope_isolation(self, storage: Storage) -> None:
