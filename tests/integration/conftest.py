@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +27,22 @@ SCRIPT = {
     "Keep answers short please.": [Candidate(kind=MemoryKind.PREFERENCE, key="preference.communication.length",
                                              value="short", text="User wants short answers.", confidence=0.9)],
 }
+
+
+@pytest.fixture
+def pg_schema() -> Iterator[str]:
+    """A fresh PostgreSQL schema name per test, dropped afterwards (skips without a test server)."""
+    url = os.environ.get("GOODMEMORY_TEST_POSTGRES_URL")
+    if not url:
+        pytest.skip("GOODMEMORY_TEST_POSTGRES_URL is not set")
+    from sqlalchemy import create_engine, text
+
+    name = f"gm_test_{uuid.uuid4().hex[:12]}"
+    yield name
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
+    engine.dispose()
 
 
 @pytest.fixture

@@ -9,14 +9,13 @@ here it runs once more on PostgreSQL with the rebuild forced for every load.
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 
 from goodmemory import create_good_memory
 from goodmemory.errors import StorageError
@@ -104,18 +103,6 @@ def test_a_failed_import_writes_nothing(tmp_path: Path) -> None:
 
 
 # -- PostgreSQL ---------------------------------------------------------------------------------
-@pytest.fixture
-def pg_schema() -> Iterator[str]:
-    if not PG_URL:
-        pytest.skip("GOODMEMORY_TEST_POSTGRES_URL is not set")
-    name = f"gm_test_{uuid.uuid4().hex[:12]}"
-    yield name
-    engine = create_engine(str(PG_URL))
-    with engine.begin() as conn:
-        conn.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
-    engine.dispose()
-
-
 def _pg(schema: str, **kw: Any) -> Any:
     from goodmemory.storage.postgres import PostgresStorage
 

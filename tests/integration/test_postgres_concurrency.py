@@ -315,14 +315,9 @@ def test_sqlite_upgrades_a_v1_database_and_refuses_a_newer_one(tmp_path: Path) -
     engine.dispose()
 
 
-@pytest.mark.postgres
-def test_postgres_upgrades_a_v1_database_and_refuses_a_newer_one() -> None:
-    if not PG_URL:
-        pytest.skip("GOODMEMORY_TEST_POSTGRES_URL is not set")
-    from goodmemory.storage._pg_sql import INSERT_MEMORY
-    from goodmemory.storage.postgres import PostgresStorage
-
-    schema = f"gm_test_{uuid.uuid4().hex[:12]}"
+def _engine_in_fresh_schema(schema: str) -> Any:
+    """An engine whose connections create and use ``schema`` (to lay out an old version by hand)."""
+    assert PG_URL
     engine = create_engine(PG_URL)
 
     @event.listens_for(engine, "connect")
@@ -331,6 +326,19 @@ def test_postgres_upgrades_a_v1_database_and_refuses_a_newer_one() -> None:
             cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
             cur.execute(f'SET search_path TO "{schema}", public')
         dbapi_conn.commit()
+
+    return engine
+
+
+@pytest.mark.postgres
+def test_postgres_upgrades_a_v1_database_and_refuses_a_newer_one() -> None:
+    if not PG_URL:
+        pytest.skip("GOODMEMORY_TEST_POSTGRES_URL is not set")
+    from goodmemory.storage._pg_sql import INSERT_MEMORY
+    from goodmemory.storage.postgres import PostgresStorage
+
+    schema = f"gm_test_{uuid.uuid4().hex[:12]}"
+    engine = _engine_in_fresh_schema(schema)
 
     rec = make_record("u", "Alice keeps bees in Porto", key="hobby.bees")
     try:
@@ -372,14 +380,7 @@ def test_postgres_v2_vectors_move_into_partitions() -> None:
     from goodmemory.storage.postgres import PostgresStorage
 
     schema = f"gm_test_{uuid.uuid4().hex[:12]}"
-    engine = create_engine(PG_URL)
-
-    @event.listens_for(engine, "connect")
-    def _path(dbapi_conn: Any, _rec: Any) -> None:
-        with dbapi_conn.cursor() as cur:
-            cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
-            cur.execute(f'SET search_path TO "{schema}", public')
-        dbapi_conn.commit()
+    engine = _engine_in_fresh_schema(schema)
 
     recs = {u: [make_record(u, f"{u} note {i}", key=f"note.n{i}", minutes=i) for i in range(3)] for u in ("a", "b")}
     vecs = {r.id: np.eye(4, dtype=np.float32)[i] for rs in recs.values() for i, r in enumerate(rs)}

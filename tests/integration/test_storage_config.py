@@ -7,7 +7,6 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,18 +58,6 @@ def test_sqlite_settings_reach_the_connection(tmp_path: Path) -> None:
 
 
 # -- PostgreSQL --------------------------------------------------------------------------------------
-@pytest.fixture
-def pg_schema() -> Iterator[str]:
-    if not PG_URL:
-        pytest.skip("GOODMEMORY_TEST_POSTGRES_URL is not set")
-    name = f"gm_test_{uuid.uuid4().hex[:12]}"
-    yield name
-    engine = create_engine(str(PG_URL))
-    with engine.begin() as conn:
-        conn.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
-    engine.dispose()
-
-
 def _backends(app: str) -> int:
     admin = create_engine(str(PG_URL), poolclass=None)
     try:

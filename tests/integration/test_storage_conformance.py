@@ -3,7 +3,6 @@ from __future__ import annotations
 import os
 import re
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +41,28 @@ class TestSQLiteFile(StorageConformance):
         s.close()
 
 
+def test_sqlite_lists_of_a_kind_use_the_kind_index_without_statistics(tmp_path: Path) -> None:
+    """A store not yet closed once has no planner statistics; build_context's per-kind lists must not
+    walk the user's (user_id, created_at) index over every row (measured 5 ms -> 0.3 ms at 10k)."""
+    from goodmemory.models import MemoryKind
+    from goodmemory.storage.base import MemoryFilter
+
+    s = SQLStorage(f"sqlite:///{tmp_path / 'gm.db'}")
+    try:
+        s.write("u", WriteBatch(inserts=[make_record("u", f"turn {i}", key=f"episode.{i}", kind=MemoryKind.EPISODE,
+                                                     minutes=i) for i in range(50)]))
+        with s._conn() as conn:
+            assert conn.exec_driver_sql("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'"
+                                        ).scalar_one() == 0
+            for flt, limit in [(MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain="travel"), None),
+                               (MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,), newest_first=True), 30)]:
+                stmt = s._list_select("u", flt, limit).compile(conn, compile_kwargs={"literal_binds": True})
+                plan = " ".join(r[-1] for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {stmt}"))
+                assert "gm_mem_user_kind" in plan, plan
+    finally:
+        s.close()
+
+
 def test_sqlite_text_search_scores_rare_terms_first(tmp_path: Path) -> None:
     """A term most rows contain is not scored when rarer terms fill the budget (FTS5 counts the rows)."""
     s = SQLStorage(f"sqlite:///{tmp_path / 'gm.db'}", text_rank_budget_rows=50)
@@ -62,21 +83,6 @@ def test_sqlite_text_search_scores_rare_terms_first(tmp_path: Path) -> None:
 
 # -- PostgreSQL (runs when GOODMEMORY_TEST_POSTGRES_URL is set; CI starts a server) -----------------
 PG_URL = os.environ.get("GOODMEMORY_TEST_POSTGRES_URL")
-
-
-@pytest.fixture
-def pg_schema() -> Iterator[str]:
-    """A fresh PostgreSQL schema per test, dropped afterwards."""
-    if not PG_URL:
-        pytest.skip("GOODMEMORY_TEST_POSTGRES_URL is not set")
-    from sqlalchemy import create_engine, text
-
-    name = f"gm_test_{uuid.uuid4().hex[:12]}"
-    yield name
-    engine = create_engine(PG_URL)
-    with engine.begin() as conn:
-        conn.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
-    engine.dispose()
 
 
 @pytest.mark.postgres

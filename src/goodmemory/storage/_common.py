@@ -8,6 +8,8 @@ suite only for some inputs).
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -82,7 +84,7 @@ def key_range(column: Any, prefix: str) -> list[Any]:
     return [column >= prefix, column < prefix + "\U0010ffff"]
 
 
-def where(user_id: str, flt: MemoryFilter,
+def where(user_id: Any, flt: MemoryFilter,
           key_prefix: Callable[[Any, str], list[Any]] = key_range) -> list[Any]:
     """SQL conditions for ``flt``; the user's scope is always the first."""
     c = S.memories.c
@@ -128,6 +130,44 @@ def tombstone_dicts(rows: Sequence[Any]) -> list[dict[str, Any]]:
 def chunks(items: Sequence[str], n: int) -> Iterator[list[str]]:
     for i in range(0, len(items), n):
         yield list(items[i : i + n])
+
+
+USER_PARAM = "gm_user_id"
+
+
+class StatementCache:
+    """List statements built once per shape (filters and limits), with the user as a bound parameter.
+
+    Building a SQLAlchemy statement for a filter costs more than SQLite answering it (measured
+    0.36 ms to build vs about 0.1 ms to run for a kind's list); ``build_context`` asks the same
+    shapes query after query. Shapes naming ids or keys are built every time (they rarely repeat).
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def list_union(self, user_id: str, requests: Sequence[tuple[MemoryFilter, int | None]],
+                   select_for: Callable[[Any, MemoryFilter, int | None], Any]) -> tuple[Any, dict[str, Any]]:
+        """A statement answering ``requests`` (see :func:`list_union`) and its parameters."""
+        from sqlalchemy import bindparam
+
+        if any(f.memory_ids is not None or f.keys is not None for f, _ in requests):
+            return list_union(requests, lambda f, n: select_for(user_id, f, n)), {}
+        key = tuple(requests)
+        with self._lock:
+            stmt = self._items.get(key)
+            if stmt is not None:
+                self._items.move_to_end(key)
+        if stmt is None:
+            user: Any = bindparam(USER_PARAM)
+            stmt = list_union(requests, lambda f, n: select_for(user, f, n))
+            with self._lock:
+                self._items[key] = stmt
+                while len(self._items) > self._size:
+                    self._items.popitem(last=False)
+        return stmt, {USER_PARAM: user_id}
 
 
 def list_union(requests: Sequence[tuple[MemoryFilter, int | None]],

@@ -22,7 +22,7 @@ transaction makes that all or nothing, the index included.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,20 +132,13 @@ def _driver(conn: Connection) -> Any:
     return conn.connection.driver_connection
 
 
-def _copy_text(conn: Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+def _copy(conn: Connection, sql: str, items: Iterable[Any], *, raw: bool = False) -> None:
+    """Stream ``items`` through ``COPY ... FROM STDIN``: rows (text format) or, with ``raw``, bytes."""
     try:
         with _driver(conn).cursor() as cur, cur.copy(sql) as cp:
-            for row in rows:
-                cp.write_row(row)
-    except Exception as exc:
-        raise _wrap(sql, exc) from exc
-
-
-def _copy_raw(conn: Connection, sql: str, chunks: Iterator[bytes]) -> None:
-    try:
-        with _driver(conn).cursor() as cur, cur.copy(sql) as cp:
-            for chunk in chunks:
-                cp.write(chunk)
+            put = cp.write if raw else cp.write_row
+            for item in items:
+                put(item)
     except Exception as exc:
         raise _wrap(sql, exc) from exc
 
@@ -194,7 +187,7 @@ def bulk_load(
         conn.execute(text(
             "CREATE TEMPORARY TABLE gm_bulk_memories ON COMMIT DROP AS "
             f"SELECT {cols}, ''::text AS body FROM gm_memories WITH NO DATA"))
-        _copy_text(conn, f"COPY gm_bulk_memories ({cols}, body) FROM STDIN", memories)
+        _copy(conn, f"COPY gm_bulk_memories ({cols}, body) FROM STDIN", memories)
         conn.execute(text(
             f"INSERT INTO gm_memories ({cols}, tsv) SELECT {cols}, to_tsvector('simple', body) FROM gm_bulk_memories"))
         conn.execute(text("DROP TABLE gm_bulk_memories"))
@@ -204,10 +197,10 @@ def bulk_load(
         uid = user_id.encode("utf-8", "surrogatepass")
         encoded = vec_binary(mat, s.vector_type)
         rows = ((mid.encode("utf-8", "surrogatepass"), uid, v) for mid, v in zip(ids, encoded, strict=True))
-        _copy_raw(conn, "COPY gm_vectors (memory_id, user_id, emb) FROM STDIN (FORMAT BINARY)", copy_binary(rows))
+        _copy(conn, "COPY gm_vectors (memory_id, user_id, emb) FROM STDIN (FORMAT BINARY)", copy_binary(rows), raw=True)
     t2 = clock()
     if events:
-        _copy_text(conn, "COPY gm_events (user_id, memory_id, action, at, detail) FROM STDIN", events)
+        _copy(conn, "COPY gm_events (user_id, memory_id, action, at, detail) FROM STDIN", events)
     t3 = clock()
     if plan.rebuilt_index:
         assert plan.partition is not None

@@ -77,11 +77,11 @@ from ..errors import (
 from ..models import MemoryRecord, new_id
 from . import _schema as S
 from ._common import (
+    StatementCache,
     check_batch,
     check_bulk_batch,
     chunks,
     event_rows,
-    list_union,
     memory_row,
     split_lists,
     tombstone_dicts,
@@ -192,6 +192,7 @@ class PostgresStorage:
         if self._text_budget < 1:
             raise InvalidInputError("text_rank_budget_rows must be >= 1")
         self._stats: TermStats | None = None
+        self._statements = StatementCache()
         self._stats_at: float | None = None
         self._closed = False
         self.engine: Engine = make_engine(parsed, opts)
@@ -361,7 +362,7 @@ class PostgresStorage:
 
     # -- reads ----------------------------------------------------------
     @staticmethod
-    def _where(user_id: str, flt: MemoryFilter) -> builtins.list[Any]:
+    def _where(user_id: Any, flt: MemoryFilter) -> builtins.list[Any]:
         # substr, not a range: linguistic collations do not order "." and "_" bytewise
         return where(user_id, flt, key_prefix=lambda col, p: [func.substr(col, 1, len(p)) == p])
 
@@ -370,7 +371,7 @@ class PostgresStorage:
         row = self._run(lambda conn: conn.execute(stmt).first(), read=True)
         return MemoryRecord.model_validate_json(row[0]) if row else None
 
-    def _list_select(self, user_id: str, flt: MemoryFilter, limit: int | None) -> Any:
+    def _list_select(self, user_id: Any, flt: MemoryFilter, limit: int | None) -> Any:
         c = S.memories.c
         order = [c.created_at.desc(), c.id.desc()] if flt.newest_first else [c.created_at, c.id]
         stmt = select(c.data, c.created_at, c.id).where(*self._where(user_id, flt)).order_by(*order)
@@ -382,8 +383,8 @@ class PostgresStorage:
         return [MemoryRecord.model_validate_json(r[0]) for r in rows]
 
     def list_many(self, user_id: str, requests: Sequence[ListRequest]) -> builtins.list[builtins.list[MemoryRecord]]:
-        stmt = list_union(requests, lambda flt, limit: self._list_select(user_id, flt, limit))
-        return split_lists(self._run(lambda conn: conn.execute(stmt).all(), read=True), requests)
+        stmt, params = self._statements.list_union(user_id, requests, self._list_select)
+        return split_lists(self._run(lambda conn: conn.execute(stmt, params).all(), read=True), requests)
 
     def count(self, user_id: str, flt: MemoryFilter | None = None) -> int:
         flt = flt or MemoryFilter(statuses=None)

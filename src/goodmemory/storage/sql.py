@@ -49,11 +49,11 @@ from ..errors import (
 from ..models import MemoryKind, MemoryRecord, MemoryStatus, new_id
 from . import _schema as S
 from ._common import (
+    StatementCache,
     check_batch,
     check_bulk_batch,
     chunks,
     event_rows,
-    list_union,
     memory_row,
     split_lists,
     tombstone_dicts,
@@ -88,6 +88,7 @@ class SQLStorage:
             raise InvalidInputError("text_rank_budget_rows must be >= 1")
         self.text_rank_budget_rows = text_rank_budget_rows
         self._term_counts = TermCounts()
+        self._statements = StatementCache()
         if not url.startswith("sqlite"):
             raise InvalidInputError(
                 f"unsupported storage URL {url!r}: use sqlite:///path.db or sqlite:// (PostgreSQL needs the "
@@ -309,10 +310,12 @@ class SQLStorage:
             ).first()
         return MemoryRecord.model_validate_json(row[0]) if row else None
 
-    def _list_select(self, user_id: str, flt: MemoryFilter, limit: int | None) -> Any:
+    def _list_select(self, user_id: Any, flt: MemoryFilter, limit: int | None) -> Any:
         c = S.memories.c
-        selective = flt.keys is not None or flt.memory_ids is not None or flt.key_prefix is not None
+        selective = (flt.keys is not None or flt.memory_ids is not None or flt.key_prefix is not None
+                     or flt.kinds is not None)
         # with a selective filter, "+column" keeps SQLite from walking an ordering index over every row
+        # (without statistics - a store not yet closed once - a kind's list walked all 10k rows: 5 ms -> 0.3 ms)
         order: builtins.list[Any] = (
             [literal_column("+gm_memories.created_at"), literal_column("+gm_memories.id")] if selective
             else [c.created_at, c.id])
@@ -333,9 +336,9 @@ class SQLStorage:
         return [MemoryRecord.model_validate_json(r[0]) for r in rows]
 
     def list_many(self, user_id: str, requests: Sequence[ListRequest]) -> builtins.list[builtins.list[MemoryRecord]]:
-        stmt = list_union(requests, lambda flt, limit: self._list_select(user_id, flt, limit))
+        stmt, params = self._statements.list_union(user_id, requests, self._list_select)
         with self._conn() as conn:
-            rows = conn.execute(stmt).all()
+            rows = conn.execute(stmt, params).all()
         return split_lists(rows, requests)
 
     def count(self, user_id: str, flt: MemoryFilter | None = None) -> int:

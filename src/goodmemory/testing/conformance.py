@@ -273,6 +273,13 @@ class StorageConformance(BulkLoadConformance):
         assert [r.text for r in got[2]] == ["booking code XK2"]
         assert all(r.user_id == "u" for rs in got for r in rs)
         assert list_many(storage, "u", []) == []
+        # the same shapes for another user (adapters may reuse a built statement): only theirs
+        shapes = [req for req in requests if req[0].memory_ids is None]
+        mine = [[r.id for r in storage.list("u", flt, limit=limit)] for flt, limit in shapes]
+        for _ in range(2):
+            assert [[r.id for r in rs] for rs in list_many(storage, "u", shapes)] == mine
+            theirs = list_many(storage, "other", shapes)
+            assert [[r.text for r in rs] for rs in theirs] == [[], ["other loop"], [], [], ["other loop"]]
 
     # -- isolation --------------------------------------------------------
     def test_scope_isolation(self, storage: Storage) -> None:
