@@ -62,7 +62,7 @@ def _ranked(
     text_hits = rc.storage.search_text(user_id, TextQuery(query, cfg.candidates, flt))
     extra = meanwhile(plan)
     t1 = time.perf_counter()
-    qvec = rc.embedder.embed([query])[0]
+    qvec = rc.embedder.embed([plan.meaning_text if cfg.embed_meaning_text else query])[0]
     t2 = time.perf_counter()
     vec_hits = rc.storage.search_vector(user_id, VectorQuery(qvec, cfg.candidates, flt))
     t3 = time.perf_counter()

@@ -65,6 +65,8 @@ class GoodMemoryConfig(BaseModel):
 
     # retrieval
     retrieval_recipe: str = "BALANCED"
+    # fields of RetrievalConfig set over the recipe, e.g. {"rrf_k": 10, "embed_meaning_text": False}
+    retrieval_settings: dict[str, Any] = Field(default_factory=dict)
     context_candidates: int = Field(default=40, ge=1, le=500)
     context_item_max_tokens: int = Field(default=90, ge=8)
     core_profile_items: int = Field(default=3, ge=0)
@@ -90,8 +92,32 @@ class GoodMemoryConfig(BaseModel):
             raise ValueError(f"unknown retrieval recipe {v!r}; choose one of {sorted(RECIPES)}")
         return v
 
+    @field_validator("retrieval_settings")
+    @classmethod
+    def _known_settings(cls, v: dict[str, Any]) -> dict[str, Any]:
+        from dataclasses import fields, replace
+
+        known = {f.name for f in fields(RetrievalConfig)} - {"staleness"}
+        unknown = sorted(set(v) - known)
+        if unknown:
+            raise ValueError(f"unknown retrieval settings {unknown}; choose from {sorted(known)}")
+        defaults = RetrievalConfig()
+        for name, value in v.items():
+            default = getattr(defaults, name)
+            ok = (isinstance(value, bool) if isinstance(default, bool)
+                  else isinstance(value, int | float) and not isinstance(value, bool) and value >= 0)
+            if not ok:
+                raise ValueError(f"retrieval setting {name} must be a {type(default).__name__}"
+                                 f"{'' if isinstance(default, bool) else ' >= 0'}, got {value!r}")
+        replace(defaults, **v)
+        return v
+
     def retrieval(self) -> RetrievalConfig:
         base = RECIPES[self.retrieval_recipe]
+        if self.retrieval_settings:
+            from dataclasses import replace
+
+            base = replace(base, **self.retrieval_settings)
         if self.suppress_stale != base.staleness.suppress_stale:
             from dataclasses import replace
 

@@ -37,6 +37,7 @@ class RetrievalConfig:
     other_domain_factor: float = 0.75  # transferable memories from another domain rank a little lower
     mmr_lambda: float = 0.8
     min_vector_similarity: float = 0.15  # vector-only hits below this are noise
+    embed_meaning_text: bool = True  # embed the question without the names it asks about (routing.meaning_text)
     staleness: StalenessConfig = field(default_factory=StalenessConfig)
 
 

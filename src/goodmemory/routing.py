@@ -47,6 +47,7 @@ class QueryPlan:
     signals: list[str] = field(default_factory=list)
     key_hints: tuple[str, ...] = ()
     names: tuple[str, ...] = ()  # people (or places) the question names, lowercased
+    meaning_text: str = ""  # what the vector channel embeds (see meaning_text())
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -59,6 +60,7 @@ class QueryPlan:
             "signals": self.signals,
             "key_hints": list(self.key_hints),
             "names": list(self.names),
+            "meaning_text": self.meaning_text,
         }
 
 
@@ -212,6 +214,28 @@ def query_names(query: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+_MIN_MEANING_WORDS = 4
+
+
+def meaning_text(query: str, names: tuple[str, ...]) -> str:
+    """The question without the names it asks about, for the meaning (vector) channel.
+
+    In a conversation store the people talking are named in most turns (speaker prefixes,
+    "Thanks, Jon!"), so a sentence embedding of "How do Jon and Gina both like to destress?" lands
+    on short turns that are mostly names. The names still work through the lexical channel and the
+    speaker rule; the embedding gets the content. When fewer than four words would remain
+    ("Tell me about Anna") the question stays whole. Measured on LoCoMo conv-26/30/41 at 1,000
+    tokens: evidence recall 0.790 -> 0.808, evidence among the candidates 0.859 -> 0.888.
+    """
+    if not names:
+        return query
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")(?:'s|’s)?\b", re.IGNORECASE)
+    stripped = " ".join(pattern.sub(" ", query).split())
+    stripped = re.sub(r"^[,;:\s]+|\s*[,;:]+\s*(?=[?.!]|$)", "", stripped)  # commas the names leave behind
+    stripped = re.sub(r"\s+([?.!,])", r"\1", stripped)
+    return stripped if len(stripped.split()) >= _MIN_MEANING_WORDS else query
+
+
 def plan_query(
     query: str,
     *,
@@ -232,8 +256,9 @@ def plan_query(
     if window is not None:
         signals.append(f"window:{window.phrase}")
     weights = dict(_WEIGHTS[intent])
+    names = query_names(query)
     if kinds is not None:
         weights = {k: v for k, v in weights.items() if k in kinds}
     return QueryPlan(query=query, intent=intent, kind_weights=weights, domain=domain, window=window,
                      k=limit, kinds=kinds, signals=signals, key_hints=key_hints(query),
-                     names=query_names(query))
+                     names=names, meaning_text=meaning_text(query, names))

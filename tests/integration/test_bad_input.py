@@ -279,6 +279,10 @@ def test_unknown_storage_url(url: str, exc: type[GoodMemoryError], pattern: str)
     ({"context_candidates": 0}, r"context_candidates"),
     ({"max_message_chars": "lots"}, r"max_message_chars"),
     ({"min_confidence": 7}, r"min_confidence"),
+    ({"retrieval_settings": {"warp_speed": 9}}, r"warp_speed"),
+    ({"retrieval_settings": {"rrf_k": "five"}}, r"rrf_k"),
+    ({"retrieval_settings": {"embed_meaning_text": 1}}, r"embed_meaning_text"),
+    ({"retrieval_settings": {"speaker_boost": -1}}, r"speaker_boost"),
 ])
 def test_bad_config(config: dict[str, Any], pattern: str) -> None:
     with pytest.raises(ConfigurationError, match=pattern):

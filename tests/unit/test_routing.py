@@ -233,3 +233,24 @@ def test_broken_device_questions_point_at_purchases_and_warranties() -> None:
 
     hints = key_hints("My laptop screen just cracked. What are my options for getting it repaired?")
     assert {"purchase.", "possession.", "warranty."} <= set(hints)
+
+
+# -- the text the meaning channel embeds ------------------------------------------------------
+@pytest.mark.parametrize(("query", "meaning"), [
+    # named people are matched by who spoke and by their words; the embedding gets the content
+    ("How do Jon and Gina both like to destress?", "How do and both like to destress?"),
+    ("What did Caroline's mentor say about adoption agencies?", "What did mentor say about adoption agencies?"),
+    # too little would remain: the question stays whole
+    ("Tell me about Anna", "Tell me about Anna"),
+    ("Who is Melanie?", "Who is Melanie?"),
+    # no names: unchanged
+    ("when is my dentist appointment?", "when is my dentist appointment?"),
+])
+def test_meaning_text_drops_the_names_the_question_asks_about(query: str, meaning: str) -> None:
+    assert plan_query(query, at=datetime(2025, 1, 1, tzinfo=UTC)).meaning_text == meaning
+
+
+def test_meaning_text_drops_the_commas_names_leave_behind() -> None:
+    at = datetime(2025, 1, 1, tzinfo=UTC)
+    assert plan_query("Jon, how does Gina unwind after work?", at=at).meaning_text == "how does unwind after work?"
+    assert plan_query("What does Gina do to unwind, Jon?", at=at).meaning_text == "What does do to unwind?"

@@ -1,0 +1,50 @@
+"""The vector channel embeds the question without the names it asks about (real MiniLM embeddings)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from goodmemory import GoodMemoryConfig, Message, create_good_memory
+from goodmemory.embeddings import MiniLMEmbedder
+
+T0 = datetime(2023, 1, 20, 16, 0, tzinfo=UTC)
+
+# two friends talking: most turns name the other one; one turn says how Gina unwinds
+TURNS = [
+    ("Gina", "Thanks, Jon! Appreciate your support!"),
+    ("Jon", "Hey Gina, how's it going?"),
+    ("Gina", "Go for it, Jon! Don't let anything stop you."),
+    ("Jon", "Gina, you rock. Talk soon!"),
+    ("Gina", "Way to go, Jon! Keep it up, you're almost there!"),
+    ("Jon", "Good to see you, Gina. What's up?"),
+    ("Gina", "Yeah Jon, I'm here for you! Let's keep moving forward!"),
+    ("Gina", "Dancing is pretty much my go-to for stress relief after a hard week at the store."),
+    ("Jon", "Sounds good, Gina. See you next Friday."),
+]
+
+
+def _memory(embed_meaning_text: bool):  # type: ignore[no-untyped-def]
+    cfg = GoodMemoryConfig(retrieval_settings={"embed_meaning_text": embed_meaning_text})
+    mem = create_good_memory("sqlite://", embedder=MiniLMEmbedder(), config=cfg)
+    msgs = [Message(role="user", name=who, content=text, id=f"D1:{i}",
+                    timestamp=T0 + timedelta(minutes=i)) for i, (who, text) in enumerate(TURNS)]
+    mem.remember(msgs, user_id="u", session_id="s1", at=T0)
+    return mem
+
+
+def _rank_of_answer(mem) -> int:  # type: ignore[no-untyped-def]
+    hits = mem.recall("How do Jon and Gina both like to destress?", user_id="u", limit=10,
+                      at=T0 + timedelta(days=1)).hits
+    texts = [h.memory.text for h in hits]
+    return next((i for i, t in enumerate(texts) if "stress relief" in t and "digest" not in t), 99)
+
+
+def test_names_do_not_drown_the_meaning_of_the_question() -> None:
+    """Every turn names Jon or Gina: embedding the names finds greetings; embedding the content finds
+    the answer (no word in common with the question: "destress" vs "stress relief")."""
+    with _memory(True) as on, _memory(False) as off:
+        plan = on.recall("How do Jon and Gina both like to destress?", user_id="u", at=T0).plan["plan"]
+        assert plan["meaning_text"] == "How do and both like to destress?"
+        assert plan["names"] == ["jon", "gina"]
+        assert _rank_of_answer(on) <= 3
+        assert _rank_of_answer(off) > 5  # the switch really restores the whole question
