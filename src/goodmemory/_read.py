@@ -11,7 +11,7 @@ from typing import TypeVar
 from .budget import pack
 from .config import GoodMemoryConfig
 from .context import Entry, render, section_for
-from .digest import excerpt
+from .digest import excerpt, focus
 from .embeddings import Embedder
 from .models import (
     Context,
@@ -25,6 +25,7 @@ from .models import (
 )
 from .ranking import RankedHit, rank
 from .routing import QueryPlan, plan_query
+from .storage._text import terms
 from .storage.base import ACTIVE_ONLY, MemoryFilter, Storage, TextQuery, VectorQuery, list_many
 from .tokens import TokenCounter
 from .verification import Verdict, assess
@@ -96,10 +97,10 @@ def run_recall(
     )
 
 
-def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext) -> Entry:
+def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext, focus_words: tuple[str, ...]) -> Entry:
     text = r.text
     if r.kind == MemoryKind.EPISODE:
-        full = text if r.metadata.get("digest") else excerpt(text)
+        full = text if r.metadata.get("digest") else focus(excerpt(text), focus_words)
         text = rc.tokens.truncate(full, rc.config.context_item_max_tokens)
         if len(text) < len(full):
             text += " …"
@@ -137,6 +138,10 @@ def run_build_context(
         now=now, meanwhile=standing)
     loops = [r for r in loops if r.metadata.get("state", "open") == "open"][:_RECENT_LOOPS]
     staleness = cfg.retrieval().staleness
+    plan_d = trace.get("plan")
+    plan_names = set(plan_d.get("names", ())) if isinstance(plan_d, dict) else set()
+    # long turns are cut to the sentences that share a word with the question (digest.focus)
+    focus_words = tuple(w for w in terms(query) if w not in plan_names) if cfg.focus_turns else ()
     dropped: list[DroppedItem] = []
     by_id: dict[str, Entry] = {}
     order: list[Entry] = []
@@ -159,7 +164,7 @@ def run_build_context(
             values = [r.value] + [p.value for p in partners if p is not None and p.status == MemoryStatus.ACTIVE]
             if len(values) > 1:
                 flags.append("conflict: " + " vs ".join(values))
-        e = _entry(r, score, flags, rc)
+        e = _entry(r, score, flags, rc, focus_words)
         by_id[r.id] = e
         order.append(e)
 

@@ -69,6 +69,7 @@ class GoodMemoryConfig(BaseModel):
     retrieval_settings: dict[str, Any] = Field(default_factory=dict)
     context_candidates: int = Field(default=40, ge=1, le=500)
     context_item_max_tokens: int = Field(default=90, ge=8)
+    focus_turns: bool = True  # cut long raw turns to the sentences sharing a word with the question
     core_profile_items: int = Field(default=3, ge=0)
     track_recalls: bool = False  # write recall_count/last_recalled_at on every recall
     suppress_stale: bool = False  # drop stale volatile facts instead of marking them "verify"

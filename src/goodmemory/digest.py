@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["DigestLine", "build_digest", "density", "excerpt"]
+__all__ = ["DigestLine", "build_digest", "density", "excerpt", "focus"]
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'])")
 _TOKEN = re.compile(r"\S+")
@@ -88,6 +88,50 @@ def excerpt(text: str) -> str:
         return text
     lead = "" if sentences[0] == keep[0] else "… "
     return prefix + lead + " ".join(keep)
+
+
+def _stems(words: Sequence[str]) -> set[str]:
+    # a 4-letter prefix is a crude stemmer that costs nothing: seat/seats, paint/painting, relax/relaxing
+    return {w[:4] for w in words if len(w) >= 3}
+
+
+def focus(text: str, query_words: Sequence[str], *, min_words: int = 18) -> str:
+    """A long turn cut to the sentences around those that share a word with the question, cuts marked "…".
+
+    Context is paid in tokens: a 60-word turn that answers in two sentences should cost about that,
+    so more turns fit. Only turns of ``min_words`` words or more with two sentences or more are cut,
+    and only when some sentence shares a word stem with ``query_words`` (the question's content
+    words, without the names it asks about); a turn that matched by meaning alone stays whole. Each
+    matching sentence keeps its neighbours: what answers an advice question often sits next to the
+    sentence that names the topic ("The walls are crumbling. Use lime plaster, not gypsum."). Cutting
+    to the matching sentences alone lost 23 of 743 persona-eval checks; with the neighbours the
+    persona eval is unchanged (603/743). The speaker prefix stays. LoCoMo at 1,000 tokens: evidence
+    recall 0.808 -> 0.814 on the three tuning conversations, 0.744 -> 0.750 on the seven held out;
+    the user-memory suite is unchanged (0.760).
+    """
+    from .storage._text import terms
+
+    m = _SPEAKER.match(text)
+    prefix, body = (m.group(1), m.group(2)) if m else ("", text)
+    if len(body.split()) < min_words or not query_words:
+        return text
+    sentences = [s for s in _SENT.split(body.strip()) if s]
+    if len(sentences) < 2:
+        return text
+    wanted = _stems(query_words)
+    keep = [bool(_stems(terms(s)) & wanted) for s in sentences]
+    if not any(keep) or all(keep):
+        return text
+    keep = [k or (i > 0 and keep[i - 1]) or (i + 1 < len(keep) and keep[i + 1]) for i, k in enumerate(keep)]
+    if all(keep):
+        return text
+    parts: list[str] = []
+    for sent, kept in zip(sentences, keep, strict=True):
+        if kept:
+            parts.append(sent)
+        elif not parts or parts[-1] != "…":
+            parts.append("…")
+    return prefix + " ".join(parts)
 
 
 @dataclass(frozen=True)

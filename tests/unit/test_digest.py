@@ -92,3 +92,38 @@ def test_excerpt_keeps_turns_without_filler_or_with_nothing_else(text: str) -> N
     from goodmemory.digest import excerpt
 
     assert excerpt(text) == text
+
+
+# -- focus: long turns cut to the sentences the question is about --------------------------------
+LONG = ("Tim: It's been going well! Last week I talked to my friend about a fan convention. "
+        "We went to a place in London a few years ago and it felt like walking into a movie. "
+        "The tour guide knew every film location by heart. "
+        "My sister adopted a puppy in March and it chews everything. "
+        "I also started learning the guitar, which is hard on the fingers.")
+
+
+def test_focus_keeps_the_sentences_sharing_a_word_with_the_question_and_their_neighbours() -> None:
+    from goodmemory.digest import focus
+
+    assert focus(LONG, ("places", "london", "visited")) == (
+        "Tim: … Last week I talked to my friend about a fan convention. "
+        "We went to a place in London a few years ago and it felt like walking into a movie. "
+        "The tour guide knew every film location by heart. …")
+    # a prefix stem: "guitars" finds "guitar"; the cut before it is marked once
+    assert focus(LONG, ("guitars",)) == (
+        "Tim: … My sister adopted a puppy in March and it chews everything. "
+        "I also started learning the guitar, which is hard on the fingers.")
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    (LONG, ("submarine",)),  # nothing shared: it matched by meaning, so it stays whole
+    (LONG, ()),  # no content words in the question
+    ("Tim: Went to London. Loved it.", ("london",)),  # short turns are not cut
+    ("Tim: " + "word " * 30 + "London and more words without any sentence break", ("london",)),  # one sentence
+    ("Tim: I love it. London is great and old. It is big and full of people to meet every day, "
+     "and the food is good.", ("london",)),  # every sentence is a match or a neighbour
+])
+def test_focus_leaves_a_turn_whole(text: str, words: tuple[str, ...]) -> None:
+    from goodmemory.digest import focus
+
+    assert focus(text, words) == text

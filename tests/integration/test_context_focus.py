@@ -1,0 +1,34 @@
+"""build_context cuts long raw turns to the sentences the question is about (digest.focus)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from goodmemory import Message, create_good_memory
+from goodmemory.testing import FakeEmbedder
+
+T0 = datetime(2023, 5, 1, 10, 0, tzinfo=UTC)
+LONG = ("It's been going well! Last week I talked to my friend about a fan convention downtown. "
+        "We went to a place in London a few years ago and it felt like walking into a movie set. "
+        "The tour guide knew every film location by heart. "
+        "My sister adopted a puppy in March and it chews everything in the flat. "
+        "I also started learning the guitar this spring, which is hard on the fingers but fun.")
+
+
+def _context(focus_turns: bool, max_tokens: int = 400):  # type: ignore[no-untyped-def]
+    mem = create_good_memory("sqlite://", embedder=FakeEmbedder(), config={"focus_turns": focus_turns})
+    msgs = [Message(role="user", name="Tim", content=LONG, id="D1:1", timestamp=T0)]
+    msgs += [Message(role="user", name="John", content=f"I trained with the team in Chicago on day {i} of camp.",
+                     id=f"D1:{i + 2}", timestamp=T0 + timedelta(minutes=i + 1)) for i in range(12)]
+    mem.remember(msgs, user_id="u", session_id="s1", at=T0)
+    return mem.build_context("Which places has Tim visited in London?", user_id="u", max_tokens=max_tokens,
+                             at=T0 + timedelta(days=3))
+
+
+def test_a_long_turn_shows_only_its_sentence_about_the_question_and_keeps_its_citation() -> None:
+    ctx = _context(True)
+    item = next(i for i in ctx.items if "D1:1" in i.source_message_ids)
+    assert "London" in item.text and "guitar" not in item.text and "…" in item.text
+    whole = next(i for i in _context(False).items if "D1:1" in i.source_message_ids)
+    assert "guitar" in whole.text
+    assert item.tokens < whole.tokens
