@@ -136,6 +136,89 @@ _AGO = re.compile(r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten
 _IN_MONTH = re.compile(r"\b(?:in|during|back in)\s+(" + "|".join(_MONTHS) + r")(?:\s+(\d{4}))?\b", re.I)
 
 
+_M = "(" + "|".join(_MONTHS) + ")"
+_ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(\d{4}))?"
+# "October 13, 2023", "August 15 2023", "March 3" / "1 February, 2023", "3rd of June 2023"
+_DATE_MD = re.compile(r"\b" + _M + r"\s+" + _ORD + r"\b" + _YEAR, re.I)
+_DATE_DM = re.compile(r"\b" + _ORD + r"(?:\s+of)?\s+" + _M + r"\b" + _YEAR, re.I)
+_DATE_ANY = re.compile("|".join(f"(?:{p.pattern})" for p in (_DATE_MD, _DATE_DM)), re.I)
+_BETWEEN = re.compile(r"\b(?:between|from)\s+(.+?)\s+(?:and|to|until)\s+(.+)", re.I)
+_MONTH_YEAR = re.compile(r"\b(?:(early|beginning of|first half of|late|end of|second half of)\s+)?" + _M +
+                         r",?\s+(\d{4})\b", re.I)
+_SEASON_YEAR = re.compile(r"\b(spring|summer|autumn|fall|winter)\s+(?:of\s+)?(\d{4})\b", re.I)
+_IN_YEAR = re.compile(r"\b(?:in|during|of|since)\s+(\d{4})\b", re.I)
+_SEASONS = {"spring": (3, 6), "summer": (6, 9), "autumn": (9, 12), "fall": (9, 12), "winter": (12, 15)}
+
+
+def _explicit_date(text: str, at: datetime) -> datetime | None:
+    """The first calendar date written in ``text`` (midnight, ``at``'s zone); a missing year is the
+    latest one not after ``at``."""
+    for pattern, month_group, day_group in ((_DATE_MD, 1, 2), (_DATE_DM, 2, 1)):
+        m = pattern.search(text)
+        if m:
+            month = _MONTHS.index(m.group(month_group).lower()) + 1
+            day = int(m.group(day_group))
+            if m.group(3):
+                return _day(at).replace(year=int(m.group(3)), month=month, day=day)
+            guess = _day(at).replace(month=month, day=day)
+            return guess if guess <= at else guess.replace(year=guess.year - 1)
+    return None
+
+
+def _month_start(at: datetime, year: int, month: int) -> datetime:
+    year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+    return _day(at).replace(year=year, month=month, day=1)
+
+
+def _calendar_window(q: str, at: datetime) -> TimeWindow | None:
+    """Windows for written dates: "on 3 June, 2023", "between August 11 and August 15 2023",
+    "two weeks before August 11, 2023", "in the first half of September 2022", "summer 2021", "in 2023".
+
+    What was said "on" a date was said that day (one day of slack each side for time zones);
+    "before"/"after" a date reaches two weeks back or forward, the date itself included.
+    """
+    m = _BETWEEN.search(q)
+    if m:
+        first = _explicit_date(m.group(1) + (" " + m.group(2)[-4:] if m.group(2)[-4:].isdigit() else ""), at)
+        last = _explicit_date(m.group(2), at)
+        if first is not None and last is not None and first <= last:
+            return TimeWindow(first, last + timedelta(days=1), m.group(0).strip(" ?.!"))
+    m = _DATE_ANY.search(q)
+    if m and re.match(r"(?:may|march)\s", m.group(0)) and not re.search(r"\d{4}$", m.group(0)) and not re.search(
+            r"\b(?:on|by|since|before|after|until|from|of|in|and|to)\s*$", q[: m.start()]):
+        m = None  # "you may 2 ..." is not a date; "on May 2" and "May 2, 2024" are
+    if m:
+        day = _explicit_date(m.group(0), at)
+        if day is not None:
+            before = q[: m.start()]
+            if re.search(r"\bbefore\s*$", before):
+                return TimeWindow(day - timedelta(days=16), day + timedelta(days=2), "before " + m.group(0))
+            if re.search(r"\bafter\s*$", before):
+                return TimeWindow(day - timedelta(days=1), day + timedelta(days=16), "after " + m.group(0))
+            return TimeWindow(day - timedelta(days=1), day + timedelta(days=2), m.group(0))
+    m = _MONTH_YEAR.search(q)
+    if m:
+        start = _month_start(at, int(m.group(3)), _MONTHS.index(m.group(2).lower()) + 1)
+        end = _month_start(at, start.year, start.month + 1)
+        part = (m.group(1) or "").lower()
+        if part in ("early", "beginning of", "first half of"):
+            end = start + timedelta(days=15)
+        elif part in ("late", "end of", "second half of"):
+            start = start + timedelta(days=14)
+        return TimeWindow(start, end, m.group(0))
+    m = _SEASON_YEAR.search(q)
+    if m:
+        first_month, last_month = _SEASONS[m.group(1).lower()]
+        year = int(m.group(2))
+        return TimeWindow(_month_start(at, year, first_month), _month_start(at, year, last_month), m.group(0))
+    m = _IN_YEAR.search(q)
+    if m:
+        year = int(m.group(1))
+        return TimeWindow(_month_start(at, year, 1), _month_start(at, year + 1, 1), m.group(0))
+    return None
+
+
 def _day(t: datetime) -> datetime:
     return t.replace(hour=0, minute=0, second=0, microsecond=0)
 
@@ -154,6 +237,9 @@ def parse_time_window(query: str, at: datetime) -> TimeWindow | None:
 def _parse_time_window(query: str, at: datetime) -> TimeWindow | None:
     q = query.lower()
     today = _day(at)
+    written = _calendar_window(q, at)
+    if written is not None:
+        return written
     if re.search(r"\byesterday\b", q):
         return TimeWindow(today - timedelta(days=1), today, "yesterday")
     if re.search(r"\btoday\b", q):
