@@ -16,7 +16,11 @@ from functools import lru_cache
 
 __all__ = ["DigestLine", "build_digest", "density", "excerpt", "focus"]
 
-_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'])")
+# a sentence ends at . ! ? before a capital or digit, but not after a title or common abbreviation
+# ("Dr. Robert Chen" is one sentence: splitting it let a cut drop the doctor's name)
+_ABBREV = ("Dr", "Mr", "Ms", "Mrs", "Mx", "Prof", "St", "Jr", "Sr", "Mt", "No", "vs", "etc", "approx", "Inc", "Ltd",
+           "Co", "Ave", "Rd", "Blvd", "Apt", "Dept", "Gen", "Rev", "Hon", "Capt", "Lt", "Sgt")
+_SENT = re.compile("".join(rf"(?<!\b{a}\.)" for a in _ABBREV) + r"(?<!\b[A-Z]\.)(?<=[.!?])\s+(?=[A-Z0-9\"'])")
 _TOKEN = re.compile(r"\S+")
 _SPECIFIC = re.compile(
     r"(?:\d)|(?:^[A-Z][a-z]+[A-Z])|(?:@)|(?:^[A-Z]{2,}\b)|(?:^\$)", re.UNICODE

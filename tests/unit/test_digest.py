@@ -127,3 +127,14 @@ def test_focus_leaves_a_turn_whole(text: str, words: tuple[str, ...]) -> None:
     from goodmemory.digest import focus
 
     assert focus(text, words) == text
+
+
+def test_titles_and_initials_do_not_end_a_sentence() -> None:
+    from goodmemory.digest import _SENT, focus
+
+    assert _SENT.split("We have Dr. Robert Chen. J. K. Rowling wrote it. Done!") == [
+        "We have Dr. Robert Chen.", "J. K. Rowling wrote it.", "Done!"]
+    turn = ("assistant: Parking is free on weekdays. The cafeteria serves soup until noon. Good to know. "
+            "We have Dr. Robert Chen or Dr. Lisa Wang available, and scheduling either is easy.")
+    cut = focus(turn, ("scheduled", "doctor", "seeing"))
+    assert cut == "assistant: … Good to know. We have Dr. Robert Chen or Dr. Lisa Wang available, and scheduling either is easy."
