@@ -181,10 +181,15 @@ def run_build_context(
         if r.id not in hit_ids:
             ranked_extra.append((r, baseline * 0.9))
             hit_ids.add(r.id)
+    # facts of the families the question points at ("which of my cards" -> card.*) come right after the
+    # best hit, found by the search or not: they are what the question is about
+    hinted_score = top_score * 0.9
+    hinted_ids = {r.id for found in hinted for r in found if r.kind != MemoryKind.EPISODE}
+    ranked_extra = [(r, max(sc, hinted_score) if r.id in hinted_ids else sc) for r, sc in ranked_extra]
     for found in hinted:
         for r in found:
-            if r.id not in hit_ids and r.kind != MemoryKind.EPISODE:
-                ranked_extra.append((r, baseline * 0.95))
+            if r.id not in hit_ids and r.id in hinted_ids:
+                ranked_extra.append((r, hinted_score))
                 hit_ids.add(r.id)
     ranked_extra.sort(key=lambda x: (-x[1], x[0].id))
     for r, s in ranked_extra:

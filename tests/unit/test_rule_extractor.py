@@ -74,6 +74,10 @@ def test_protocol() -> None:
         ("My cell is 503-555-8924.", MemoryKind.FACT, "contact.phone.cell", "503-555-8924"),
         ("My monthly budget is $2,000.", MemoryKind.FACT, "finance.monthly_budget", "$2,000"),
         ("I just bought a 2023 Tesla Model 3.", MemoryKind.FACT, "vehicle.tesla_model_3", "2023 Tesla Model 3"),
+        ("My Visa card ending in 4417 was declined.", MemoryKind.FACT, "card.visa.last4", "4417"),
+        # a named card needs no "card": "my Freedom Unlimited ending in 7823"
+        ("I use my Freedom Unlimited ending in 7823 for groceries.", MemoryKind.FACT,
+         "card.freedom_unlimited.last4", "7823"),
     ],
 )
 def test_extracts(text: str, kind: MemoryKind, key: str, value: str) -> None:

@@ -135,7 +135,7 @@ def _facts(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
         ex._emit(run, src, fl, K.FACT, "account.routing", m.group("v"), f"User's bank routing number is {m.group('v')}.",
                  conf=0.9, importance=0.7, keywords="routing number bank aba")
     m = P.R_CARD_LAST4.search(s)
-    if m:
+    if m and (m.group("card") or m.group("brand")):
         brand = (m.group("brand") or "").strip()
         ex._emit(run, src, fl, K.FACT, slot_key("card", brand or "card", "last4"), m.group("v"),
                  f"User's {brand + ' ' if brand else ''}card ends in {m.group('v')}.", conf=0.9, importance=0.7,

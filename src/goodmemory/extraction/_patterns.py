@@ -286,8 +286,9 @@ R_ACCOUNT = re.compile(
     I,
 )
 R_ROUTING = re.compile(r"\brouting (?:number|no\.?|#)\s*(?:is|:|=)?\s*(?P<v>\d{9})\b", I)
-R_CARD_LAST4 = re.compile(
-    r"\b(?:my )?(?P<brand>" + ORG + r" )?(?:credit |debit )?card (?:ending|ends) (?:in|with) (?P<v>\d{4})\b", I
+R_CARD_LAST4 = re.compile(  # "my Visa card ending in 4417"; a named card needs no "card" ("your Freedom Unlimited ending in")
+    r"\b(?:(?:my|your) )?(?:(?P<brand>" + ORG + r") )?(?:credit |debit )?(?P<card>card )?(?:ending|ends) (?:in|with) "
+    r"(?P<v>\d{4})\b", I
 )
 ID_TYPES = (
     r"policy|claim|order|confirmation|booking|reservation|reference|ref|ticket|case|tracking|membership|member|"
