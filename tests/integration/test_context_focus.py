@@ -32,3 +32,21 @@ def test_a_long_turn_shows_only_its_sentence_about_the_question_and_keeps_its_ci
     whole = next(i for i in _context(False).items if "D1:1" in i.source_message_ids)
     assert "guitar" in whole.text
     assert item.tokens < whole.tokens
+
+
+def test_facts_of_the_family_the_question_asks_about_come_right_after_the_best_hit() -> None:
+    """"which of my cards" points at card.* facts: they must not be crowded out by chatter that
+    shares more words with the question."""
+    # no rank boost for the key: the placement alone must bring the fact in
+    mem = create_good_memory("sqlite://", embedder=FakeEmbedder(),
+                             config={"retrieval_settings": {"key_hint_boost": 1.0}})
+    msgs = [Message(role="user", content="My Visa card ending in 4417 is the one I use for groceries.", id="m0",
+                    timestamp=T0)]
+    cities = ["Lisbon", "Oslo", "Lima", "Cairo", "Seoul", "Quito", "Dakar", "Hanoi", "Perth", "Riga", "Tunis", "Porto"]
+    msgs += [Message(role="assistant", content=f"For a flight to {c}, the best rewards come when you book {n} weeks "
+                     f"ahead; compare which cards earn miles on {c} routes.", id=f"m{n}",
+                     timestamp=T0 + timedelta(minutes=n)) for n, c in enumerate(cities, start=1)]
+    mem.remember(msgs, user_id="u", session_id="s1", at=T0)
+    ctx = mem.build_context("Which of my cards should I use to book a flight for the best rewards?", user_id="u",
+                            max_tokens=300, at=T0 + timedelta(days=1))
+    assert any(i.kind.value == "fact" and "4417" in i.text for i in ctx.items), ctx.text
