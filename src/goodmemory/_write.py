@@ -125,6 +125,25 @@ def assign_ids(storage: Storage, user_id: str, session_id: str, messages: list[M
     return out
 
 
+_REPLY_WORDS = 12
+
+
+def reply_keywords(previous: str) -> str:
+    """What a reply is about: the content words of the turn it answers, when that turn asks something.
+
+    "This has been great for my mental health" answers "How is the running going?": indexing the
+    reply with "running" lets "What does she say running has been great for?" find it lexically
+    (search_body includes keywords; the text shown and embedded stays the turn's own). Measured on
+    LoCoMo at 1,000 tokens: 0.835 -> 0.857 on the tuning conversations, 0.770 -> 0.791 held out;
+    indexing every reply with its previous turn, asked or not, gained no more (0.856).
+    """
+    if "?" not in previous:
+        return ""
+    from .storage._text import query_terms
+
+    return " ".join(query_terms(previous, max_terms=_REPLY_WORDS))
+
+
 def _episode(m: Message, text: str, *, user_id: str, agent_id: str | None, domain: str | None,
              session_id: str | None, now: datetime) -> MemoryRecord:
     assert m.id is not None and m.timestamp is not None
@@ -248,11 +267,14 @@ def run_remember(
     batch = WriteBatch()
     decisions: list[WriteDecision] = []
     episodes_by_msg: dict[str, MemoryRecord] = {}
+    previous = ""
     for m in cleaned:
         if m.role not in cfg.keep_roles or not m.content.strip():
             continue
         text = redact(m.content)[0] if cfg.redact_secrets_in_episodes else m.content
         ep = _episode(m, text, user_id=user_id, agent_id=agent_id, domain=domain, session_id=session_id, now=now)
+        ep.keywords = reply_keywords(previous)
+        previous = text
         ep.metadata["turn_hash"] = hashes.get(m.id, "")
         old = existing_eps.get(ep.key)
         if old is not None:

@@ -50,3 +50,22 @@ def test_facts_of_the_family_the_question_asks_about_come_right_after_the_best_h
     ctx = mem.build_context("Which of my cards should I use to book a flight for the best rewards?", user_id="u",
                             max_tokens=300, at=T0 + timedelta(days=1))
     assert any(i.kind.value == "fact" and "4417" in i.text for i in ctx.items), ctx.text
+
+
+def test_a_reply_is_found_through_the_question_it_answers() -> None:
+    """"This has been great for my mental health" says nothing about running; the turn it answers does."""
+    mem = create_good_memory("sqlite://", embedder=FakeEmbedder())
+    turns = [("Caroline", "How is the running going these days? Still doing it every morning?"),
+             ("Melanie", "Thanks, Caroline! This has been great for my mental health. I'm gonna keep it up."),
+             ("Caroline", "I painted a lake at sunrise last weekend."),
+             ("Melanie", "That sounds lovely, the colours must have been great.")]
+    mem.remember([Message(role="user", name=who, content=text, id=f"D1:{i}", timestamp=T0 + timedelta(minutes=i))
+                  for i, (who, text) in enumerate(turns)], user_id="u", session_id="s1", at=T0)
+    hits = mem.recall("What was said about the running?", user_id="u", limit=3,
+                      at=T0 + timedelta(days=1)).hits
+    reply = next(h for h in hits if h.memory.source.message_ids == ["D1:1"])
+    assert any(r.startswith("lexical rank") for r in reply.reasons)  # found by "running", a word it lacks
+    assert "running" not in reply.memory.text
+    # a turn after a statement (no question) gets nothing from it
+    after = mem.list(user_id="u", kinds=["episode"])
+    assert next(r for r in after if r.source.message_ids == ["D1:3"]).keywords == ""
