@@ -35,19 +35,22 @@ def test_a_long_turn_shows_only_its_sentence_about_the_question_and_keeps_its_ci
 
 
 def test_facts_of_the_family_the_question_asks_about_come_right_after_the_best_hit() -> None:
-    """"which of my cards" points at card.* facts: they must not be crowded out by chatter that
-    shares more words with the question."""
-    # no rank boost for the key: the placement alone must bring the fact in
-    mem = create_good_memory("sqlite://", embedder=FakeEmbedder(),
-                             config={"retrieval_settings": {"key_hint_boost": 1.0}})
-    msgs = [Message(role="user", content="My Visa card ending in 4417 is the one I use for groceries.", id="m0",
-                    timestamp=T0)]
+    """"which credit option" points at card.* facts; one that shares no word with the question must still
+    come right after the best hit, not behind the chatter the search finds."""
+    from goodmemory import Candidate, MemoryKind
+    from goodmemory.testing import ScriptedExtractor
+
+    fact = "I pay with the blue Visa, it ends in 4417."
+    script = {fact: [Candidate(kind=MemoryKind.FACT, key="card.visa.last4", value="4417",
+                               text="User's Visa ends in 4417.", confidence=0.9)]}
+    mem = create_good_memory("sqlite://", embedder=FakeEmbedder(), extractor=ScriptedExtractor(script))
     cities = ["Lisbon", "Oslo", "Lima", "Cairo", "Seoul", "Quito", "Dakar", "Hanoi", "Perth", "Riga", "Tunis", "Porto"]
-    msgs += [Message(role="assistant", content=f"For a flight to {c}, the best rewards come when you book {n} weeks "
-                     f"ahead; compare which cards earn miles on {c} routes.", id=f"m{n}",
-                     timestamp=T0 + timedelta(minutes=n)) for n, c in enumerate(cities, start=1)]
+    msgs = [Message(role="user", content=fact, id="m0", timestamp=T0)]
+    msgs += [Message(role="assistant", content=f"To book the flight to {c} you should use the early fare; the {c} "
+                     f"flight option is {n} weeks out.", id=f"m{n}", timestamp=T0 + timedelta(minutes=n))
+             for n, c in enumerate(cities, start=1)]
     mem.remember(msgs, user_id="u", session_id="s1", at=T0)
-    ctx = mem.build_context("Which of my cards should I use to book a flight for the best rewards?", user_id="u",
+    ctx = mem.build_context("Which credit option should I use to book the flight?", user_id="u",
                             max_tokens=300, at=T0 + timedelta(days=1))
     assert any(i.kind.value == "fact" and "4417" in i.text for i in ctx.items), ctx.text
 
