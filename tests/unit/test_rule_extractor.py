@@ -433,3 +433,79 @@ def test_choices_and_purchases_of_named_products(text: str, key: str, value: str
 )
 def test_choices_need_a_named_product(text: str) -> None:
     assert not any(c.key.startswith(("purchase.", "card.")) for c in run(("user", text)))
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value", "phrase"),
+    [
+        ("My passport expires on February 18th, 2025.", "passport.expiration", "2025-02-18", "February 18, 2025"),
+        ("My driver's license is valid until June 30, 2027.", "license.expiration", "2027-06-30", "June 30, 2027"),
+        ("The Apple warranty runs until March 15th, 2025.", "warranty.apple.expiration", "2025-03-15",
+         "March 15, 2025"),
+        ("Apple warranty until March 15th, 2025.", "warranty.apple.expiration", "2025-03-15", "March 15, 2025"),
+        ("My gym membership expires May 1, 2024.", "membership.gym.expiration", "2024-05-01", "May 1, 2024"),
+        ("My visa expiration date is 12/31/2026.", "visa.expiration", "2026-12-31", "December 31, 2026"),
+    ],
+)
+def test_expiry_dates(text: str, key: str, value: str, phrase: str) -> None:
+    """When a document, membership or warranty runs out is a fact with a date people plan around."""
+    c = one(text, key)
+    assert c.kind == MemoryKind.FACT and c.value == value
+    assert phrase in c.text and c.metadata["date"] == value
+    assert "expir" in c.keywords and "renew" in c.keywords
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My card is in my wallet.",
+        "My passport is on the table.",
+        "I keep my membership through work.",
+        "The warranty covers the screen.",
+        "My passport photo was taken on Monday.",
+    ],
+)
+def test_expiry_needs_a_date_and_an_expiry_verb(text: str) -> None:
+    assert not [c for c in run(("user", text)) if c.key.endswith(".expiration")]
+
+
+def test_expiry_as_answer_to_the_assistants_question() -> None:
+    cands = run(("assistant", "Passport expiration date?"), ("user", "February 18th, 2025."))
+    assert [(c.key, c.value, c.message_ids) for c in cands] == [("passport.expiration", "2025-02-18", ["m0", "m1"])]
+    assert "February 18, 2025" in cands[0].text
+
+
+def test_expiry_issued_by_the_assistant_is_kept() -> None:
+    """An agent stating a warranty end date is a fact of the user's world, like an issued number."""
+    cands = run(("assistant", "Today, March 15th, 2024. Apple warranty until March 15th, 2025."),
+                ("user", "I'll scan the receipt when I get home."))
+    got = {c.key: c for c in cands}
+    assert got["warranty.apple.expiration"].value == "2025-03-15"
+    assert got["warranty.apple.expiration"].metadata.get("issued_by_assistant") is True
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "value", "says"),
+    [
+        ([("user", "I'm interested in an American Express card with travel rewards."),
+          ("assistant", "Our most popular are the Gold Card and the Platinum Card."),
+          ("user", "Let's go with the Gold Card.")],
+         "card.amex_gold_card", "Amex Gold Card", "User chose the Amex Gold Card (American Express)."),
+        ([("assistant", "Thanks for calling Chase. How can I help?"), ("user", "I'll take the Sapphire Reserve card.")],
+         "card.chase_sapphire_reserve", "Chase Sapphire Reserve", "User chose the Chase Sapphire Reserve card."),
+        # the product already names its issuer: nothing is added
+        ([("user", "My bank is Chase."), ("user", "I'll go with the Amex Platinum Card.")],
+         "card.amex_platinum_card", "Amex Platinum Card", "User chose the Amex Platinum Card."),
+    ],
+)
+def test_a_card_chosen_by_product_name_gets_the_issuer_the_conversation_is_about(
+    turns: list[tuple[str, str]], key: str, value: str, says: str
+) -> None:
+    got = {c.key: c for c in run(*turns)}
+    assert key in got, sorted(got)
+    assert got[key].value == value and got[key].text == says
+
+
+def test_no_issuer_in_the_conversation_leaves_the_card_name_alone() -> None:
+    got = {c.key: c for c in run(("user", "Let's go with the Gold Card."))}
+    assert got["card.gold_card"].value == "Gold Card"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from ..models import MemoryKind
@@ -110,6 +110,7 @@ class _Run:
     vehicles: list[str] = field(default_factory=list)
     tasks: dict[str, str] = field(default_factory=dict)
     last_key: str | None = None
+    issuer: tuple[str, str] | None = None  # the card issuer the conversation last named (short, full)
 
 
 _TYPE_NORM = {"ref": "reference", "pnr": "booking", "record locator": "booking", "reservation": "booking",
@@ -229,6 +230,7 @@ def _facts(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
             v = when.day.strftime("%B %d").replace(" 0", " ")
             ex._emit(run, src, fl, K.PROFILE, "profile.birthday", v, f"User's birthday is {v}.", importance=0.55,
                      keywords="birthday born")
+    expiry_rule(ex, s, src, run, fl)
     m = P.R_EVENT.search(s)
     if m:
         when = P.resolve_when(m.group("rest"), src.ts)
@@ -265,6 +267,32 @@ def _facts(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
                 break
 
 
+_DOC_FAMILY = {"driver's license": "license", "drivers license": "license", "driver's licence": "license",
+               "licence": "license", "id card": "id", "extended warranty": "warranty"}
+
+
+def expiry_rule(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
+    """Also runs on sentences with no "I"/"my": "Apple warranty until March 15th, 2025." """
+    m = P.R_EXPIRY.search(s)
+    if m:
+        when = P.resolve_when(m.group("rest"), src.ts)
+        if when and when.start <= 3:
+            _expiry(ex, run, src, fl, m.group("what"), (m.group("who") or "").strip(), when.day,
+                    m.group("rest")[when.start:when.end])
+
+
+def _expiry(ex: _Emit, run: _Run, src: _Src, fl: _Flags, what: str, who: str, day: date, said: str) -> None:
+    """``<family>[.<issuer>].expiration`` = ISO date; the text spells the date out ("February 18, 2025")."""
+    family = _DOC_FAMILY.get(what.lower(), what.lower())
+    who = "" if who.lower() in ("my", "the", "our", "your", "new", "current", "old") else who
+    label = f"{who} {what}".strip()
+    spelled = f"{day.strftime('%B')} {day.day}, {day.year}"
+    ex._emit(run, src, fl, K.FACT, slot_key(family, who or None, "expiration"), day.isoformat(),
+             f"User's {label} is valid until {spelled} (expires {day.isoformat()}).", conf=0.85, importance=0.75,
+             metadata={"date": day.isoformat()},
+             keywords=f"{label} expires expiration expiry valid until renew renewal {said}")
+
+
 _BOUGHT_VERBS = frozenset({"bought", "buy", "buying", "purchased", "purchase", "ordered"})
 
 
@@ -277,10 +305,15 @@ def _choice(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
     if name.split()[0].lower() in P.CAR_MAKES:
         return  # vehicles have their own rules
     bought = m.group("verb").lower() in _BOUGHT_VERBS
+    family = "card" if (tail.lower().endswith("card") or name.lower().endswith("card")) else "purchase"
+    also = ""
+    if family == "card" and run.issuer and not P.R_ISSUER.search(name):
+        # "Let's go with the Gold Card" while talking to American Express is the Amex Gold Card
+        name = f"{run.issuer[0]} {name}"
+        also = f" ({run.issuer[1]})" if run.issuer[1] != run.issuer[0] else ""
     what = f"{name} {tail}".strip()
-    family = "card" if (tail.endswith("card") or name.lower().endswith("card")) else "purchase"
     ex._emit(run, src, fl, K.FACT, slot_key(family, name), name,
-             f"User {'bought' if bought else 'chose'} the {what}.", conf=0.8, importance=0.6,
+             f"User {'bought' if bought else 'chose'} the {what}{also}.", conf=0.8, importance=0.6,
              keywords=f"{'bought purchased owns' if bought else 'chose picked selected has'} {family} {what}")
 
 
@@ -408,6 +441,15 @@ def _qa_answer(ex: _Emit, question: str, answer: str, ids: list[str], src: _Src,
         elif key == "vin":
             m = P.VIN.search(answer)
             value = m.group() if m else None
+        elif key == "expiry":
+            doc = re.search(r"\b(?:(?-i:(?P<who>[A-Z][\w&'-]+)) )?(?P<what>" + P.EXPIRY_DOCS + r")\b", last_q[0], re.I)
+            when = P.resolve_when(answer, src.ts)
+            if doc and when and len(answer[: when.start].split()) <= 2:
+                who = doc.group("who") or ""
+                who = "" if who.lower() in ("passport", "your", "the", "my") or who.lower() == doc.group("what").lower() else who
+                _expiry(ex, run, _Src(ids, src.ts, secrets=src.secrets), _Flags(), doc.group("what"), who, when.day,
+                        answer[when.start:when.end])
+            return
         else:
             m = _QA_ID.search(answer)
             value = m.group("v") if m else None

@@ -331,6 +331,15 @@ CAR_MAKES = frozenset(
     ["acura", "alfa", "audi", "bentley", "bmw", "buick", "cadillac", "chevrolet", "chevy", "chrysler", "citroen", "dacia", "dodge", "ferrari", "fiat", "ford", "genesis", "gmc", "honda", "hyundai", "infiniti", "jaguar", "jeep", "kia", "lamborghini", "lexus", "lincoln", "lucid", "maserati", "mazda", "mercedes", "mercedes-benz", "mini", "mitsubishi", "nissan", "opel", "peugeot", "polestar", "porsche", "ram", "renault", "rivian", "saab", "skoda", "subaru", "suzuki", "tesla", "toyota", "vauxhall", "volkswagen", "vw", "volvo", "ducati", "harley", "harley-davidson", "kawasaki", "yamaha", "vespa"]
 )
 PRODUCT = r"(?P<x>(?-i:[A-Z][\w\-]*(?: [A-Z0-9][\w\-]*){0,3}))(?P<tail> (?:credit card|card|laptop|phone|plan|policy))?"
+# card issuers, for a card chosen by product name only ("the Gold Card" in a conversation with Amex)
+CARD_ISSUERS = {"american express": ("Amex", "American Express"), "amex": ("Amex", "American Express"),
+                "chase": ("Chase", "Chase"), "citi": ("Citi", "Citi"), "citibank": ("Citi", "Citi"),
+                "capital one": ("Capital One", "Capital One"), "discover": ("Discover", "Discover"),
+                "wells fargo": ("Wells Fargo", "Wells Fargo"), "bank of america": ("Bank of America", "Bank of America"),
+                "barclays": ("Barclays", "Barclays"), "us bank": ("US Bank", "US Bank"),
+                "u.s. bank": ("US Bank", "US Bank")}
+R_ISSUER = re.compile(r"\b(?-i:American Express|Amex|AmEx|AMEX|Chase|Citi|Citibank|Capital One|Discover|Wells Fargo|"
+                      r"Bank of America|Barclays|US Bank|U\.S\. Bank)\b")
 R_CHOICE = re.compile(
     r"\b(?:i'?ll|i will|i'?m going to|let'?s|we'?ll|i think i'?ll) (?P<verb>go with|take|get|choose|pick) the (?:new )?"
     + PRODUCT + r"(?=\s*(?:[.!,;]|then\b|$))",
@@ -374,6 +383,16 @@ R_EVENT = re.compile(
 R_DEADLINE = re.compile(
     r"\b(?:the |my |our )?(?P<what>[\w'\- ]{2,40}?) (?:is|are) due (?P<rest>.*)$"
     r"|\b(?:the )?deadline (?:for|on) (?P<what2>[\w'\- ]{2,40}?) is (?P<rest2>.*)$",
+    I,
+)
+# when a document, membership or warranty runs out: "my passport expires on ...", "Apple warranty until ..."
+EXPIRY_DOCS = (r"passport|visa|driver'?s licen[cs]e|licen[cs]e|id card|membership|(?:extended )?warranty|"
+                r"insurance|policy|subscription|lease|registration")
+R_EXPIRY = re.compile(
+    r"(?:^|\b(?:my|the|our|your)\s+)(?P<who>(?:(?-i:[A-Z][\w&'-]*)|[a-z]+)\s+)??(?P<what>" + EXPIRY_DOCS + r")\b"
+    r"(?:\s+(?:expires|expired|will expire|is expiring|runs out|is valid|is good|runs|lasts|ends|is)"
+    r"(?:\s+(?:on|until|till|through|thru|in))?|\s+(?:until|till|through|thru)|\s+expiration(?: date)? is)"
+    r"\s+(?P<rest>.+)$",
     I,
 )
 R_BIRTH = re.compile(r"\b(?:i was born on|i was born|my (?:birthday|date of birth|dob|birth date) is)\s+(?P<rest>.+)$", I)
@@ -430,6 +449,7 @@ QA_SLOTS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"\be-?mail\b", I), "contact.email", "email address"),
     (re.compile(r"\b(?:phone|cell|mobile) number\b|\bnumber (?:to|where) (?:we can )?reach you\b", I), "contact.phone", "phone number"),
     (re.compile(r"\byour (?:full |legal )?name\b", I), "profile.name", "name"),
+    (re.compile(r"\b(?:" + EXPIRY_DOCS + r")\b.*\bexpir(?:ation|y|es)\b", I), "expiry", "expiration date"),
 )
 
 # ------------------------------------------------------------------ dates

@@ -30,6 +30,7 @@ from ._fact_rules import (
     _Run,
     _Src,
     _third,
+    expiry_rule,
 )
 from .base import ExtractionContext
 
@@ -43,7 +44,7 @@ PATTERN_NAMES: tuple[str, ...] = (
     "booking_code", "vehicle", "plate_vin", "money", "income", "appointment", "deadline", "birth_date",
     "email", "phone", "address", "open_loop", "close_loop", "procedure", "correction", "switched_to",
     "qa_answer", "assistant_confirmed", "new_job", "occupation_as", "occupation_at", "seat", "diet_meat",
-    "diet_retire_likes",
+    "diet_retire_likes", "expiry",
 )
 
 _SWAP = re.compile(r"\b(?:you're|you are|you've|you'll|you'd|yourself|yours|your|you|i'm|i am|i|me|my)\b", re.I)
@@ -79,6 +80,9 @@ class RuleExtractor:
             if msg.role not in ("user", "assistant") or not msg.content:
                 continue
             self._track_vehicles(msg.content, run)
+            issuers = P.R_ISSUER.findall(msg.content)
+            if issuers:
+                run.issuer = P.CARD_ISSUERS[issuers[-1].lower()]
             ts = msg.timestamp or ctx.at
             if msg.role == "user":
                 src = _Src([msg.id or ""], ts, secrets=_secret_values(msg.content))
@@ -227,6 +231,7 @@ def _apply(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
     low = s.lower()
     has_i = bool(_HAS_I.search(low)) or low.startswith(("please", "let's ", "lets ", "when", "whenever", "every", "each", "from now", "going forward", "keep", "be ", "no ", "you can ", "you could ", "use", "avoid", "explain", "reply", "respond", "answer", "always", "never", "don't", "do not", "the ", "our "))
     if not has_i:
+        expiry_rule(ex, s, src, run, fl)
         return
     _profile(ex, s, src, run, fl)
     before = len(run.out)
