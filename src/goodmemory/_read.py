@@ -106,7 +106,8 @@ def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext, foc
             text += " …"
     e = Entry(memory_id=r.id, kind=r.kind, section=section_for(r.kind), text=text,
               date=r.event_time.strftime("%Y-%m-%d"), source_message_ids=list(r.source.message_ids),
-              at=r.event_time.isoformat(),
+              # the timeline's order: turns of one call share a timestamp, so creation and position break ties
+              at=f"{r.event_time.isoformat()} {r.created_at.isoformat()} {int(r.metadata.get('seq', 0)):06d}",
               flags=flags, score=score)
     e.tokens = rc.tokens.count(e.line(in_timeline=e.section == "history")) + 1
     return e

@@ -268,12 +268,13 @@ def run_remember(
     decisions: list[WriteDecision] = []
     episodes_by_msg: dict[str, MemoryRecord] = {}
     previous = ""
-    for m in cleaned:
+    for seq, m in enumerate(cleaned):
         if m.role not in cfg.keep_roles or not m.content.strip():
             continue
         text = redact(m.content)[0] if cfg.redact_secrets_in_episodes else m.content
         ep = _episode(m, text, user_id=user_id, agent_id=agent_id, domain=domain, session_id=session_id, now=now)
         ep.keywords = reply_keywords(previous)
+        ep.metadata["seq"] = seq  # conversation order among turns that share a timestamp
         previous = text
         ep.metadata["turn_hash"] = hashes.get(m.id, "")
         old = existing_eps.get(ep.key)

@@ -77,7 +77,7 @@ class Entry:
     flags: list[str] = field(default_factory=list)
     score: float = 0.0
     tokens: int = 0
-    at: str = ""  # full timestamp, orders the timeline
+    at: str = ""  # orders the timeline: full timestamp, then creation time and position in the conversation
 
     def line(self, id_len: int = ID_LEN, *, in_timeline: bool = False) -> str:
         if in_timeline:

@@ -72,3 +72,23 @@ def test_a_reply_is_found_through_the_question_it_answers() -> None:
     # a turn after a statement (no question) gets nothing from it
     after = mem.list(user_id="u", kinds=["episode"])
     assert next(r for r in after if r.source.message_ids == ["D1:3"]).keywords == ""
+
+
+def test_turns_of_one_call_read_in_conversation_order_when_they_share_a_timestamp() -> None:
+    """Messages without timestamps all get the call's time; the timeline must still read as the conversation
+    went (question before answer), not in relevance order."""
+    mem = create_good_memory("sqlite://", embedder=FakeEmbedder())
+    turns = [
+        ("user", "Which warranty did I pick for the dishwasher?"),
+        ("assistant", "You picked the dishwasher warranty from the store, five years, dishwasher parts and labor."),
+        ("user", "And does the dishwasher warranty cover the pump?"),
+        ("assistant", "Yes, the dishwasher warranty covers the pump and the dishwasher motor too, dishwasher wise."),
+        ("user", "Great, thanks."),
+    ]
+    mem.remember([{"role": r, "content": c} for r, c in turns], user_id="u", session_id="s1", at=T0)
+    ctx = mem.build_context("dishwasher warranty pump", user_id="u", max_tokens=400, at=T0 + timedelta(days=1))
+    said = [c for _, c in turns]
+    lines = [ln for ln in ctx.text.splitlines() if ln.startswith("- [")]
+    order = [next(n for n, c in enumerate(said) if c[:30] in ln) for ln in lines if any(c[:30] in ln for c in said)]
+    assert len(order) >= 3, ctx.text
+    assert order == sorted(order), ctx.text
