@@ -113,6 +113,11 @@ _KEY_HINTS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
     (re.compile(r"\b(orders?|deliver\w*|shipping|tracking|warranty|purchases?)\b", re.I),
      ("order.", "tracking.", "warranty.", "purchase.")),
     (re.compile(r"\b(email|phone|contact|address)\b", re.I), ("contact.", "profile.address")),
+    # what the user cannot or will not eat matters wherever food comes up (an allergy said while cooking
+    # must reach a restaurant booking in travel)
+    (re.compile(r"\b(restaurants?|dinner|lunch|breakfast|brunch|meals?|food|foods|eat|eating|cook|cooking|recipes?|"
+                r"menus?|dish|dishes|takeaway|takeout|snacks?|cater\w*|groceries|bake|baking|cafe|café)\b", re.I),
+     ("preference.diet.",)),
     (re.compile(r"\b(laptops?|computers?|tablets?|devices?|gadgets?|appliances?|tvs?|televisions?|repair\w*|"
                 r"replace\w*|broken|broke|cracked|damaged)\b", re.I), ("purchase.", "possession.", "warranty.")),
 ]

@@ -221,9 +221,6 @@ def test_the_same_fact_said_in_three_sessions(life: Life) -> None:
     assert "allergic to peanuts" in life.context("What can I cook tonight?", domain="cooking")
 
 
-@pytest.mark.xfail(strict=True, reason="retrieval gap: a transferable peanut allergy (said in cooking) is a vector "
-                                       "candidate for 'Book a restaurant for my trip to Bangkok' in travel but is "
-                                       "ranked out: the context is empty")
 def test_an_allergy_reaches_a_restaurant_booking_in_another_domain(life: Life) -> None:
     life.session(JAN, "I'm allergic to peanuts, so no satay please. What's a good Thai dish for me?",
                  domain="cooking")

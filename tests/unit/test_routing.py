@@ -251,6 +251,27 @@ def test_broken_device_questions_point_at_purchases_and_warranties() -> None:
     assert {"purchase.", "possession.", "warranty."} <= set(hints)
 
 
+@pytest.mark.parametrize("query", [
+    "Book a restaurant for my trip to Bangkok",
+    "What can I cook tonight?",
+    "Order takeout for the team lunch",
+    "Plan the dinner menu for Saturday",
+    "Find me a recipe with lentils",
+])
+def test_food_questions_point_at_diet_restrictions(query: str) -> None:
+    """An allergy said while cooking must reach a restaurant booking: food questions hint preference.diet.*."""
+    from goodmemory.routing import key_hints
+
+    assert "preference.diet." in key_hints(query)
+
+
+@pytest.mark.parametrize("query", ["Book a flight to Bangkok", "What's my plate number?", "Fix the kitchen tap"])
+def test_other_questions_do_not_point_at_diet(query: str) -> None:
+    from goodmemory.routing import key_hints
+
+    assert "preference.diet." not in key_hints(query)
+
+
 # -- the text the meaning channel embeds ------------------------------------------------------
 @pytest.mark.parametrize(("query", "meaning"), [
     # named people are matched by who spoke and by their words; the embedding gets the content
