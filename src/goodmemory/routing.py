@@ -308,16 +308,26 @@ def query_names(query: str) -> tuple[str, ...]:
 _MIN_MEANING_WORDS = 4
 
 
+# a name after a word of place or travel is a place ("in Paris", "a flight to Oslo", "visited Rome"): it
+# stays in the meaning text, or "a flight to Oslo" and "a flight to Lima" would embed the same
+_PLACE = re.compile(
+    r"\b(?:in|at|from|near|around|across|visit|visits|visited|visiting|"
+    r"(?:trip|trips|flight|flights|fly|flew|flying|travel\w*|move|moved|moving|go|goes|going|went|drive|drove|"
+    r"return|returned|returning|road trip|holiday|vacation) to)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b"
+)
+
+
 def meaning_text(query: str, names: tuple[str, ...]) -> str:
     """The question without the names it asks about, for the meaning (vector) channel.
 
     In a conversation store the people talking are named in most turns (speaker prefixes,
     "Thanks, Jon!"), so a sentence embedding of "How do Jon and Gina both like to destress?" lands
     on short turns that are mostly names. The names still work through the lexical channel and the
-    speaker rule; the embedding gets the content. When fewer than four words would remain
+    speaker rule; the embedding gets the content. Places stay ("in Paris", "a flight to Oslo"). When fewer than four words would remain
     ("Tell me about Anna") the question stays whole. Measured on LoCoMo conv-26/30/41 at 1,000
     tokens: evidence recall 0.790 -> 0.808, evidence among the candidates 0.859 -> 0.888.
     """
+    names = tuple(n for n in names if n not in {m.group(1).lower() for m in _PLACE.finditer(query)})
     if not names:
         return query
     pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")(?:'s|’s)?\b", re.IGNORECASE)

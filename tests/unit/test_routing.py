@@ -282,6 +282,12 @@ def test_other_questions_do_not_point_at_diet(query: str) -> None:
     ("Who is Melanie?", "Who is Melanie?"),
     # no names: unchanged
     ("when is my dentist appointment?", "when is my dentist appointment?"),
+    # places stay: "a flight to Oslo" and "a flight to Lima" must not embed the same
+    ("When is my flight to Oslo?", "When is my flight to Oslo?"),
+    ("What did Caroline do in Paris last summer?", "What did do in Paris last summer?"),
+    ("Where did Jon stay when he visited Rome?", "Where did stay when he visited Rome?"),
+    # "to" after a verb of giving or talking is a person
+    ("What did Melanie give to Caroline for her birthday?", "What did give to for her birthday?"),
 ])
 def test_meaning_text_drops_the_names_the_question_asks_about(query: str, meaning: str) -> None:
     assert plan_query(query, at=datetime(2025, 1, 1, tzinfo=UTC)).meaning_text == meaning
