@@ -305,7 +305,7 @@ def test_sqlite_upgrades_a_v1_database_and_refuses_a_newer_one(tmp_path: Path) -
     finally:
         s.close()
     with engine.begin() as conn:
-        assert S.current_version(conn) == S.SCHEMA_VERSION == 4
+        assert S.current_version(conn) == S.SCHEMA_VERSION == 5
         assert {"gm_mem_user_created", "gm_tomb_user", "gm_mem_user_kind"} <= _index_names(conn)
         conn.execute(text("UPDATE gm_meta SET value = '99' WHERE name = 'schema_version'"))
     with pytest.raises(SchemaVersionError, match="99"):
@@ -354,13 +354,46 @@ def test_postgres_upgrades_a_v1_database_and_refuses_a_newer_one() -> None:
         finally:
             s.close()
         with engine.begin() as conn:
-            assert S.current_version(conn) == S.SCHEMA_VERSION == 4
+            assert S.current_version(conn) == S.SCHEMA_VERSION == 5
             assert {"gm_mem_user_created", "gm_tomb_user", "gm_one_active_slot", "gm_mem_tsv", "gm_mem_user_kind"} <= _index_names(conn)
             conn.execute(text("UPDATE gm_meta SET value = '99' WHERE name = 'schema_version'"))
         with pytest.raises(SchemaVersionError, match="99"):
             PostgresStorage(PG_URL, schema=schema)
         with engine.connect() as conn:
             assert S.current_version(conn) == 99
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_postgres_v4_full_text_is_reindexed_with_stems() -> None:
+    """Schema v5 stems the PostgreSQL full-text index (as SQLite's porter tokenizer does): a v4 store's
+    unstemmed rows are reindexed, so "schedule" finds "scheduled" after the upgrade."""
+    if not PG_URL:
+        pytest.skip("GOODMEMORY_TEST_POSTGRES_URL is not set")
+    from goodmemory.storage._pg_sql import INSERT_MEMORY
+    from goodmemory.storage._text import search_body, terms
+    from goodmemory.storage.postgres import PostgresStorage
+
+    schema = f"gm_test_{uuid.uuid4().hex[:12]}"
+    engine = _engine_in_fresh_schema(schema)
+    recs = [make_record("u", f"The dentist appointment was scheduled for day {i}", key=f"note.n{i}", minutes=i)
+            for i in range(3)]
+    try:
+        with engine.begin() as conn:  # what v4 wrote: the body's terms as they are
+            S.migrate(conn, "tsvector", target=4)
+            for r in recs:
+                conn.execute(INSERT_MEMORY, {**PostgresStorage._row(r), "body": " ".join(terms(search_body(r)))})
+        s = PostgresStorage(PG_URL, schema=schema)
+        try:
+            assert {m for m, _ in s.search_text("u", TextQuery("schedule"))} == {r.id for r in recs}
+            assert {m for m, _ in s.search_text("u", TextQuery("scheduled appointments"))} == {r.id for r in recs}
+        finally:
+            s.close()
+        with engine.connect() as conn:
+            assert S.current_version(conn) == S.SCHEMA_VERSION == 5
     finally:
         with engine.begin() as conn:
             conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))

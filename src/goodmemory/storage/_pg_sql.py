@@ -18,7 +18,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.types import UserDefinedType
 
 from ..errors import InvalidInputError, SlotConflictError, StorageError
-from ._text import query_terms
+from ._text import stemmed_query_terms
 
 __all__ = [
     "INSERT_MEMORY",
@@ -125,7 +125,7 @@ def tsquery_of(words: Sequence[str]) -> str | None:
 
 
 def tsquery(text_: str, max_terms: int = 32) -> str | None:
-    return tsquery_of(query_terms(text_, max_terms))
+    return tsquery_of(stemmed_query_terms(text_, max_terms))
 
 
 # reltuples and ANALYZE's lexeme frequencies of gm_memories.tsv (most common elements)

@@ -210,12 +210,32 @@ def _v4(conn: Connection, fts: str) -> None:
     conn.execute(text("CREATE INDEX IF NOT EXISTS gm_mem_user_kind ON gm_memories (user_id, kind, status, created_at)"))
 
 
+def _v5(conn: Connection, fts: str) -> None:
+    # PostgreSQL indexes stems (storage._text.stem), like SQLite's porter tokenizer: reindex what v4 wrote
+    if fts != "tsvector":
+        return
+    from ..models import MemoryRecord
+    from ._text import index_terms, search_body
+
+    last = ""
+    while True:
+        rows = conn.execute(text("SELECT id, data FROM gm_memories WHERE id > :last ORDER BY id LIMIT 1000"),
+                            {"last": last}).all()
+        if not rows:
+            return
+        conn.execute(text("UPDATE gm_memories SET tsv = to_tsvector('simple', :body) WHERE id = :id"),
+                     [{"id": r[0], "body": " ".join(index_terms(search_body(MemoryRecord.model_validate_json(r[1]))))}
+                      for r in rows])
+        last = rows[-1][0]
+
+
 Migration = Callable[[Connection, str], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial schema: memories, vectors, events, tombstones, full-text", _v1),
     (2, "indexes: memories by (user, created_at, id), tombstones by user hash", _v2),
     (3, "PostgreSQL: vectors hash-partitioned by user, one HNSW index per partition", _v3),
     (4, "index: memories by (user, kind, status, created_at)", _v4),
+    (5, "PostgreSQL: the full-text index holds word stems", _v5),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

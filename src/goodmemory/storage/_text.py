@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
 
 from ..models import MemoryRecord
 
-__all__ = ["STOPWORDS", "choose_terms", "fts5_match", "fts5_query", "query_terms", "search_body", "terms"]
+__all__ = ["STOPWORDS", "choose_terms", "fts5_match", "fts5_query", "index_terms", "query_terms", "search_body",
+           "stem", "stemmed_query_terms", "terms"]
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -19,6 +22,34 @@ STOPWORDS = frozenset(
 def terms(text: str) -> list[str]:
     """Lowercased word tokens without stopwords (order kept, duplicates kept)."""
     return [w for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import snowballstemmer  # type: ignore[import-untyped]
+
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """English Snowball (Porter 2) stem of a lowercased term: scheduled/schedule -> schedul.
+
+    SQLite's FTS5 stems with its ``porter`` tokenizer; PostgreSQL ('simple' config, so identifiers
+    match as written) and the in-memory adapter index and query these stems, so that every adapter
+    finds "painting" for "paints". Digits and identifiers come back unchanged.
+    """
+    return str(_stemmer().stemWord(word))
+
+
+def index_terms(text: str) -> list[str]:
+    """The stemmed terms of ``text`` (order and duplicates kept): what PostgreSQL and memory index."""
+    return [stem(w) for w in terms(text)]
+
+
+def stemmed_query_terms(text: str, max_terms: int = 32) -> list[str]:
+    """Distinct stems of a query's terms, in order."""
+    return list(dict.fromkeys(stem(w) for w in query_terms(text, max_terms)))
 
 
 def search_body(record: MemoryRecord) -> str:

@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import DimensionMismatchError, SlotConflictError, StorageError
 from ..models import MemoryRecord, MemoryStatus, new_id
 from ._common import check_batch
-from ._text import search_body, terms
+from ._text import index_terms, search_body, stemmed_query_terms
 from .base import (
     DeleteCounts,
     MemoryEvent,
@@ -124,12 +124,12 @@ class InMemoryStorage:
             return sum(1 for r in self._rows.get(user_id, {}).values() if flt.matches(r))
 
     def search_text(self, user_id: str, query: TextQuery) -> builtins.list[tuple[str, float]]:
-        q = set(terms(query.text))
+        q = set(stemmed_query_terms(query.text))
         if not q:
             return []
         with self._lock:
             self._check_open()
-            docs = [(r.id, terms(search_body(r))) for r in self._rows.get(user_id, {}).values()
+            docs = [(r.id, index_terms(search_body(r))) for r in self._rows.get(user_id, {}).values()
                     if query.filter.matches(r)]
             all_docs = list(self._rows.get(user_id, {}).values())
         if not docs:
@@ -137,7 +137,7 @@ class InMemoryStorage:
         # BM25 with document frequencies over the user's whole corpus.
         n = len(all_docs)
         df: Counter[str] = Counter()
-        bodies = {r.id: terms(search_body(r)) for r in all_docs}
+        bodies = {r.id: index_terms(search_body(r)) for r in all_docs}
         for toks in bodies.values():
             df.update(set(toks) & q)
         avgdl = sum(len(t) for t in bodies.values()) / max(1, n)

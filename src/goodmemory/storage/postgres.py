@@ -4,7 +4,9 @@
   advisory lock so processes opening a fresh database at once do not race.
 - Full-text: a ``tsvector`` column on ``gm_memories`` (``'simple'`` config, so
   identifiers and numbers match as written) with a GIN index. Bodies and
-  queries go through the same tokenizer as the other adapters; a query is its
+  queries go through the same tokenizer as the other adapters, then the
+  English Snowball stemmer (``_text.stem``; SQLite's FTS5 stems with its
+  porter tokenizer), so "schedule" finds "scheduled"; a query is its
   distinct terms, each quoted, OR-ed (``'a' | 'b'``), so user text is never
   tsquery syntax. Scores are ``ts_rank_cd`` (higher is better). With planner
   statistics, only the rarest terms whose estimated matches fit
@@ -100,7 +102,7 @@ from ._pg_sql import (
     vec_literal,
 )
 from ._pg_vectors import HNSW_MAX_DIM, BulkPlan, IndexSettings, bulk_load, ensure_hnsw, ensure_vector_column
-from ._text import choose_terms, query_terms, search_body, terms
+from ._text import choose_terms, index_terms, search_body, stemmed_query_terms
 from .base import (
     DeleteCounts,
     ListRequest,
@@ -259,7 +261,7 @@ class PostgresStorage:
 
     @staticmethod
     def _row(r: MemoryRecord) -> dict[str, Any]:
-        return {**memory_row(r), "body": " ".join(terms(search_body(r)))}
+        return {**memory_row(r), "body": " ".join(index_terms(search_body(r)))}
 
     def _ensure_vector_column(self, conn: Connection, dim: int) -> None:
         self._set_vector_type(ensure_vector_column(conn, dim, self._index))
@@ -400,7 +402,7 @@ class PostgresStorage:
         return self._stats
 
     def search_text(self, user_id: str, query: TextQuery) -> builtins.list[tuple[str, float]]:
-        words = query_terms(query.text)
+        words = stemmed_query_terms(query.text)
         if len(words) > 1:
             stats = self._term_stats()
             words = choose_terms(words, stats.estimate if stats else None, self._text_budget)

@@ -314,6 +314,18 @@ class StorageConformance(BulkLoadConformance):
         assert all(s > 0 for _, s in hits) and [s for _, s in hits] == sorted((s for _, s in hits), reverse=True)
         assert storage.search_text("u", TextQuery("   ")) == []
 
+    def test_text_search_finds_other_forms_of_a_word(self, storage: Storage) -> None:
+        """Every adapter stems: "schedule" finds "scheduled", "paints" finds "painting"."""
+        a = make_record("u", "The dentist appointment was scheduled for Tuesday")
+        b = make_record("u", "She loves painting landscapes", minutes=1)
+        c = make_record("u", "unrelated weather note MV-789234", minutes=2)
+        storage.write("u", WriteBatch(inserts=[a, b, c]))
+        assert [m for m, _ in storage.search_text("u", TextQuery("schedule"))] == [a.id]
+        assert [m for m, _ in storage.search_text("u", TextQuery("appointments"))] == [a.id]
+        assert [m for m, _ in storage.search_text("u", TextQuery("paints"))] == [b.id]
+        assert [m for m, _ in storage.search_text("u", TextQuery("loved"))] == [b.id]
+        assert [m for m, _ in storage.search_text("u", TextQuery("MV-789234"))] == [c.id]
+
     def test_text_search_is_literal(self, storage: Storage) -> None:
         r = make_record("u", 'quote " NEAR( star * colon: paren) value')
         storage.write("u", WriteBatch(inserts=[r]))
