@@ -151,6 +151,28 @@ class TestPostgres(StorageConformance):
         finally:
             s.close()
 
+    def test_text_search_weighs_rare_terms_higher_with_statistics(self, pg_schema: str) -> None:
+        """ts_rank alone has no idf: a short row repeating a common word beat the row with the rare word the
+        question is about. With planner statistics each term counts by its rarity, as BM25 does on SQLite."""
+        from sqlalchemy import text
+
+        from goodmemory.storage.postgres import PostgresStorage
+
+        s = PostgresStorage(str(PG_URL), schema=pg_schema)
+        try:
+            recs = [make_record("u", f"common filler note number {i}", minutes=i) for i in range(300)]
+            loud = make_record("u", "common common common", minutes=301)
+            rare = make_record("u", "we finally saw an okapi at the zoo in the rain with the kids", minutes=302)
+            s.write("u", WriteBatch(inserts=[*recs, loud, rare]))
+            with s.engine.begin() as conn:
+                conn.execute(text("ANALYZE gm_memories"))
+            s._stats_at = None  # refresh now instead of within minutes
+            hits = s.search_text("u", TextQuery("common okapi", limit=10))
+            assert hits[0][0] == rare.id, hits[:3]
+            assert hits[1][0] == loud.id
+        finally:
+            s.close()
+
     def test_close_releases_every_connection(self, pg_schema: str) -> None:
         from sqlalchemy import create_engine, text
 

@@ -7,13 +7,14 @@ and this module as the PostgreSQL details it rests on.
 from __future__ import annotations
 
 import hashlib
+import math
 import struct
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sqlalchemy import text
+from sqlalchemy import String, bindparam, func, literal, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.types import UserDefinedType
 
@@ -32,7 +33,9 @@ __all__ = [
     "lock_key",
     "orig_msg",
     "tsquery",
+    "text_score",
     "tsquery_of",
+    "idf",
     "vec_binary",
     "vec_literal",
 ]
@@ -153,6 +156,24 @@ class TermStats:
 
     def estimate(self, term: str) -> float:
         return self.rows * self.freqs.get(term, self.floor)
+
+
+def idf(matching_rows: float, rows: float) -> float:
+    """BM25's inverse document frequency: rare terms weigh more, a term in every row about nothing."""
+    return math.log(1.0 + (rows - matching_rows + 0.5) / (matching_rows + 0.5))
+
+
+def text_score(tsv: Any, config: Any, tsq: Any, words: Sequence[str], stats: TermStats | None) -> Any:
+    """The full-text score of a row: with statistics, the sum over the terms of ``idf * ts_rank``.
+
+    BM25's idea on ``ts_rank`` (normalised by the row's length): a common word repeated in a short row
+    does not outrank the rare word the question is about. Without statistics, ``ts_rank_cd``.
+    """
+    if stats is None or len(words) < 2:
+        return func.ts_rank_cd(tsv, tsq)
+    parts = [func.ts_rank(tsv, func.to_tsquery(config, bindparam(f"q{i}", tsquery_of([w]), type_=String)), 1)
+             * literal(idf(stats.estimate(w), stats.rows)) for i, w in enumerate(words)]
+    return sum(parts[1:], parts[0])
 
 
 def orig_msg(exc: DBAPIError) -> str:

@@ -8,7 +8,9 @@
   English Snowball stemmer (``_text.stem``; SQLite's FTS5 stems with its
   porter tokenizer), so "schedule" finds "scheduled"; a query is its
   distinct terms, each quoted, OR-ed (``'a' | 'b'``), so user text is never
-  tsquery syntax. Scores are ``ts_rank_cd`` (higher is better). With planner
+  tsquery syntax. With planner statistics a score is the sum over the terms
+  of ``idf * ts_rank`` (BM25's weighting: rare terms count more; without
+  statistics, ``ts_rank_cd``); higher is better. With planner
   statistics, only the rarest terms whose estimated matches fit
   ``text_rank_budget_rows`` are scored (``_text.choose_terms``): the GIN
   index finds rows but cannot rank them, so a common term would make a search
@@ -98,6 +100,7 @@ from ._pg_sql import (
     PgVec,
     TermStats,
     lock_key,
+    text_score,
     tsquery_of,
     vec_literal,
 )
@@ -403,14 +406,14 @@ class PostgresStorage:
 
     def search_text(self, user_id: str, query: TextQuery) -> builtins.list[tuple[str, float]]:
         words = stemmed_query_terms(query.text)
-        if len(words) > 1:
-            stats = self._term_stats()
-            words = choose_terms(words, stats.estimate if stats else None, self._text_budget)
+        stats = self._term_stats() if len(words) > 1 else None
+        if stats is not None:
+            words = choose_terms(words, stats.estimate, self._text_budget)
         q = tsquery_of(words)
         if q is None:
             return []
         tsq = func.to_tsquery(_SIMPLE, bindparam("q", q, type_=String))
-        score = func.ts_rank_cd(_TSV, tsq).label("s")
+        score = text_score(_TSV, _SIMPLE, tsq, words, stats).label("s")
         stmt = (
             select(S.memories.c.id, score)
             .where(_TSV.op("@@")(tsq), *self._where(user_id, query.filter))
