@@ -92,3 +92,26 @@ def test_turns_of_one_call_read_in_conversation_order_when_they_share_a_timestam
     order = [next(n for n, c in enumerate(said) if c[:30] in ln) for ln in lines if any(c[:30] in ln for c in said)]
     assert len(order) >= 3, ctx.text
     assert order == sorted(order), ctx.text
+
+
+def test_open_tasks_do_not_crowd_out_the_history_a_question_is_about() -> None:
+    """Open tasks the search did not find fill in after the relevant history; a question about what is
+    still pending leads with them."""
+    mem = create_good_memory("sqlite://", embedder=FakeEmbedder())
+    chores = ["renew the car insurance", "call the plumber", "book the dentist", "pay the water bill",
+              "return the library books", "fix the bike light", "email the landlord", "buy printer ink"]
+    msgs = [Message(role="user", content=f"I need to {c}.", id=f"t{i}", timestamp=T0 + timedelta(minutes=i))
+            for i, c in enumerate(chores)]
+    msgs += [Message(role="user", content=f"My sourdough starter on day {i} smelled {w} after feeding it rye flour.",
+                     id=f"s{i}", timestamp=T0 + timedelta(hours=1, minutes=i))
+             for i, w in enumerate(["sour", "yeasty", "fruity", "sharp", "mild", "nutty", "tangy", "sweet",
+                                    "vinegary", "beery", "milky", "earthy"])]
+    mem.remember(msgs, user_id="u", session_id="s1", at=T0)
+    later = T0 + timedelta(days=2)
+    ctx = mem.build_context("How did my sourdough starter smell after feeding?", user_id="u", max_tokens=450, at=later)
+    starter = [i for i in ctx.items if "sourdough" in i.text]
+    tasks = [i for i in ctx.items if i.kind.value == "open_loop"]
+    # before: the tasks competed at the 6th hit's score and took 4 of 12 places (8 about the starter)
+    assert len(starter) >= 11 and len(tasks) <= 1, ctx.text
+    pending = mem.build_context("What is still pending on my to-do list?", user_id="u", max_tokens=450, at=later)
+    assert len([i for i in pending.items if i.kind.value == "open_loop"]) >= 6, pending.text
