@@ -472,7 +472,7 @@ def test_expiry_needs_a_date_and_an_expiry_verb(text: str) -> None:
 def test_expiry_as_answer_to_the_assistants_question() -> None:
     cands = run(("assistant", "Passport expiration date?"), ("user", "February 18th, 2025."))
     assert [(c.key, c.value, c.message_ids) for c in cands] == [("passport.expiration", "2025-02-18", ["m0", "m1"])]
-    assert "February 18, 2025" in cands[0].text
+    assert cands[0].text.startswith("User's passport is valid until February 18, 2025")
 
 
 def test_expiry_issued_by_the_assistant_is_kept() -> None:

@@ -285,7 +285,7 @@ def _expiry(ex: _Emit, run: _Run, src: _Src, fl: _Flags, what: str, who: str, da
     """``<family>[.<issuer>].expiration`` = ISO date; the text spells the date out ("February 18, 2025")."""
     family = _DOC_FAMILY.get(what.lower(), what.lower())
     who = "" if who.lower() in ("my", "the", "our", "your", "new", "current", "old") else who
-    label = f"{who} {what}".strip()
+    label = f"{who} {what.lower()}".strip()
     spelled = f"{day.strftime('%B')} {day.day}, {day.year}"
     ex._emit(run, src, fl, K.FACT, slot_key(family, who or None, "expiration"), day.isoformat(),
              f"User's {label} is valid until {spelled} (expires {day.isoformat()}).", conf=0.85, importance=0.75,
