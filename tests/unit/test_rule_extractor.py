@@ -509,3 +509,35 @@ def test_a_card_chosen_by_product_name_gets_the_issuer_the_conversation_is_about
 def test_no_issuer_in_the_conversation_leaves_the_card_name_alone() -> None:
     got = {c.key: c for c in run(("user", "Let's go with the Gold Card."))}
     assert got["card.gold_card"].value == "Gold Card"
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "value"),
+    [
+        ([("user", "So my dentist appointment is on March 12th at 3pm?"), ("assistant", "Yes, that's right.")],
+         "appointment.dentist", "2024-03-12"),
+        ([("user", "And my passport expires February 18th, 2025?"), ("assistant", "Correct, so renew it soon.")],
+         "passport.expiration", "2025-02-18"),
+        ([("user", "Just to check, my email is ana@example.com?"), ("assistant", "That's correct.")],
+         "contact.email", "ana@example.com"),
+    ],
+)
+def test_a_check_question_the_assistant_confirms_is_a_statement(turns: list[tuple[str, str]], key: str,
+                                                                 value: str) -> None:
+    """People state facts as questions ("So my appointment is on the 12th?"); the assistant's "yes" settles it."""
+    got = {c.key: c for c in run(*turns)}
+    assert key in got, sorted(got)
+    c = got[key]
+    assert c.value == value and c.message_ids == ["m0", "m1"] and c.role == "user"
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        [("user", "So my dentist appointment is on March 12th at 3pm?"), ("assistant", "No, it's on the 14th.")],
+        [("user", "So my dentist appointment is on March 12th at 3pm?"), ("assistant", "Let me check.")],
+        [("user", "Is my appointment on March 12th?"), ("assistant", "Yes.")],  # a real question, not a statement
+    ],
+)
+def test_a_check_question_needs_a_confirmation(turns: list[tuple[str, str]]) -> None:
+    assert not any(c.key.startswith("appointment.") and c.value == "2024-03-12" for c in run(*turns))

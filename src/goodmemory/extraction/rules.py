@@ -91,6 +91,11 @@ class RuleExtractor:
                 prev = msgs[i - 1] if i > 0 else None
                 if len(run.out) == before and prev is not None and prev.role == "assistant":
                     self._qa(prev, msg, src, run)
+                nxt = next((m for m in msgs[i + 1 :] if m.role in ("user", "assistant")), None)
+                said = _check_statement(msg.content) if len(run.out) == before else None
+                if said and nxt is not None and nxt.role == "assistant" and P.CONFIRMATIONS.match(nxt.content):
+                    # "So my appointment is on the 12th?" - "Yes, that's right.": the user stated it as a check
+                    self._text(said, _Src([msg.id or "", nxt.id or ""], ts, secrets=src.secrets), run)
                 continue
             nxt = next((m for m in msgs[i + 1 :] if m.role in ("user", "assistant")), None)
             if nxt is None or nxt.role != "user" or not P.CONFIRMATIONS.match(nxt.content):
@@ -208,6 +213,22 @@ class RuleExtractor:
 
     def _qa(self, question: Message, answer: Message, src: _Src, run: _Run) -> None:
         _qa_answer(self, question.content, answer.content, [question.id or "", answer.id or ""], src, run)
+
+
+_CHECK_LEAD = re.compile(r"^(?:(?:and|so|then|ok|okay|just to (?:check|confirm|be sure)|to confirm)\b[,\s]*)+", re.I)
+
+
+def _check_statement(content: str) -> str | None:
+    """The statement inside a check question ("So my appointment is on the 12th?" -> "my appointment is on
+    the 12th"); None for a real question ("Is my appointment on the 12th?") or no question at all."""
+    text = content.strip()
+    if not text.endswith("?"):
+        return None
+    last = [s for s in P.SENTENCE_SPLIT.split(text) if s.strip()][-1].strip()
+    stmt = _CHECK_LEAD.sub("", last).rstrip("?").strip()
+    if not stmt or P.QUESTION_START.match(stmt) or "?" in stmt:
+        return None
+    return stmt
 
 
 def _swap_case(original: str, repl: str) -> str:
