@@ -4,13 +4,15 @@ A memory goes stale when the time since it was last said or confirmed
 exceeds its horizon, which shrinks as volatility grows
 (``horizon_days = base_days / volatility``). Superseded and retracted
 records are never shown; stale volatile facts are shown with a verify
-marker or suppressed, per config.
+marker or suppressed, per config. An ``*.expiration`` fact (a passport, a
+warranty) says when it has run out ("expired 2025-02-18") or soon will
+("expires in 25 days").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 
 from .models import MemoryKind, MemoryRecord, MemoryStatus
@@ -45,6 +47,19 @@ class Freshness:
         return self.verdict in (Verdict.FRESH, Verdict.VERIFY)
 
 
+_EXPIRY_WARN_DAYS = 90  # an expiry this close is said next to the fact ("expires in 25 days")
+
+
+def _expiry(record: MemoryRecord) -> date | None:
+    """The date an ``*.expiration`` fact runs out, from its metadata; None for other records."""
+    if not record.key.endswith(".expiration"):
+        return None
+    try:
+        return date.fromisoformat(str(record.metadata.get("date", "")))
+    except ValueError:
+        return None
+
+
 def assess(record: MemoryRecord, now: datetime, config: StalenessConfig = StalenessConfig()) -> Freshness:
     if record.status != MemoryStatus.ACTIVE:
         return Freshness(Verdict.HIDDEN, 0.0, 0.0, None)
@@ -56,6 +71,13 @@ def assess(record: MemoryRecord, now: datetime, config: StalenessConfig = Stalen
         return Freshness(Verdict.FRESH, age, horizon, None)
     if record.kind == MemoryKind.OPEN_LOOP and record.metadata.get("state", "open") == "open":
         return Freshness(Verdict.FRESH, age, horizon, None)
+    runs_out = _expiry(record)
+    if runs_out is not None:
+        days = (runs_out - now.date()).days
+        if days < 0:  # an expired passport is still worth saying, as expired
+            return Freshness(Verdict.VERIFY, age, horizon, f"expired {runs_out.isoformat()}")
+        if days <= _EXPIRY_WARN_DAYS and age <= horizon:
+            return Freshness(Verdict.FRESH, age, horizon, f"expires in {days} days")
     if age <= horizon:
         return Freshness(Verdict.FRESH, age, horizon, None)
     marker = f"last confirmed {anchor.strftime('%Y-%m')}; verify"

@@ -115,3 +115,13 @@ def test_open_tasks_do_not_crowd_out_the_history_a_question_is_about() -> None:
     assert len(starter) >= 11 and len(tasks) <= 1, ctx.text
     pending = mem.build_context("What is still pending on my to-do list?", user_id="u", max_tokens=450, at=later)
     assert len([i for i in pending.items if i.kind.value == "open_loop"]) >= 6, pending.text
+
+
+def test_the_context_says_when_a_document_runs_out() -> None:
+    mem = create_good_memory("sqlite://", embedder=FakeEmbedder())
+    mem.remember([{"role": "user", "content": "My passport expires on February 18th, 2025."}], user_id="u",
+                 session_id="s1", at=datetime(2024, 6, 15, tzinfo=UTC))
+    soon = mem.build_context("Anything to sort out before my trip?", user_id="u", at=datetime(2024, 11, 22, tzinfo=UTC))
+    assert "(expires in 88 days)" in soon.text and "February 18, 2025" in soon.text, soon.text
+    late = mem.build_context("Anything to sort out before my trip?", user_id="u", at=datetime(2025, 3, 1, tzinfo=UTC))
+    assert "(expired 2025-02-18" in late.text, late.text

@@ -132,3 +132,32 @@ def test_verdict_properties(volatility: float, age_days: float, suppress: bool) 
     older = assess(_rec(age_days=age_days + 100, volatility=volatility), NOW, cfg)
     rank = [Verdict.FRESH, Verdict.VERIFY, Verdict.SUPPRESS]
     assert rank.index(older.verdict) >= rank.index(f.verdict)
+
+
+def _expiry(date: str, *, age_days: float = 30) -> MemoryRecord:
+    return _rec(age_days=age_days, volatility=0.1).model_copy(
+        update={"key": "passport.expiration", "value": date, "metadata": {"date": date}})
+
+
+@pytest.mark.parametrize(
+    ("date", "verdict", "marker"),
+    [
+        ("2025-03-01", Verdict.VERIFY, "expired 2025-03-01"),  # in the past: shown, marked
+        ("2025-04-06", Verdict.FRESH, "expires in 25 days"),  # soon: said, so the answer can warn
+        ("2025-06-09", Verdict.FRESH, "expires in 89 days"),
+        ("2025-12-31", Verdict.FRESH, None),  # far off: nothing to say
+    ],
+)
+def test_expiry_dates_say_when_they_run_out(date: str, verdict: Verdict, marker: str | None) -> None:
+    f = assess(_expiry(date), NOW)
+    assert (f.verdict, f.marker) == (verdict, marker)
+
+
+def test_an_expired_document_is_marked_even_when_freshly_confirmed() -> None:
+    f = assess(_expiry("2025-01-31", age_days=1), NOW)
+    assert f.verdict == Verdict.VERIFY and f.marker == "expired 2025-01-31"
+
+
+def test_a_malformed_expiry_date_is_ignored() -> None:
+    f = assess(_expiry("someday"), NOW)
+    assert f.verdict == Verdict.FRESH and f.marker is None
