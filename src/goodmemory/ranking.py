@@ -35,6 +35,11 @@ class RetrievalConfig:
     key_hint_boost: float = 1.4
     # a turn spoken by someone the question names (LoCoMo @1000, 1.3 -> 1.6: tuning 0.830 -> 0.835, held-out 0.760 -> 0.770)
     speaker_boost: float = 1.6
+    # a turn two turns or fewer from a turn that shares words with the question, in the same conversation, is
+    # likely about the same thing (its answer, its follow-up): it gains this share of that turn's score.
+    # LoCoMo @1000, all ten conversations: 0.819 -> 0.842 (tuning 0.835 -> 0.858, held out 0.803 -> 0.826)
+    thread_weight: float = 0.4
+    thread_reach: int = 2
     other_domain_factor: float = 0.75  # transferable memories from another domain rank a little lower
     mmr_lambda: float = 0.8
     min_vector_similarity: float = 0.15  # vector-only hits below this are noise
@@ -157,8 +162,49 @@ def rank(
         if r.conflicts_with:
             reasons.append("conflict: " + ", ".join(c[:8] for c in r.conflicts_with))
         scored.append(RankedHit(r, score, reasons, fresh.marker if fresh.verdict == Verdict.VERIFY else None))
+    if config.thread_weight and config.thread_reach > 0:
+        _thread_support(scored, set(text_rank), config.thread_weight, config.thread_reach)
     scored.sort(key=lambda h: (-h.score, h.record.id))
     return mmr(scored, config.mmr_lambda, limit or plan.k)
+
+
+_Position = tuple[tuple[str | None, datetime], int]
+
+
+def _thread_position(r: MemoryRecord) -> _Position | None:
+    """(the call that wrote the turn, its position in that call); ``None`` for anything but a raw turn."""
+    if r.kind != MemoryKind.EPISODE or r.key.startswith("episode.digest.") or "seq" not in r.metadata:
+        return None
+    return (r.source.session_id, r.created_at), int(r.metadata["seq"])
+
+
+def _thread_support(hits: list[RankedHit], lexical: set[str], weight: float, reach: int) -> None:
+    """Raises each turn by ``weight`` x the best score among lexical hits ``reach`` turns or fewer away.
+
+    Turns are neighbours when one ``remember`` call wrote them (same session and write time) and their
+    positions differ by 1..``reach``. Only candidates are raised (nothing new is pulled in), and only turns
+    found by the words of the question lend support: vector-only hits are too weak to vouch for their
+    neighbours (a run of them would lift each other). Supports come from the scores before any raise.
+    """
+    support: dict[_Position, float] = {}
+    positions: list[_Position | None] = []
+    for h in hits:
+        pos = _thread_position(h.record)
+        positions.append(pos)
+        if pos is not None and h.record.id in lexical:
+            support[pos] = max(h.score, support.get(pos, 0.0))
+    raises: list[tuple[RankedHit, float, int]] = []
+    for h, pos in zip(hits, positions, strict=True):
+        if pos is None:
+            continue
+        thread, seq = pos
+        best, away = max(((support.get((thread, seq + d), 0.0), abs(d)) for d in range(-reach, reach + 1) if d),
+                         key=lambda x: (x[0], -x[1]))
+        if best > 0.0:
+            raises.append((h, best, away))
+    for h, best, away in raises:
+        h.score += weight * best
+        h.reasons.append(f"{away} turn{'s' if away > 1 else ''} from a turn that matches the question")
 
 
 def mmr(hits: list[RankedHit], lam: float, limit: int) -> list[RankedHit]:

@@ -297,3 +297,56 @@ def test_turns_spoken_by_the_person_the_question_names_rank_first() -> None:
     assert any("spoken by maria" in r for r in hits[0].reasons)
     # without a name in the question the channel order stands
     assert _ids(rank(plan_query("where did someone make friends?", at=NOW), recs, th, [], now=NOW)) == ["j", "m"]
+
+
+def _turn(mid: str, text: str, seq: int, *, call: int = 0, session: str | None = "s1") -> MemoryRecord:
+    r = _rec(mid, text, kind=MemoryKind.EPISODE, metadata={"density": 0.5, "seq": seq})
+    written = r.created_at + timedelta(minutes=call)
+    return r.model_copy(update={"key": f"episode.{mid}", "created_at": written,
+                                "source": r.source.model_copy(update={"session_id": session})})
+
+
+def test_turns_next_to_a_relevant_turn_of_the_same_conversation_rank_higher() -> None:
+    # "What genre is the screenplay?" - the answer two turns on shares no word with the question
+    recs = _records(
+        _turn("q", "Joanna: I finished my first screenplay last Friday!", 0),
+        _turn("ask", "Nate: Congrats! What's it about?", 1),
+        _turn("ans", "Joanna: It's a mix of drama and romance.", 2),
+        _turn("far", "Joanna: Drama at work again today.", 9),
+        _turn("other", "Joanna: It's a mix of work and rest.", 2, call=1),  # same position, another call
+    )
+    th = [("q", 3.0), ("far", 2.0), ("ans", 1.5), ("other", 1.5)]
+    plan = plan_query("What genre is the screenplay?", at=NOW)
+    hits = rank(plan, recs, th, [], now=NOW)
+    order = _ids(hits)
+    assert order.index("ans") < order.index("far")  # lifted by its neighbour "q", two turns back
+    assert order.index("ans") < order.index("other")  # same words, same position, but another call
+    ans = next(h for h in hits if h.record.id == "ans")
+    assert "2 turns from a turn that matches the question" in ans.reasons
+    assert not any("from a turn that matches" in r for h in hits if h.record.id in ("far", "other") for r in h.reasons)
+    # only candidates lift each other: "ask" was not found, so it is not pulled in
+    assert "ask" not in order
+    # switched off, the channel order stands
+    off = rank(plan, recs, th, [], now=NOW, config=RetrievalConfig(thread_weight=0.0))
+    assert _ids(off).index("far") < _ids(off).index("ans")
+
+
+def test_thread_support_does_not_depend_on_input_order() -> None:
+    recs = _records(*(_turn(f"t{i}", f"Ann: note number {i} about gardens", i) for i in range(6)))
+    th = [(f"t{i}", float(6 - i)) for i in range(6)]
+    plan = plan_query("gardens", at=NOW)
+    a = [(h.record.id, round(h.score, 9)) for h in rank(plan, recs, th, [], now=NOW)]
+    b = [(h.record.id, round(h.score, 9)) for h in rank(plan, dict(reversed(list(recs.items()))), th, [], now=NOW)]
+    assert a == b
+
+
+def test_only_turns_found_by_the_words_of_the_question_lift_their_neighbours() -> None:
+    # a run of weak vector-only hits must not lift each other above a lexical hit
+    recs = _records(*(_turn(f"v{i}", f"Ann: starter day {i} smelled fine", i) for i in range(4)),
+                    _turn("lex", "Ann: the plumber comes on Friday", 10), _turn("next", "Ann: he is cheap", 11))
+    th = [("lex", 1.0)]
+    vh = [(f"v{i}", 0.3) for i in range(4)] + [("next", 0.2)]
+    hits = rank(plan_query("when does the plumber come?", at=NOW), recs, th, vh, now=NOW)
+    by_id = {h.record.id: h for h in hits}
+    assert not any("from a turn that matches" in r for i in range(4) for r in by_id[f"v{i}"].reasons)
+    assert "1 turn from a turn that matches the question" in by_id["next"].reasons
