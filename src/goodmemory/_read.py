@@ -11,7 +11,7 @@ from typing import TypeVar
 from .budget import pack
 from .config import GoodMemoryConfig
 from .context import Entry, render, section_for
-from .digest import excerpt, focus
+from .digest import digest_lines, excerpt, focus, sentences
 from .embeddings import Embedder
 from .models import (
     Context,
@@ -99,15 +99,55 @@ def run_recall(
     )
 
 
-def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext, focus_words: tuple[str, ...]) -> Entry:
+def _digest_text(r: MemoryRecord, shown: dict[str, str], rc: ReadContext) -> tuple[str, list[str]] | None:
+    """A digest's text without the lines better-ranked turns already show, and the turns of the lines it keeps.
+
+    ``shown`` maps message ids to the text already shown for them. Cites only lines that survive the cut to
+    ``context_item_max_tokens``; ``None`` when nothing is left to show. The lines shown whole are added to
+    ``shown`` (under the ids of their turns), so that a turn ranked lower is not repeated.
+    """
+    parsed = digest_lines(r)
+    if parsed is None:  # an old digest without line ids: shown whole, citing all of its turns
+        text = rc.tokens.truncate(r.text, rc.config.context_item_max_tokens)
+        return (text if len(text) == len(r.text) else text + " …"), list(r.source.message_ids)
+    head, lines = parsed
+    lines = [(m, sent) for m, sent in lines if sent not in shown.get(m, "")]
+    if not lines:
+        return None
+    full = head + " | ".join(sent for _, sent in lines)
+    text = rc.tokens.truncate(full, rc.config.context_item_max_tokens)
+    cited: list[str] = []
+    at = len(head)
+    for m, sent in lines:
+        if at >= len(text):
+            break
+        if m not in cited:
+            cited.append(m)
+        at += len(sent) + 3
+        if at <= len(text) + 3:
+            shown[m] = shown.get(m, "") + "\n" + sent
+    return (text if len(text) == len(full) else text + " …"), cited
+
+
+def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext, focus_words: tuple[str, ...],
+           shown: dict[str, str]) -> Entry | None:
     text = r.text
-    if r.kind == MemoryKind.EPISODE:
-        full = text if r.metadata.get("digest") else focus(excerpt(text), focus_words)
+    cited = list(r.source.message_ids)
+    if r.kind == MemoryKind.EPISODE and r.metadata.get("digest"):
+        cut = _digest_text(r, shown, rc)
+        if cut is None:
+            return None
+        text, cited = cut
+    elif r.kind == MemoryKind.EPISODE:
+        full = focus(excerpt(text), focus_words)
+        seen = [shown.get(m, "") for m in r.source.message_ids]
+        if any(seen) and all(any(sent in s for s in seen) for sent in sentences(full)):
+            return None  # a better-ranked digest already shows every sentence of it
         text = rc.tokens.truncate(full, rc.config.context_item_max_tokens)
         if len(text) < len(full):
             text += " …"
     e = Entry(memory_id=r.id, kind=r.kind, section=section_for(r.kind), text=text,
-              date=r.event_time.strftime("%Y-%m-%d"), source_message_ids=list(r.source.message_ids),
+              date=r.event_time.strftime("%Y-%m-%d"), source_message_ids=cited,
               # the timeline's order: turns of one call share a timestamp, so creation and position break ties
               at=f"{r.event_time.isoformat()} {r.created_at.isoformat()} {int(r.metadata.get('seq', 0)):06d}",
               flags=flags, score=score)
@@ -149,6 +189,7 @@ def run_build_context(
     by_id: dict[str, Entry] = {}
     order: list[Entry] = []
     conflicts: dict[str, MemoryRecord] = {}
+    shown: dict[str, str] = {}  # message id -> the text of it that earlier (better-ranked) turns show
 
     def add(r: MemoryRecord, score: float) -> None:
         if r.id in by_id:
@@ -167,7 +208,12 @@ def run_build_context(
             values = [r.value] + [p.value for p in partners if p is not None and p.status == MemoryStatus.ACTIVE]
             if len(values) > 1:
                 flags.append("conflict: " + " vs ".join(values))
-        e = _entry(r, score, flags, rc, focus_words)
+        e = _entry(r, score, flags, rc, focus_words, shown)
+        if e is None:
+            return
+        if r.kind == MemoryKind.EPISODE and not r.metadata.get("digest"):
+            for m in e.source_message_ids:
+                shown[m] = shown.get(m, "") + "\n" + e.text
         by_id[r.id] = e
         order.append(e)
 

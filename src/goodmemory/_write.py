@@ -10,7 +10,7 @@ from datetime import datetime
 
 from .config import GoodMemoryConfig
 from .context import CLOSE, OPEN
-from .digest import build_digest, density
+from .digest import build_digest, density, digest_record
 from .embeddings import Embedder
 from .errors import ExtractionError, GoodMemoryError, StorageError
 from .extraction.base import ExtractionContext, Extractor
@@ -165,16 +165,8 @@ def _digest(turns: list[tuple[str, str, str]], *, user_id: str, agent_id: str | 
     lines = build_digest(turns)
     if not lines:
         return None
-    text = f"Session digest ({at.strftime('%Y-%m-%d')}): " + " | ".join(line.sentence for line in lines)
-    return MemoryRecord(
-        user_id=user_id, agent_id=agent_id, domain=domain, kind=MemoryKind.EPISODE,
-        key=f"episode.digest.{turns[0][0]}", value="", text=text, confidence=1.0, importance=0.4,
-        transferable=False, valid_from=at,
-        source=MemorySource(session_id=session_id, message_ids=list(dict.fromkeys(line.message_id for line in lines)),
-                            timestamp=at, role="digest", extractor="digest"),
-        created_at=now, updated_at=now, volatility=volatility_for(MemoryKind.EPISODE, "episode"),
-        metadata={"digest": True, "density": 1.0},
-    )
+    return digest_record(lines, first_message_id=turns[0][0], user_id=user_id, agent_id=agent_id, domain=domain, session_id=session_id, at=at,
+                         now=now, volatility=volatility_for(MemoryKind.EPISODE, "episode"))
 
 
 def outdate_sources(

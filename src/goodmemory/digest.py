@@ -12,9 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 
-__all__ = ["DigestLine", "build_digest", "density", "excerpt", "focus"]
+from .models import MemoryKind, MemoryRecord, MemorySource
+
+__all__ = ["DigestLine", "build_digest", "density", "digest_lines", "digest_record", "excerpt", "focus", "sentences"]
 
 # a sentence ends at . ! ? before a capital or digit, but not after a title or common abbreviation
 # ("Dr. Robert Chen" is one sentence: splitting it let a cut drop the doctor's name)
@@ -138,6 +141,11 @@ def focus(text: str, query_words: Sequence[str], *, min_words: int = 18) -> str:
     return prefix + " ".join(parts)
 
 
+def sentences(text: str) -> list[str]:
+    """The sentences of a text, whitespace normalized, as digests quote them."""
+    return [" ".join(s.split()) for s in _SENT.split(text.strip()) if s.strip()]
+
+
 @dataclass(frozen=True)
 class DigestLine:
     message_id: str
@@ -156,8 +164,7 @@ def build_digest(turns: Sequence[tuple[str, str, str]], *, max_words: int = 80, 
     cands: list[tuple[int, DigestLine]] = []
     order = 0
     for mid, role, text in turns:
-        for sent in _SENT.split(text.strip()):
-            sent = " ".join(sent.split())
+        for sent in sentences(text):
             if len(sent.split()) < 6 or sent.endswith("?"):
                 continue
             d = density(sent)
@@ -177,3 +184,36 @@ def build_digest(turns: Sequence[tuple[str, str, str]], *, max_words: int = 80, 
         chosen.append((pos, line))
         words += n
     return [line for _, line in sorted(chosen, key=lambda c: c[0])]
+
+
+_HEADER = "Session digest ({date}): "
+_JOIN = " | "
+
+
+def digest_record(lines: Sequence[DigestLine], *, first_message_id: str, user_id: str, agent_id: str | None, domain: str | None,
+                  session_id: str | None, at: datetime, now: datetime, volatility: float) -> MemoryRecord:
+    """The episode that holds a session's digest, keyed by the session's first turn (one digest per
+    session); ``metadata["line_ids"]`` names the turn of each line."""
+    return MemoryRecord(
+        user_id=user_id, agent_id=agent_id, domain=domain, kind=MemoryKind.EPISODE,
+        key=f"episode.digest.{first_message_id}", value="",
+        text=_HEADER.format(date=f"{at:%Y-%m-%d}") + _JOIN.join(x.sentence for x in lines),
+        confidence=1.0, importance=0.4, transferable=False, valid_from=at,
+        source=MemorySource(session_id=session_id, message_ids=list(dict.fromkeys(x.message_id for x in lines)),
+                            timestamp=at, role="digest", extractor="digest"),
+        created_at=now, updated_at=now, volatility=volatility,
+        metadata={"digest": True, "density": 1.0, "line_ids": [x.message_id for x in lines]},
+    )
+
+
+def digest_lines(r: MemoryRecord) -> tuple[str, list[tuple[str, str]]] | None:
+    """(header, [(message id, sentence)]) of a digest record; ``None`` if its lines cannot be told apart
+    (a digest written before line ids were kept, or a text that no longer matches them)."""
+    ids = r.metadata.get("line_ids")
+    head, sep, body = r.text.partition("): ")
+    if not isinstance(ids, list) or not sep:
+        return None
+    sentences = body.split(_JOIN)
+    if len(sentences) != len(ids):
+        return None
+    return head + sep, [(str(m), s) for m, s in zip(ids, sentences, strict=True)]

@@ -14,8 +14,8 @@ from datetime import datetime
 
 import numpy as np
 
-from .digest import build_digest
-from .models import MaintenanceReport, MemoryKind, MemoryRecord, MemorySource, MemoryStatus
+from .digest import build_digest, digest_record
+from .models import MaintenanceReport, MemoryKind, MemoryRecord, MemoryStatus
 from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch
 from .verification import StalenessConfig, Verdict, assess
 
@@ -50,15 +50,8 @@ def _digests(active: list[MemoryRecord], now: datetime) -> list[MemoryRecord]:
         if not lines:
             continue
         first = eps[0]
-        out.append(MemoryRecord(
-            user_id=first.user_id, agent_id=first.agent_id, domain=first.domain, kind=MemoryKind.EPISODE,
-            key=f"episode.digest.{first.source.message_ids[0]}", value="",
-            text=f"Session digest ({first.event_time:%Y-%m-%d}): " + " | ".join(x.sentence for x in lines),
-            confidence=1.0, importance=0.4, transferable=False, valid_from=first.event_time,
-            source=MemorySource(session_id=sid, message_ids=list(dict.fromkeys(x.message_id for x in lines)),
-                                timestamp=first.event_time, role="digest", extractor="digest"),
-            created_at=now, updated_at=now, volatility=first.volatility, metadata={"digest": True, "density": 1.0},
-        ))
+        out.append(digest_record(lines, first_message_id=first.source.message_ids[0], user_id=first.user_id, agent_id=first.agent_id, domain=first.domain,
+                                 session_id=sid, at=first.event_time, now=now, volatility=first.volatility))
     return out
 
 

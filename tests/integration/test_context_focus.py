@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from goodmemory import Message, create_good_memory
 from goodmemory.testing import FakeEmbedder
 
@@ -109,10 +111,13 @@ def test_open_tasks_do_not_crowd_out_the_history_a_question_is_about() -> None:
     mem.remember(msgs, user_id="u", session_id="s1", at=T0)
     later = T0 + timedelta(days=2)
     ctx = mem.build_context("How did my sourdough starter smell after feeding?", user_id="u", max_tokens=450, at=later)
-    starter = [i for i in ctx.items if "sourdough" in i.text]
+    starter = {m for i in ctx.items if "sourdough" in i.text for m in i.source_message_ids}  # turns quoted
     tasks = [i for i in ctx.items if i.kind.value == "open_loop"]
     # before: the tasks competed at the 6th hit's score and took 4 of 12 places (8 about the starter)
-    assert len(starter) >= 11 and len(tasks) <= 1, ctx.text
+    assert len(starter) == 12, ctx.text  # every starter turn is quoted ...
+    score = {s["id"]: s["score"] for s in ctx.trace["selected"]}
+    worst_starter = min(score[i.memory_id] for i in ctx.items if "sourdough" in i.text)
+    assert all(score[t.memory_id] < worst_starter for t in tasks), ctx.text  # ... and tasks only fill in after them
     pending = mem.build_context("What is still pending on my to-do list?", user_id="u", max_tokens=450, at=later)
     assert len([i for i in pending.items if i.kind.value == "open_loop"]) >= 6, pending.text
 
@@ -125,3 +130,45 @@ def test_the_context_says_when_a_document_runs_out() -> None:
     assert "(expires in 88 days)" in soon.text and "February 18, 2025" in soon.text, soon.text
     late = mem.build_context("Anything to sort out before my trip?", user_id="u", at=datetime(2025, 3, 1, tzinfo=UTC))
     assert "(expired 2025-02-18" in late.text, late.text
+
+
+FACTS = ["My locker code at the Eastside gym is 4471.", "The plumber Dan Reyes comes on June 3 at 10am.",
+         "Our Wi-Fi password hint is the cat's name, Biscuit, plus 2019.",
+         "The car's next service is due at 45,000 miles.", "My sister Ana lands in Lisbon on flight TP1234.",
+         "The landlord's number is 555-0142 for emergencies.", "I paid $1,240 for the new laptop on May 20.",
+         "The dentist moved my cleaning to July 14 at 3pm.", "Book club meets at 7pm on the 2nd Tuesday at Café Luz.",
+         "My passport number ends in 8842 and expires in 2031."]
+
+
+def _digest_memory(**config: object):  # type: ignore[no-untyped-def]
+    mem = create_good_memory("sqlite://", embedder=FakeEmbedder(), config=config)
+    msgs = [Message(role="user", content=f, id=f"d:{i}", timestamp=T0 + timedelta(minutes=i)) for i, f in enumerate(FACTS)]
+    mem.remember(msgs, user_id="u", session_id="d", at=T0)
+    digest = next(r for r in mem.list(user_id="u", kinds=["episode"]) if r.key.startswith("episode.digest."))
+    return mem, digest
+
+
+def test_a_cut_digest_cites_only_the_turns_whose_lines_it_shows() -> None:
+    mem, digest = _digest_memory(context_item_max_tokens=30)
+    assert len(digest.source.message_ids) >= 6
+    ctx = mem.build_context("digest of my session notes", user_id="u", max_tokens=3000, at=T0 + timedelta(days=1))
+    item = next(i for i in ctx.items if i.memory_id == digest.id)
+    assert item.text.endswith("…") and 1 <= len(item.source_message_ids) < len(digest.source.message_ids)
+    for mid in item.source_message_ids:  # each cited turn's line is (at least in part) on show
+        sentence = FACTS[int(mid.split(":")[1])]
+        assert sentence[:12] in item.text, (mid, item.text)
+    for mid in set(digest.source.message_ids) - set(item.source_message_ids):
+        assert FACTS[int(mid.split(":")[1])][:12] not in item.text
+
+
+@pytest.mark.parametrize("question", ["What is my locker code at the gym?",  # the digest ranks first
+                                      "What code opens my gym locker 4471?"])  # the turn ranks first
+def test_a_digest_and_a_turn_do_not_show_the_same_sentence_twice(question: str) -> None:
+    mem, digest = _digest_memory()
+    assert "d:0" in digest.source.message_ids
+    hits = mem.recall(question, user_id="u", at=T0 + timedelta(days=1), limit=2).hits
+    assert {h.memory.id for h in hits} == {digest.id, next(h.memory.id for h in hits if h.memory.id != digest.id)}
+    ctx = mem.build_context(question, user_id="u", max_tokens=3000, at=T0 + timedelta(days=1))
+    assert ctx.text.count("4471") == 1, ctx.text
+    assert [m for i in ctx.items for m in i.source_message_ids].count("d:0") == 1
+    assert any(i.memory_id == digest.id for i in ctx.items)  # the digest still brings its other lines

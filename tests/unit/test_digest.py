@@ -138,3 +138,24 @@ def test_titles_and_initials_do_not_end_a_sentence() -> None:
             "We have Dr. Robert Chen or Dr. Lisa Wang available, and scheduling either is easy.")
     cut = focus(turn, ("scheduled", "doctor", "seeing"))
     assert cut == "assistant: … Good to know. We have Dr. Robert Chen or Dr. Lisa Wang available, and scheduling either is easy."
+
+
+def test_a_digest_record_names_the_turn_of_each_line_and_reads_back() -> None:
+    from datetime import UTC, datetime
+
+    from goodmemory.digest import DigestLine, digest_lines, digest_record
+
+    at = datetime(2024, 5, 1, tzinfo=UTC)
+    lines = [DigestLine("s:3", "user", "My flight LX10 leaves at 9:40 on May 3.", 1.0),
+             DigestLine("s:3", "user", "The hotel is the Ibis at 12 Rue Kléber.", 1.0),
+             DigestLine("s:7", "assistant", "Booking ref QX7P2 is confirmed.", 1.0)]
+    r = digest_record(lines, first_message_id="s:0", user_id="u", agent_id=None, domain=None, session_id="s",
+                      at=at, now=at, volatility=0.5)
+    assert r.key == "episode.digest.s:0" and r.source.message_ids == ["s:3", "s:7"]
+    assert r.text == ("Session digest (2024-05-01): My flight LX10 leaves at 9:40 on May 3. | "
+                      "The hotel is the Ibis at 12 Rue Kléber. | Booking ref QX7P2 is confirmed.")
+    parsed = digest_lines(r)
+    assert parsed == ("Session digest (2024-05-01): ", [(line.message_id, line.sentence) for line in lines])
+    # a digest written before line ids were kept, or whose text no longer matches them, cannot be split
+    assert digest_lines(r.model_copy(update={"metadata": {"digest": True}})) is None
+    assert digest_lines(r.model_copy(update={"text": r.text + " | one more"})) is None
