@@ -541,3 +541,50 @@ def test_a_check_question_the_assistant_confirms_is_a_statement(turns: list[tupl
 )
 def test_a_check_question_needs_a_confirmation(turns: list[tuple[str, str]]) -> None:
     assert not any(c.key.startswith("appointment.") and c.value == "2024-03-12" for c in run(*turns))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "haven't" + a state or a span of time is not a pending task ("User needs to been around")
+        "Sorry I haven't been around.",
+        "I probably have loads of books I haven't read in years.",
+        "Hey John, I haven't talked to you in a while.",
+        "I haven't been able to volunteer much lately, but I care about it.",
+        "I haven't felt this good in ages.",
+        # "don't have" + something that is not food or drink is not a diet
+        "I don't have big plans anyway, so it's fine.",
+        "Finally, I don't have to stress about it.",
+        # a past tense after "never" is not a habit ("User never knews turtles could be")
+        "I never knew turtles could be so interesting.",
+        "I always thought it would rain.",
+    ],
+)
+def test_states_and_spans_of_time_are_not_tasks_diets_or_habits(text: str) -> None:
+    assert run(("user", text)) == [], [c.text for c in run(("user", text))]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "task"),
+    [
+        ("I haven't booked the hotel yet.", "task.book_hotel", "book the hotel"),
+        ("I haven't paid the water bill.", "task.pay_water_bill", "pay the water bill"),
+    ],
+)
+def test_an_unfinished_chore_is_still_a_task(text: str, key: str, task: str) -> None:
+    c = one(text, key)
+    assert c.kind == MemoryKind.OPEN_LOOP and c.metadata["task"] == task, c
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("I can't have dairy, so no ice cream for me.", "preference.diet.avoid.dairy"),
+     ("I don't drink coffee anymore.", "preference.diet.avoid.coffee")],
+)
+def test_food_and_drink_avoidances_still_count(text: str, key: str) -> None:
+    one(text, key)
+
+
+def test_a_possessive_name_is_the_name() -> None:
+    c = one("That picture was from a trip we took for my daughter Sara's birthday.", "relation.daughter.sara")
+    assert c.value == "Sara" and "Sara's" not in c.text, c.text

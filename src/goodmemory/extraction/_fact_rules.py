@@ -328,7 +328,10 @@ def _open_loops(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
         core = re.sub(r"\s+yet$", "", core, flags=re.I)
         if "haven" in verb or "have not" in verb:
             head, _, tail = core.partition(" ")
-            core = f"{_lemma(head)} {tail}".strip()
+            if head.lower() in P.HAVENT_STATES or P.R_SPAN.search(m.group("v")):
+                core = ""  # "I haven't been around", "haven't read in years": no chore is pending
+            else:
+                core = f"{_lemma(head)} {tail}".strip()
         if "waiting" in verb:
             core, text_t = f"wait for {core}", "User is still waiting for {0}."
         elif "get back" in verb or "follow up" in verb:

@@ -218,8 +218,15 @@ R_DIET = re.compile(
     I,
 )
 R_DIET_AVOID = re.compile(
-    r"\bi (?:don'?t|do not|no longer|never|can'?t|cannot) (?:eat|drink|have) (?P<v>[a-z][a-z\- ]{1,30}?)(?=$|[.,;!]| (?:anymore|any more|because|but|and|at all)\b)",
+    r"\bi (?:don'?t|do not|no longer|never|can'?t|cannot) (?P<dv>eat|drink|have) (?P<v>[a-z][a-z\- ]{1,30}?)(?=$|[.,;!]| (?:anymore|any more|because|but|and|at all)\b)",
     I,
+)
+# what "I can't have ..." must name to be about diet ("I don't have big plans" is not)
+FOOD_WORDS = frozenset(
+    ["dairy", "milk", "cheese", "butter", "cream", "yogurt", "lactose", "gluten", "wheat", "bread", "pasta", "sugar",
+     "sweets", "chocolate", "caffeine", "coffee", "tea", "alcohol", "wine", "beer", "spirits", "nuts", "peanuts",
+     "almonds", "eggs", "egg", "soy", "shellfish", "carbs", "salt", "garlic", "onion", "onions", "spicy", "fried",
+     "sugary", "juice", "soda", "food", "foods", "drinks", "meat", "fish", "pork", "beef", "chicken", "seafood"]
 )
 R_MEAT_OFF = re.compile(
     r"\bi(?:'ve| have)? (?:stopped|quit|gave up|given up|cut out) (?:eating )?(?:all )?meat\b"
@@ -396,6 +403,34 @@ R_EXPIRY = re.compile(
     I,
 )
 R_BIRTH = re.compile(r"\b(?:i was born on|i was born|my (?:birthday|date of birth|dob|birth date) is)\s+(?P<rest>.+)$", I)
+
+_PAST = frozenset(["knew", "thought", "was", "were", "had", "did", "saw", "went", "felt", "got", "made", "said", "told",
+                   "took", "came", "found", "gave", "left", "kept", "heard", "met", "wrote", "read", "ran", "ate",
+                   "drank", "began", "forgot", "understood", "believed", "loved", "liked", "hated"])
+# "I haven't been around", "... I haven't read in years": a state or a span of time, not a pending chore
+HAVENT_STATES = frozenset(["been", "had", "seen", "felt", "heard", "known", "thought", "met", "gotten", "got", "slept"])
+R_SPAN = re.compile(
+    r"\b(?:in (?:years|ages|months|weeks|decades|a while|a long time|forever|so long|a bit)|for (?:a while|years|"
+    r"ages|months|weeks|so long|long)|lately|recently|since\b|much\b|anymore\b)",
+    I,
+)
+
+
+def past_tense(word: str) -> bool:
+    """A past-tense verb ("knew", "played"), so "I never knew ..." is no habit; "feed"/"need" are present."""
+    w = word.lower().strip(",.!?")
+    return w in _PAST or bool(re.fullmatch(r"[a-z]+(?:[^e]ed|ied)", w))
+
+
+def diet_avoid(s: str) -> re.Match[str] | None:
+    """ "I don't eat/drink X", or "I can't have X" when X is food or drink."""
+    m = R_DIET_AVOID.search(s)
+    if m and m.group("dv").lower() == "have":
+        words = m.group("v").lower().replace("-", " ").split()
+        if not words or words[0] == "to" or not FOOD_WORDS.intersection(words):
+            return None
+    return m
+
 
 R_OPEN = re.compile(
     r"\b(?P<verb>i (?:still |really |definitely |also )?(?:need|have|got) to|i'?ve got to|i must|i should|i gotta|"

@@ -332,7 +332,7 @@ def _profile(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
                 ex._emit(run, src, fl, K.PROFILE, "profile.languages", v, f"User speaks {v}.", importance=0.6,
                          keywords="languages speaks fluent")
     for m in P.R_REL_NAME.finditer(s):
-        rel, v = m.group("rel").lower(), m.group("v")
+        rel, v = m.group("rel").lower(), re.sub(r"['’]s$", "", m.group("v"))  # "my daughter Sara's birthday"
         if rel not in P.RELATIONS or v.split()[0].lower() in P.NOT_NAMES:
             continue
         key = f"relation.{rel}" if rel in P.UNIQUE_RELATIONS else f"relation.{rel}.{slug(v)}"
@@ -409,7 +409,7 @@ def _preferences(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
                  keywords="diet food eats meals")
         if v in ("vegetarian", "vegan", "pescatarian", "pescetarian", "plant-based"):
             _retire_food_likes(ex, src, run, fl, fish=v != "pescatarian" and v != "pescetarian")
-    m = P.R_DIET_AVOID.search(s)
+    m = P.diet_avoid(s)
     if m and content_words(m.group("v")):
         thing = m.group("v").strip()
         if fl.negated_change:
@@ -489,7 +489,8 @@ def _preferences(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
                      v, f"User asks the assistant to {v}.", conf=0.8, importance=0.7, keywords=f"instruction rule {act}")
             return
     m = P.R_HABIT.search(s)
-    if m and not re.match(r"(?:have to|need|wanted|thought|wonder|forget to ask|get confused)", m.group("v"), re.I):
+    if m and not re.match(r"(?:have to|need|wanted|thought|wonder|forget to ask|get confused)", m.group("v"), re.I) \
+            and not P.past_tense(m.group("v").split()[0]):
         act = _obj(m.group("v"), max_words=10)
         if act:
             adv, act3 = m.group("adv").lower(), _conj(act)
@@ -505,7 +506,7 @@ def _diet_meat(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> bool:
     so each supersedes the other (and "vegetarian"). Turning away from meat also retires active
     ``preference.like.*`` slots whose object is a meat dish (see :func:`_retire_food_likes`).
     """
-    m = P.R_DIET_AVOID.search(s)
+    m = P.diet_avoid(s)
     off = (m is not None and m.group("v").strip().lower() in ("meat", "any meat")) or bool(P.R_MEAT_OFF.search(s))
     if off:
         change = fl.negated_change or bool(P.R_MEAT_OFF.search(s))
