@@ -61,22 +61,32 @@ def _ranked(
     plan = plan_query(query, at=now, domain=domain, kinds=kinds, limit=limit)
     statuses = (MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED) if include_history else ACTIVE_ONLY
     flt = MemoryFilter(statuses=statuses, kinds=kinds, visible_in_domain=domain)
+    # a question about a time ("on March 16, 2022") searches deeper, and what it finds from that time
+    # competes as a channel of its own: the turns of that day rarely lead a search over the whole history
+    depth = cfg.candidates * (cfg.window_depth if plan.window is not None and cfg.window_candidates else 1)
     t0 = time.perf_counter()
-    text_hits = rc.storage.search_text(user_id, TextQuery(query, cfg.candidates, flt))
+    text_all = rc.storage.search_text(user_id, TextQuery(query, depth, flt))
     extra = meanwhile(plan)
     t1 = time.perf_counter()
     qvec = rc.embedder.embed([plan.meaning_text if cfg.embed_meaning_text else query])[0]
     t2 = time.perf_counter()
-    vec_hits = rc.storage.search_vector(user_id, VectorQuery(qvec, cfg.candidates, flt))
+    vec_all = rc.storage.search_vector(user_id, VectorQuery(qvec, depth, flt))
     t3 = time.perf_counter()
-    ids = tuple(dict.fromkeys([m for m, _ in text_hits] + [m for m, _ in vec_hits]))
+    text_hits, vec_hits = text_all[: cfg.candidates], vec_all[: cfg.candidates]
+    ids = tuple(dict.fromkeys([m for m, _ in text_all] + [m for m, _ in vec_all]))
     records = {r.id: r for r in rc.storage.list(user_id, MemoryFilter(statuses=None, memory_ids=ids))} if ids else {}
-    hits = rank(plan, records, text_hits, vec_hits, now=now, config=cfg, limit=limit)
+    in_window: list[list[str]] = []
+    if plan.window is not None and cfg.window_candidates:
+        for found in (text_all, vec_all):
+            inside = [m for m, _ in found if m in records and plan.window.contains(records[m].event_time)]
+            in_window.append(inside[: cfg.window_candidates])
+    hits = rank(plan, records, text_hits, vec_hits, now=now, config=cfg, limit=limit, window_hits=in_window)
     t4 = time.perf_counter()
     trace = {
         "plan": plan.as_dict(),
         "text_candidates": len(text_hits),
         "vector_candidates": len(vec_hits),
+        "window_candidates": sum(len(w) for w in in_window),
         # "text" includes the per-kind reads of build_context
         "timings_ms": {"text": round((t1 - t0) * 1e3, 2), "embed": round((t2 - t1) * 1e3, 2),
                        "vector": round((t3 - t2) * 1e3, 2), "rank": round((t4 - t3) * 1e3, 2)},

@@ -172,3 +172,29 @@ def test_a_digest_and_a_turn_do_not_show_the_same_sentence_twice(question: str) 
     assert ctx.text.count("4471") == 1, ctx.text
     assert [m for i in ctx.items for m in i.source_message_ids].count("d:0") == 1
     assert any(i.memory_id == digest.id for i in ctx.items)  # the digest still brings its other lines
+
+
+def test_a_question_about_a_day_finds_that_days_turn_beyond_the_usual_search_depth() -> None:
+    def memory(**settings: int):  # type: ignore[no-untyped-def]
+        mem = create_good_memory("sqlite://", embedder=FakeEmbedder(),
+                                 config={"retrieval_settings": {"candidates": 4, **settings}})
+        for i in range(6):  # bowling talk on other days outranks the one turn of the day asked about
+            day = datetime(2022, 1, 3 + i, 18, 0, tzinfo=UTC)
+            mem.remember([Message(role="user", name="James", content="Bowling, bowling, bowling: bowling league night!",
+                                  id=f"b{i}", timestamp=day)], user_id="u", session_id=f"s{i}", at=day)
+        day = datetime(2022, 3, 17, 18, 0, tzinfo=UTC)
+        mem.remember([Message(role="user", name="James", content="Yesterday I went out with the team and got 2 strikes "
+                              "at bowling, then we had pizza and talked about the new season.", id="d1", timestamp=day)],
+                     user_id="u", session_id="s9", at=day)
+        return mem
+
+    question = "Was James bowling on March 16, 2022?"
+    at = datetime(2022, 6, 1, tzinfo=UTC)
+    ctx = memory().build_context(question, user_id="u", max_tokens=2000, at=at)
+    assert "d1" in [m for i in ctx.items for m in i.source_message_ids], ctx.text
+    assert ctx.trace["window_candidates"] >= 1
+    hit = next(h for h in memory().recall(question, user_id="u", at=at).hits if h.memory.source.message_ids == ["d1"])
+    assert any("among hits from 'march 16, 2022'" in r for r in hit.reasons), hit.reasons
+    # without the window channel the turn is beyond the 4 candidates of each channel
+    off = memory(window_candidates=0).build_context(question, user_id="u", max_tokens=2000, at=at)
+    assert "d1" not in [m for i in off.items for m in i.source_message_ids], off.text

@@ -350,3 +350,15 @@ def test_only_turns_found_by_the_words_of_the_question_lift_their_neighbours() -
     by_id = {h.record.id: h for h in hits}
     assert not any("from a turn that matches" in r for i in range(4) for r in by_id[f"v{i}"].reasons)
     assert "1 turn from a turn that matches the question" in by_id["next"].reasons
+
+
+def test_hits_from_the_time_window_rank_as_a_channel_of_their_own() -> None:
+    recs = _records(*(_rec(f"x{i}", f"other bowling night {i}", age_days=100) for i in range(3)),
+                    _rec("w", "went bowling with the team", age_days=10))
+    plan = plan_query("what did I do last week?", at=NOW)
+    th = [("x0", 3.0), ("x1", 2.0), ("x2", 1.0)]
+    before = rank(plan, recs, th, [], now=NOW)
+    assert "w" not in _ids(before)  # not found by either channel
+    after = rank(plan, recs, th, [], now=NOW, window_hits=[["w"]])
+    assert _ids(after)[0] == "w"  # rank 1 in the window channel, inside the window (boosted)
+    assert any("rank 1 among hits from 'last week'" in r for r in after[0].reasons)
