@@ -6,12 +6,13 @@ Scores are relative within one query (higher is better). Every hit carries
 
 from __future__ import annotations
 
-import heapq
 import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+
+import numpy as np
 
 from .models import MemoryKind, MemoryRecord
 from .routing import QueryPlan
@@ -222,40 +223,38 @@ def _thread_support(hits: list[RankedHit], lexical: set[str], weight: float, rea
 def mmr(hits: list[RankedHit], lam: float, limit: int) -> list[RankedHit]:
     """Maximal marginal relevance over word sets: skip near-duplicates of what is already chosen.
 
-    Lazy greedy: a candidate's similarity to the chosen set only grows, so its last computed MMR
-    value is an upper bound. Each pick re-scores the candidate on top of a heap against the items
-    chosen since it was last scored and takes it if it still leads; the others wait. The picks are
-    exactly those of the plain greedy pass (ties go to the better-ranked candidate), with far fewer
-    comparisons when the candidates are distinct.
+    The plain greedy pass (each pick takes the best ``lam`` x relevance - (1 - ``lam``) x its highest
+    Jaccard similarity to the items chosen so far; ties go to the better-ranked candidate; a pick more
+    than 0.9 similar to a chosen item is dropped), vectorized: the pool's word sets become a 0/1 matrix,
+    and each pick updates every candidate's similarity at once from the columns of its own words. The
+    arithmetic is the same float64 as the scalar pass, so the picks are identical.
     """
     if not hits:
         return []
     top = hits[0].score or 1.0
     pool = hits[: max(limit * 3, limit)]
-    words = [_terms(h.record.text) for h in pool]
-    max_sim = [0.0] * len(pool)
-    seen = [0] * len(pool)  # how many chosen items max_sim[i] accounts for
+    vocab: dict[str, int] = {}
+    cols = [np.array([vocab.setdefault(w, len(vocab)) for w in _terms(h.record.text)], dtype=np.intp) for h in pool]
+    incidence = np.zeros((len(pool), max(1, len(vocab))), dtype=np.float64)
+    for i, c in enumerate(cols):
+        incidence[i, c] = 1.0
+    sizes = incidence.sum(axis=1)
+    relevance = lam * (np.array([h.score for h in pool], dtype=np.float64) / top)
+    max_sim = np.zeros(len(pool), dtype=np.float64)
+    alive = np.ones(len(pool), dtype=bool)
     chosen: list[int] = []
-
-    def value(i: int) -> float:
-        return lam * (pool[i].score / top) - (1 - lam) * max_sim[i]
-
-    heap = [(-value(i), i) for i in range(len(pool))]
-    heapq.heapify(heap)
-    while heap and len(chosen) < limit:
-        _, i = heapq.heappop(heap)
-        for c in chosen[seen[i]:]:
-            sim = _similarity(words[i], words[c])
-            if sim > max_sim[i]:
-                max_sim[i] = sim
-        seen[i] = len(chosen)
-        key = (-value(i), i)
-        if heap and key > heap[0]:
-            heapq.heappush(heap, key)  # another candidate may now lead
-            continue
+    while len(chosen) < limit and alive.any():
+        value = np.where(alive, relevance - (1 - lam) * max_sim, -np.inf)
+        i = int(np.argmax(value))  # the first of equal values: the better-ranked candidate
+        alive[i] = False
         if chosen and max_sim[i] > 0.9:
             continue  # a near-duplicate adds nothing
         chosen.append(i)
+        if not len(cols[i]):
+            continue  # an empty word set is similar to nothing
+        shared = incidence[:, cols[i]].sum(axis=1)
+        union = sizes + sizes[i] - shared
+        np.maximum(max_sim, np.divide(shared, union, out=np.zeros_like(shared), where=union > 0), out=max_sim)
     return [pool[i] for i in chosen]
 
 

@@ -208,7 +208,7 @@ def test_mmr_keeps_distinct_items_and_prefers_diversity() -> None:
 
 
 def _greedy_mmr(hits: list[RankedHit], lam: float, limit: int) -> list[RankedHit]:
-    """The plain greedy MMR the lazy one must equal (every candidate re-scored at every pick)."""
+    """The plain greedy MMR the vectorized one must equal (every candidate re-scored at every pick)."""
     from goodmemory.ranking import _similarity, _terms
 
     if not hits:
@@ -241,29 +241,30 @@ _VOCAB = ["red", "apple", "pie", "blue", "ocean", "trip", "car", "honda", "civic
     lam=st.sampled_from([0.0, 0.3, 0.5, 0.7, 0.85, 1.0]),
     limit=st.integers(min_value=1, max_value=15),
 )
-def test_lazy_mmr_equals_plain_greedy(texts: list[list[str]], scores: list[float], lam: float,
+def test_mmr_equals_plain_greedy(texts: list[list[str]], scores: list[float], lam: float,
                                       limit: int) -> None:
     ranked = sorted(scores[: len(texts)], reverse=True)
     hits = [RankedHit(_rec(f"m{i:02d}", " ".join(t)), sc, []) for i, (t, sc) in enumerate(zip(texts, ranked, strict=True))]
     assert _ids(mmr(hits, lam, limit)) == _ids(_greedy_mmr(hits, lam, limit))
 
 
-def test_mmr_scores_candidates_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Distinct candidates: each pick re-scores only the leader, not the whole pool."""
-    import goodmemory.ranking as ranking
+_WIDE_VOCAB = [f"w{i}" for i in range(30)]
 
-    calls = {"n": 0}
-    real = ranking._similarity
 
-    def counting(a: set[str], b: set[str]) -> float:
-        calls["n"] += 1
-        return real(a, b)
-
-    monkeypatch.setattr(ranking, "_similarity", counting)
-    hits = [RankedHit(_rec(f"m{i:03d}", f"word{i} other{i} thing{i}"), 100.0 - i, []) for i in range(150)]
-    assert len(mmr(hits, 0.85, 50)) == 50
-    # the plain greedy pass compares every live candidate with each new pick: ~5,000 comparisons
-    assert calls["n"] < 1_500
+@settings(max_examples=60, deadline=None)
+@given(
+    texts=st.lists(st.lists(st.sampled_from(_WIDE_VOCAB), min_size=0, max_size=8), min_size=60, max_size=150),
+    lam=st.sampled_from([0.5, 0.85]),
+    limit=st.integers(min_value=20, max_value=50),
+    data=st.data(),
+)
+def test_mmr_equals_plain_greedy_on_context_sized_pools(texts: list[list[str]], lam: float, limit: int,
+                                                        data: st.DataObject) -> None:
+    """Pools the size build_context ranks (3 x 40 candidates), with many ties and near-duplicates."""
+    scores = sorted(data.draw(st.lists(st.sampled_from([0.5, 1.0, 1.5, 2.0, 2.5, 3.0]), min_size=len(texts),
+                                       max_size=len(texts))), reverse=True)
+    hits = [RankedHit(_rec(f"m{i:03d}", " ".join(t)), sc, []) for i, (t, sc) in enumerate(zip(texts, scores, strict=True))]
+    assert _ids(mmr(hits, lam, limit)) == _ids(_greedy_mmr(hits, lam, limit))
 
 
 # -- recipes --------------------------------------------------------------
