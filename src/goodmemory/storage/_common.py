@@ -148,26 +148,40 @@ class StatementCache:
         self._items: OrderedDict[Any, Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def list_union(self, user_id: str, requests: Sequence[tuple[MemoryFilter, int | None]],
-                   select_for: Callable[[Any, MemoryFilter, int | None], Any]) -> tuple[Any, dict[str, Any]]:
-        """A statement answering ``requests`` (see :func:`list_union`) and its parameters."""
-        from sqlalchemy import bindparam
-
-        if any(f.memory_ids is not None or f.keys is not None for f, _ in requests):
-            return list_union(requests, lambda f, n: select_for(user_id, f, n)), {}
-        key = tuple(requests)
+    def get(self, key: Any, build: Callable[[], Any]) -> Any:
+        """The statement cached under ``key``, built (once) by ``build`` when missing."""
         with self._lock:
             stmt = self._items.get(key)
             if stmt is not None:
                 self._items.move_to_end(key)
-        if stmt is None:
-            user: Any = bindparam(USER_PARAM)
-            stmt = list_union(requests, lambda f, n: select_for(user, f, n))
-            with self._lock:
-                self._items[key] = stmt
-                while len(self._items) > self._size:
-                    self._items.popitem(last=False)
+                return stmt
+        stmt = build()
+        with self._lock:
+            self._items[key] = stmt
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return stmt
+
+    def list_union(self, user_id: str, requests: Sequence[tuple[MemoryFilter, int | None]],
+                   select_for: Callable[[Any, MemoryFilter, int | None], Any]) -> tuple[Any, dict[str, Any]]:
+        """A statement answering ``requests`` (see :func:`list_union`) and its parameters."""
+        if not cacheable(*(f for f, _ in requests)):
+            return list_union(requests, lambda f, n: select_for(user_id, f, n)), {}
+        stmt = self.get(("list", tuple(requests)),
+                        lambda: list_union(requests, lambda f, n: select_for(user_param(), f, n)))
         return stmt, {USER_PARAM: user_id}
+
+
+def user_param() -> Any:
+    """The user as a bound parameter (``USER_PARAM``) of a cached statement."""
+    from sqlalchemy import bindparam
+
+    return bindparam(USER_PARAM)
+
+
+def cacheable(*filters: MemoryFilter) -> bool:
+    """Filters naming ids or keys make statements that rarely repeat: not worth caching."""
+    return all(f.memory_ids is None and f.keys is None for f in filters)
 
 
 def list_union(requests: Sequence[tuple[MemoryFilter, int | None]],

@@ -23,6 +23,8 @@ import numpy as np
 from sqlalchemy import (
     Connection,
     Engine,
+    Integer,
+    bindparam,
     column,
     create_engine,
     delete,
@@ -49,7 +51,9 @@ from ..errors import (
 from ..models import MemoryKind, MemoryRecord, MemoryStatus, new_id
 from . import _schema as S
 from ._common import (
+    USER_PARAM,
     StatementCache,
+    cacheable,
     check_batch,
     check_bulk_batch,
     chunks,
@@ -57,6 +61,7 @@ from ._common import (
     memory_row,
     split_lists,
     tombstone_dicts,
+    user_param,
     where,
 )
 from ._sqlite import TermCounts, VecCache, integrity_error, map_operational, mask, nullcontext, top_k
@@ -355,17 +360,28 @@ class SQLStorage:
         match = fts5_match(words)
         if match is None:
             return []
-        conds = where(user_id, query.filter)
-        stmt = (
+        flt = query.filter
+        params = {"gm_match": match, "gm_limit": int(query.limit)}
+        if cacheable(flt):
+            # built once per filter (about as long as SQLite takes to answer it); user, words, limit bound
+            stmt = self._statements.get(("text", flt), lambda: self._text_select(user_param(), flt))
+            params[USER_PARAM] = user_id
+        else:
+            stmt = self._text_select(user_id, flt)
+        with self._conn() as conn:
+            rows = conn.execute(stmt, params).all()
+        return [(r[0], -float(r[1])) for r in rows]
+
+    @staticmethod
+    def _text_select(user: Any, flt: MemoryFilter) -> Any:
+        """BM25-ranked full-text hits of ``user`` within ``flt``; binds ``gm_match`` and ``gm_limit``."""
+        return (
             select(_FTS.c.memory_id, func.bm25(literal_column("gm_fts")).label("s"))
             .select_from(_FTS.join(S.memories, S.memories.c.id == _FTS.c.memory_id))
-            .where(text("gm_fts MATCH :q").bindparams(q=match), _FTS.c.user_id == user_id, *conds)
+            .where(text("gm_fts MATCH :gm_match"), _FTS.c.user_id == user, *where(user, flt))
             .order_by(literal_column("s"))
-            .limit(int(query.limit))
+            .limit(bindparam("gm_limit", type_=Integer))
         )
-        with self._conn() as conn:
-            rows = conn.execute(stmt).all()
-        return [(r[0], -float(r[1])) for r in rows]
 
     def _matrix(self, conn: Connection, user_id: str) -> VecCache:
         version = conn.execute(

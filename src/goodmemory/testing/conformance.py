@@ -314,6 +314,24 @@ class StorageConformance(BulkLoadConformance):
         assert all(s > 0 for _, s in hits) and [s for _, s in hits] == sorted((s for _, s in hits), reverse=True)
         assert storage.search_text("u", TextQuery("   ")) == []
 
+    def test_text_search_repeats_bind_user_words_and_limit(self, storage: Storage) -> None:
+        """One filter searched again and again (adapters may reuse a built statement): each search gets
+        its own user's rows, for its own words, up to its own limit."""
+        mine = [make_record("u", f"red kayak trip number {i}", minutes=i, domain="travel") for i in range(5)]
+        theirs = [make_record("other", "red kayak of another user", domain="travel")]
+        storage.write("u", WriteBatch(inserts=mine))
+        storage.write("other", WriteBatch(inserts=theirs))
+        flt = MemoryFilter(visible_in_domain="travel")
+        for _ in range(2):
+            assert {m for m, _ in storage.search_text("u", TextQuery("kayak", limit=10, filter=flt))} == {
+                r.id for r in mine}
+            assert [m for m, _ in storage.search_text("other", TextQuery("kayak", limit=10, filter=flt))] == [
+                theirs[0].id]
+            assert len(storage.search_text("u", TextQuery("kayak", limit=2, filter=flt))) == 2
+            assert [m for m, _ in storage.search_text("u", TextQuery("number 3", limit=10, filter=flt))][0] == (
+                mine[3].id)
+            assert storage.search_text("u", TextQuery("another", limit=10, filter=flt)) == []
+
     def test_text_search_finds_other_forms_of_a_word(self, storage: Storage) -> None:
         """Every adapter stems: "schedule" finds "scheduled", "paints" finds "painting"."""
         a = make_record("u", "The dentist appointment was scheduled for Tuesday")
