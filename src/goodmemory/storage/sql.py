@@ -16,6 +16,7 @@ import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -315,7 +316,8 @@ class SQLStorage:
             ).first()
         return MemoryRecord.model_validate_json(row[0]) if row else None
 
-    def _list_select(self, user_id: Any, flt: MemoryFilter, limit: int | None) -> Any:
+    def _list_select(self, user_id: Any, flt: MemoryFilter, limit: int | None, *, ids_param: bool = False) -> Any:
+        """``ids_param``: the ids come as one JSON array bound to ``gm_ids`` (any number of them)."""
         c = S.memories.c
         selective = (flt.keys is not None or flt.memory_ids is not None or flt.key_prefix is not None
                      or flt.kinds is not None)
@@ -326,7 +328,9 @@ class SQLStorage:
             else [c.created_at, c.id])
         if flt.newest_first:
             order = [o.desc() for o in order]
-        conds = where(user_id, flt)
+        conds = where(user_id, replace(flt, memory_ids=None) if ids_param else flt)
+        if ids_param:
+            conds.append(c.id.in_(select(column("value")).select_from(func.json_each(bindparam("gm_ids")))))
         if flt.memory_ids is not None:
             # look the ids up by primary key: without statistics SQLite would walk a (user_id, ...) index
             # over every row of the user (measured 126 ms -> 15 ms for 120 ids among 30k rows)
@@ -335,9 +339,19 @@ class SQLStorage:
         return stmt.limit(limit) if limit is not None else stmt
 
     def list(self, user_id: str, flt: MemoryFilter | None = None, *, limit: int | None = None) -> list[MemoryRecord]:
-        stmt = self._list_select(user_id, flt or MemoryFilter(statuses=None), limit)
+        flt = flt or MemoryFilter(statuses=None)
+        params: dict[str, Any] = {USER_PARAM: user_id}
+        if flt.memory_ids is not None and flt.keys is None:
+            # the read path fetches its ~100 candidates by id on every query: one statement per filter shape
+            stmt = self._statements.get(("ids", replace(flt, memory_ids=()), limit),
+                                        lambda: self._list_select(user_param(), flt, limit, ids_param=True))
+            params["gm_ids"] = json.dumps(list(flt.memory_ids))
+        elif cacheable(flt):
+            stmt = self._statements.get(("list", flt, limit), lambda: self._list_select(user_param(), flt, limit))
+        else:
+            stmt, params = self._list_select(user_id, flt, limit), {}
         with self._conn() as conn:
-            rows = conn.execute(stmt).all()
+            rows = conn.execute(stmt, params).all()
         return [MemoryRecord.model_validate_json(r[0]) for r in rows]
 
     def list_many(self, user_id: str, requests: Sequence[ListRequest]) -> builtins.list[builtins.list[MemoryRecord]]:

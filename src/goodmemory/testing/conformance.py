@@ -314,6 +314,28 @@ class StorageConformance(BulkLoadConformance):
         assert all(s > 0 for _, s in hits) and [s for _, s in hits] == sorted((s for _, s in hits), reverse=True)
         assert storage.search_text("u", TextQuery("   ")) == []
 
+    def test_list_repeats_bind_user_and_ids(self, storage: Storage) -> None:
+        """One filter listed again and again (adapters may reuse a built statement): each call gets its
+        own user's rows and its own ids, however many; another user's ids never come back."""
+        mine = [make_record("u", f"note {i}", key=f"note.n{i}", minutes=i) for i in range(6)]
+        theirs = [make_record("other", "their note", key="note.t")]
+        storage.write("u", WriteBatch(inserts=mine))
+        storage.write("other", WriteBatch(inserts=theirs))
+        for _ in range(2):
+            for ids in ((mine[4].id, mine[1].id), (mine[0].id,), (), tuple(r.id for r in mine)):
+                got = storage.list("u", MemoryFilter(statuses=None, memory_ids=ids))
+                assert [r.id for r in got] == [r.id for r in mine if r.id in ids]  # oldest first
+            assert storage.list("u", MemoryFilter(statuses=None, memory_ids=(theirs[0].id, mine[2].id))) == [
+                mine[2]]
+            assert [r.id for r in storage.list("other", MemoryFilter(statuses=None, memory_ids=(
+                theirs[0].id, mine[2].id)))] == [theirs[0].id]
+            assert [r.id for r in storage.list("u", MemoryFilter(key_prefix="note."), limit=2)] == [
+                mine[0].id, mine[1].id]
+            assert [r.id for r in storage.list("other", MemoryFilter(key_prefix="note."), limit=2)] == [
+                theirs[0].id]
+        many = tuple(f"missing-{i}" for i in range(40_000)) + (mine[3].id,)
+        assert [r.id for r in storage.list("u", MemoryFilter(statuses=None, memory_ids=many))] == [mine[3].id]
+
     def test_text_search_repeats_bind_user_words_and_limit(self, storage: Storage) -> None:
         """One filter searched again and again (adapters may reuse a built statement): each search gets
         its own user's rows, for its own words, up to its own limit."""
