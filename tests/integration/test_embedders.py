@@ -19,23 +19,31 @@ def test_minilm_is_packaged_and_semantic() -> None:
     assert m[0] @ m[1] > m[0] @ m[2] + 0.3  # meaning, not only shared words
 
 
-def test_minilm_single_query_fast_path_matches_the_batched_model() -> None:
-    """One text (a query) goes through a traced, frozen graph - bf16 where the CPU has it.
+_FAST_PATH_TEXTS = [
+    "hi",
+    "When is my dentist appointment?",
+    "What did Caroline do for the LGBTQ support group the week before last, and who came along?",
+    " ".join(["long"] * 400),  # over max_seq_length: truncated the same way
+    "Ünïcode — naïve café 東京 🚗",
+]
+
+
+@pytest.mark.parametrize(("mode", "paths"), [
+    ("1", {"onnx-fp32"}),  # the default: ONNX Runtime (onnxruntime and onnx are dependencies)
+    ("traced", {"traced-bf16", "traced-fp32"}),  # TorchScript, bf16 where the CPU has it
+])
+def test_minilm_single_query_fast_path_matches_the_batched_model(monkeypatch: pytest.MonkeyPatch, mode: str,
+                                                                 paths: set[str]) -> None:
+    """One text (a query) goes through a fast graph: exported to ONNX Runtime, or traced and frozen.
 
     It must give the same vectors as the batched sentence-transformers path, at every length,
     including texts the model truncates.
     """
+    monkeypatch.setenv("GOODMEMORY_FAST_QUERY", mode)
     e = MiniLMEmbedder()
-    texts = [
-        "hi",
-        "When is my dentist appointment?",
-        "What did Caroline do for the LGBTQ support group the week before last, and who came along?",
-        " ".join(["long"] * 400),  # over max_seq_length: truncated the same way
-        "Ünïcode — naïve café 東京 🚗",
-    ]
-    batched = e.embed(texts)  # several texts: the regular batched path
-    single = np.vstack([e.embed([t]) for t in texts])
-    assert e.query_path in {"traced-bf16", "traced-fp32"}  # the fast path really ran
+    batched = e.embed(_FAST_PATH_TEXTS)  # several texts: the regular batched path
+    single = np.vstack([e.embed([t]) for t in _FAST_PATH_TEXTS])
+    assert e.query_path in paths  # the fast path really ran
     assert single.shape == (5, 384) and single.dtype == np.float32
     assert np.allclose(np.linalg.norm(single, axis=1), 1.0, atol=1e-3)
     assert float(np.min(np.sum(single * batched, axis=1))) >= 0.999
