@@ -174,7 +174,9 @@ def run_build_context(
     def standing(plan: QueryPlan) -> list[list[MemoryRecord]]:
         """The reads every context makes besides the searches, in one round trip."""
         return list_many(rc.storage, user_id, [
-            (MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain=domain), None),
+            # the core profile: the most important facts about the user (identity frames every answer)
+            (MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain=domain, most_important_first=True),
+             cfg.core_profile_items),
             # the newest open loops compete by default; older ones only when the search finds them relevant
             (MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,), visible_in_domain=domain, newest_first=True),
              3 * _RECENT_LOOPS),
@@ -228,8 +230,8 @@ def run_build_context(
         order.append(e)
 
     top_score = hits[0].score if hits else 1.0
-    # the core profile leads (identity frames every answer), then relevance order
-    core = sorted(profile, key=lambda r: (-r.importance, -r.confidence, r.id))[: cfg.core_profile_items]
+    # the core profile leads, then relevance order
+    core = profile
     for r in [*core, *style]:
         add(r, top_score * 1.01)
     ranked_extra = [(h.record, h.score) for h in hits]

@@ -277,3 +277,20 @@ def test_failing_query_embedding_raises_embedding_error(tmp_path) -> None:  # ty
     emb.fail = False
     assert mem.recall("where do I live?", user_id="u1").hits
     mem.close()
+
+
+def test_context_leads_with_the_most_important_profile_facts(mem: GoodMemory) -> None:
+    """The core profile (config.core_profile_items, 3) is the user's most important facts, whatever their age."""
+    from goodmemory.models import MemoryRecord, MemorySource
+    from goodmemory.storage.base import WriteBatch
+
+    importance = [0.3, 0.95, 0.4, 0.9, 0.35, 0.85]  # the most important are neither the oldest nor the newest
+    facts = [MemoryRecord(user_id="u1", kind=MemoryKind.PROFILE, key=f"profile.fact_{i}", value=f"v{i}",
+                          text=f"User fact number {i}.", importance=imp, confidence=0.9,
+                          created_at=T0 + timedelta(minutes=i), updated_at=T0 + timedelta(minutes=i),
+                          source=MemorySource(session_id="s1", message_ids=[f"s1:{i}"]))
+             for i, imp in enumerate(importance)]
+    vectors = mem.embedder.embed([f.text for f in facts])
+    mem.storage.write("u1", WriteBatch(inserts=facts, vectors={f.id: v for f, v in zip(facts, vectors, strict=True)}))
+    ctx = mem.build_context("any plans for the weekend?", user_id="u1", max_tokens=400)
+    assert [i.memory_id for i in ctx.items[:3]] == [facts[1].id, facts[3].id, facts[5].id]

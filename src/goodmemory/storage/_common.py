@@ -207,6 +207,7 @@ def split_lists(rows: Sequence[Any], requests: Sequence[tuple[MemoryFilter, int 
         groups[int(row[0])].append(row)
     out: list[list[MemoryRecord]] = []
     for (flt, _), group in zip(requests, groups, strict=True):
-        group.sort(key=lambda r: (r[2], r[3]), reverse=flt.newest_first)
-        out.append([MemoryRecord.model_validate_json(r[1]) for r in group])
+        records = [MemoryRecord.model_validate_json(r[1]) for r in group]
+        records.sort(key=flt.sort_key(), reverse=flt.newest_first)
+        out.append(records)
     return out

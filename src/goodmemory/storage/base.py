@@ -11,7 +11,7 @@ are positive BM25-style relevance; vector scores are cosine similarity.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, cast, runtime_checkable
@@ -82,6 +82,18 @@ class MemoryFilter:
     agent_id: str | None = None
     memory_ids: tuple[str, ...] | None = None
     newest_first: bool = False  # order for list(): created_at descending (with a limit: the newest N)
+    # order for list(): importance, then confidence, descending; then id (with a limit: the N most important)
+    most_important_first: bool = False
+
+    def __post_init__(self) -> None:
+        if self.newest_first and self.most_important_first:
+            raise ValueError("a list has one order: newest_first or most_important_first, not both")
+
+    def sort_key(self) -> Callable[[MemoryRecord], Any]:
+        """Reference order of ``list()`` for this filter, ascending (``reverse=self.newest_first``)."""
+        if self.most_important_first:
+            return lambda r: (-r.importance, -r.confidence, r.id)
+        return lambda r: (r.created_at, r.id)
 
     def matches(self, r: MemoryRecord) -> bool:
         """Reference semantics, used by the in-memory adapter and the conformance suite."""

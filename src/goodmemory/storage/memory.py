@@ -113,7 +113,7 @@ class InMemoryStorage:
         with self._lock:
             self._check_open()
             out = [r for r in self._rows.get(user_id, {}).values() if flt.matches(r)]
-        out.sort(key=lambda r: (r.created_at, r.id), reverse=flt.newest_first)
+        out.sort(key=flt.sort_key(), reverse=flt.newest_first)
         if limit is not None:
             out = out[:limit]
         return [r.model_copy(deep=True) for r in out]

@@ -68,6 +68,7 @@ from sqlalchemy import (
     table,
     text,
 )
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import URL
 from sqlalchemy.sql.elements import ColumnClause
 
@@ -378,7 +379,10 @@ class PostgresStorage:
 
     def _list_select(self, user_id: Any, flt: MemoryFilter, limit: int | None) -> Any:
         c = S.memories.c
-        order = [c.created_at.desc(), c.id.desc()] if flt.newest_first else [c.created_at, c.id]
+        order: builtins.list[Any] = [c.created_at.desc(), c.id.desc()] if flt.newest_first else [c.created_at, c.id]
+        if flt.most_important_first:
+            doc = cast(c.data, JSONB)
+            order = [cast(doc["importance"].astext, Float).desc(), cast(doc["confidence"].astext, Float).desc(), c.id]
         stmt = select(c.data, c.created_at, c.id).where(*self._where(user_id, flt)).order_by(*order)
         return stmt.limit(int(limit)) if limit is not None else stmt
 

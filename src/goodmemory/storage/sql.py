@@ -328,6 +328,9 @@ class SQLStorage:
             else [c.created_at, c.id])
         if flt.newest_first:
             order = [o.desc() for o in order]
+        if flt.most_important_first:
+            order = [func.json_extract(c.data, "$.importance").desc(), func.json_extract(c.data, "$.confidence").desc(),
+                     c.id]
         conds = where(user_id, replace(flt, memory_ids=None) if ids_param else flt)
         if ids_param:
             conds.append(c.id.in_(select(column("value")).select_from(func.json_each(bindparam("gm_ids")))))

@@ -314,6 +314,26 @@ class StorageConformance(BulkLoadConformance):
         assert all(s > 0 for _, s in hits) and [s for _, s in hits] == sorted((s for _, s in hits), reverse=True)
         assert storage.search_text("u", TextQuery("   ")) == []
 
+    def test_most_important_first_with_a_limit_gives_the_most_important(self, storage: Storage) -> None:
+        """Importance, then confidence, descending, then id: the core profile without reading every fact."""
+        spec = [(0.5, 0.9), (0.9, 0.6), (0.9, 0.8), (0.2, 0.99), (0.9, 0.8), (0.7, 0.7)]
+        recs = [make_record("u", f"fact {i}", key=f"profile.f{i}", kind=MemoryKind.PROFILE, minutes=i)
+                for i in range(len(spec))]
+        recs = [r.model_copy(update={"importance": imp, "confidence": conf}) for r, (imp, conf) in zip(recs, spec,
+                                                                                                      strict=True)]
+        storage.write("u", WriteBatch(inserts=recs))
+        storage.write("other", WriteBatch(inserts=[make_record("other", "their fact", key="profile.x",
+                                                               kind=MemoryKind.PROFILE)]))
+        want = sorted(recs, key=lambda r: (-r.importance, -r.confidence, r.id))
+        flt = MemoryFilter(kinds=(MemoryKind.PROFILE,), most_important_first=True)
+        assert [r.id for r in storage.list("u", flt)] == [r.id for r in want]
+        assert [r.id for r in storage.list("u", flt, limit=3)] == [r.id for r in want[:3]]
+        assert [r.text for r in storage.list("other", flt, limit=3)] == ["their fact"]
+        got = list_many(storage, "u", [(flt, 3), (MemoryFilter(kinds=(MemoryKind.PROFILE,), newest_first=True), 2)])
+        assert [[r.id for r in rs] for rs in got] == [[r.id for r in want[:3]], [recs[5].id, recs[4].id]]
+        with pytest.raises(ValueError):
+            MemoryFilter(newest_first=True, most_important_first=True)
+
     def test_list_repeats_bind_user_and_ids(self, storage: Storage) -> None:
         """One filter listed again and again (adapters may reuse a built statement): each call gets its
         own user's rows and its own ids, however many; another user's ids never come back."""
