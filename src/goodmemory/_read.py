@@ -41,7 +41,10 @@ T = TypeVar("T")
 # The query is embedded on the calling thread, after the storage reads. Embedding it on a worker
 # thread while storage reads ran was measured slower, not faster (recall p50 70-88 ms vs 31 ms at 10k
 # memories): the sentence-transformers wrapper holds the GIL long enough that every SQLite call of the
-# reading thread waits for its turn (the GIL convoy), so the two do not overlap on CPython.
+# reading thread waits for its turn (the GIL convoy), so the two do not overlap on CPython. Tried again
+# with the ONNX Runtime path (tokenized on the caller, the run on a worker that signals once it is in
+# the model): a micro-benchmark overlapped (8.7 -> 5.0-6.2 ms), but inside build_context the reads took
+# as much longer as the embedding saved (10k memories, interleaved A/B: p50 29.7 vs 29.6 ms, 44.2 vs 44.1).
 
 
 @dataclass
