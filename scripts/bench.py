@@ -39,6 +39,7 @@ writes the figures as JSON.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import resource
@@ -340,6 +341,35 @@ class RecordingEmbedder:
         return mat
 
 
+class GcPauses:
+    """Garbage-collector pauses while a block runs (``gc.callbacks``): generation and milliseconds each.
+
+    A full (generation 2) collection walks every object in the process, the model's included, so a call
+    that happens to trigger one stalls for far longer than its own work."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[int, float]] = []
+        self._start = 0.0
+
+    def _record(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.pauses.append((int(info["generation"]), (time.perf_counter() - self._start) * 1e3))
+
+    def __enter__(self) -> GcPauses:
+        gc.callbacks.append(self._record)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._record)
+
+    def summary(self) -> dict[str, Any]:
+        ms = [p for _, p in self.pauses]
+        return {"collections": len(ms), "full": sum(1 for g, _ in self.pauses if g == 2),
+                "max_pause_ms": round(max(ms, default=0.0), 3), "total_pause_ms": round(sum(ms), 3)}
+
+
 def _pct(values: Sequence[float], q: float) -> float:
     return float(np.percentile(np.asarray(values, dtype=np.float64), q)) if values else 0.0
 
@@ -476,11 +506,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             # every timed call embeds its query: templates that differ only in names ("a flight to Oslo" /
             # "... to Lima") embed the same text once names are left out, and the cache would answer
             uncached = mem.embedder.clear
-            recall_ms, _ = _time_calls(lambda q, d: mem.recall(q, user_id=USER_ID, domain=d), q_recall,
-                                       "recall", progress, before=uncached)
-            ctx_ms, ctxs = _time_calls(
-                lambda q, d: mem.build_context(q, user_id=USER_ID, domain=d, max_tokens=args.max_tokens),
-                q_ctx, "build_context", progress, before=uncached)
+            with GcPauses() as gc_pauses:
+                recall_ms, _ = _time_calls(lambda q, d: mem.recall(q, user_id=USER_ID, domain=d), q_recall,
+                                           "recall", progress, before=uncached)
+                ctx_ms, ctxs = _time_calls(
+                    lambda q, d: mem.build_context(q, user_id=USER_ID, domain=d, max_tokens=args.max_tokens),
+                    q_ctx, "build_context", progress, before=uncached)
             tokens = [c.tokens for c in ctxs]
             stage_ms: dict[str, list[float]] = {}
             for c in ctxs:
@@ -550,6 +581,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "query_embed_p50_ms": round(_pct(embed_ms, 50), 3),
         "query_embed_p95_ms": round(_pct(embed_ms, 95), 3),
         "build_context_stage_p50_ms": {k: round(_pct(v, 50), 3) for k, v in stage_ms.items()},
+        "gc_during_reads": gc_pauses.summary(),
         "memories": ing.records,
         "messages": ing.messages,
         "vectors": int(mat.shape[0]),
@@ -596,6 +628,11 @@ def table(r: dict[str, Any]) -> str:
          f"exact, {r['vectors']:,} vectors"),
         ("floor (embed + brute force) p50 / p95", f"{f(floor50)} / {f(floor95)} ms", ""),
     ]
+    g = r.get("gc_during_reads")
+    if g:
+        rows.append(("GC pauses while reads were timed", f"{g['collections']:,} ({g['full']} full), longest "
+                     f"{f(g['max_pause_ms'])} ms", f"{2 * r['queries']:,} calls; a full collection walks every "
+                     "object in the process (the model's too): gc.freeze() after start-up spares them"))
     lines = [f"GoodMemory bench: seed {r['seed']}, storage {r['storage']}, embedder {r['embedder']}", "",
              "| metric | value | note |", "|---|---|---|"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]

@@ -41,6 +41,27 @@ def test_bench_quick_writes_json_and_table(tmp_path: Path) -> None:
         assert data[f"{name}_p95_ms"] >= data[f"{name}_p50_ms"], name
     assert "| metric | value | note |" in proc.stdout
     assert "recall p50 / p95" in proc.stdout
+    # garbage-collector pauses while the reads were timed: counted, the longest measured
+    gc_ = data["gc_during_reads"]
+    assert gc_["collections"] >= gc_["full"] >= 0 and gc_["collections"] > 0
+    assert gc_["max_pause_ms"] >= 0 and gc_["total_pause_ms"] >= gc_["max_pause_ms"]
+    assert "GC pauses while reads were timed" in proc.stdout
+
+
+def test_gc_pauses_records_collections() -> None:
+    import gc
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import bench
+    finally:
+        sys.path.pop(0)
+    with bench.GcPauses() as pauses:
+        gc.collect(0)
+        gc.collect()
+    assert [g for g, _ in pauses.pauses][-2:] == [0, 2]
+    assert pauses.summary()["full"] >= 1 and pauses.summary()["collections"] >= 2
+    assert pauses._record not in gc.callbacks  # removed on exit
 
 
 def test_synthetic_user_is_deterministic() -> None:
