@@ -6,7 +6,7 @@
 # integration's tests and its README example. A skipped test counts as a failure: there it means the
 # extra lacks something its integration needs. One summary line per extra; exit 1 if any failed.
 #
-#   bash scripts/check_extras.sh                  # mcp openai-agents langgraph otel
+#   bash scripts/check_extras.sh                  # mcp openai-agents langgraph otel server
 #   bash scripts/check_extras.sh mcp otel         # only these
 #   KEEP=1 bash scripts/check_extras.sh           # keep the virtualenvs and logs (path printed)
 #
@@ -25,15 +25,17 @@ declare -A TESTS=(
   [openai-agents]="tests/integration/test_openai_agents.py $README_TEST::test_integration_example_runs[agents]"
   [langgraph]="tests/integration/test_langgraph.py $README_TEST::test_integration_example_runs[langchain]"
   [otel]="tests/integration/test_otel.py $README_TEST::test_integration_example_runs[opentelemetry]"
+  [server]="tests/integration/test_server.py"
 )
 declare -A UPSTREAM=(  # the distributions whose installed versions are reported
   [mcp]="mcp"
   [openai-agents]="openai-agents"
   [langgraph]="langgraph langchain"
   [otel]="opentelemetry-api opentelemetry-sdk"
+  [server]="fastapi uvicorn"
 )
 
-if [ $# -gt 0 ]; then EXTRAS=("$@"); else EXTRAS=(mcp openai-agents langgraph otel); fi
+if [ $# -gt 0 ]; then EXTRAS=("$@"); else EXTRAS=(mcp openai-agents langgraph otel server); fi
 declared=$("$PY" -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]))')
 for extra in "${EXTRAS[@]}"; do
   if [ -z "${TESTS[$extra]+x}" ]; then echo "check_extras: no tests known for extra '$extra'" >&2; exit 2; fi

@@ -94,13 +94,26 @@ memory.recall("where do I live", user_id="u1")
 assert [s.attributes["gen_ai.operation.name"] for s in exporter.get_finished_spans()] == [
     "update_memory", "search_memory"]
 """,
+    "server": """
+from fastapi.testclient import TestClient
+from goodmemory.integrations.server import create_app
+key = "k" * 24
+with TestClient(create_app(memory, api_keys={key: "u1"})) as client:
+    auth = {"Authorization": "Bearer " + key}
+    r = client.post("/v1/remember", json={"messages": [{"role": "user", "content": "I live in Lisbon."}]},
+                    headers=auth)
+    assert r.status_code == 200, r.text
+    assert "Lisbon" in client.post("/v1/recall", json={"query": "where do I live"}, headers=auth).text
+    assert client.post("/v1/recall", json={"query": "where do I live"}).status_code == 401
+""",
 }
 
 #: the core alone (no extra): the facade works and the integrations say which extra they need
 CORE = """
 res = memory.remember([{"role": "user", "content": "I live in Lisbon."}], user_id="u1")
 assert res.memories and memory.build_context("hotel near home", user_id="u1").text
-for module, extra in [("mcp_server", "mcp"), ("openai_agents", "openai-agents"), ("langgraph", "langgraph")]:
+for module, extra in [("mcp_server", "mcp"), ("openai_agents", "openai-agents"), ("langgraph", "langgraph"),
+                      ("server", "server")]:
     try:
         __import__(f"goodmemory.integrations.{module}")
     except ImportError as exc:
@@ -171,7 +184,7 @@ def _run(blocked: list[str], code: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_every_extra_has_an_exercise() -> None:
-    integrations = {"mcp", "openai-agents", "langgraph", "otel"}
+    integrations = {"mcp", "openai-agents", "langgraph", "otel", "server"}
     assert integrations <= set(EXTRAS), "pyproject lost an integration extra"
     assert set(EXERCISE) == integrations
 

@@ -18,6 +18,7 @@ NEEDS = {  # a block is skipped when the module its first import names is missin
     "langchain": "langgraph",
     "langgraph": "langgraph",
     "opentelemetry": "otel",
+    "fastapi": "server",
 }
 
 
