@@ -2,8 +2,11 @@
 
 :class:`GoodMemoryStore` is a LangGraph ``BaseStore``. Exact operations
 (``put``/``get``/``delete``/``list_namespaces``, and ``search`` without a
-query) are delegated to an inner store (``InMemoryStore`` by default) and
-behave exactly like it. Each put into a user's namespace is also remembered
+query) are delegated to an inner store and behave exactly like it. By default the
+inner store is LangGraph's ``SqliteStore`` in the same SQLite file as the memories
+(its own ``store`` tables), so items outlive the process as the memories do; on
+an in-memory store, or on PostgreSQL unless you pass ``inner=`` (for example
+LangGraph's ``PostgresStore``), it is ``InMemoryStore``. Each put into a user's namespace is also remembered
 by GoodMemory (one "session" per item), and ``search(..., query=...)`` in a
 user's namespace is served by GoodMemory recall: hits map back to the stored
 items, ranked by recall score; memories GoodMemory holds from elsewhere (for
@@ -29,6 +32,7 @@ from typing import Any
 
 from ..aio import AsyncGoodMemory
 from ..memory import GoodMemory
+from ._persist import sqlite_file_of
 
 try:
     from langgraph.store.base import (
@@ -85,6 +89,22 @@ def _matches(value: dict[str, Any], flt: dict[str, Any] | None) -> bool:
     return not flt or all(value.get(k) == v for k, v in flt.items())
 
 
+def _default_inner(memory: GoodMemory) -> BaseStore:
+    """LangGraph's SqliteStore in the memories' SQLite file, else an InMemoryStore."""
+    path = sqlite_file_of(memory)
+    if path is None:
+        return InMemoryStore()
+    import sqlite3
+
+    from langgraph.store.sqlite import SqliteStore
+
+    # autocommit, as SqliteStore.from_conn_string opens it; the busy timeout matches GoodMemory's writers
+    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+    store = SqliteStore(conn)
+    store.setup()
+    return store
+
+
 class GoodMemoryStore(BaseStore):
     """A LangGraph store whose semantic search is GoodMemory recall; exact ops go to ``inner``."""
 
@@ -98,7 +118,7 @@ class GoodMemoryStore(BaseStore):
         include_memories: bool = True,
     ) -> None:
         self.memory = memory
-        self.inner = inner if inner is not None else InMemoryStore()
+        self.inner = inner if inner is not None else _default_inner(memory)
         self.user_index = user_index
         self.domain = domain
         self.include_memories = include_memories

@@ -3,8 +3,9 @@
 Three pieces, use any of them:
 
 - :class:`GoodMemorySession` implements the SDK's ``Session`` protocol by
-  wrapping an inner session (``SQLiteSession`` by default) that keeps the
-  conversation history; every ``add_items`` also calls ``remember`` with the
+  wrapping an inner session that keeps the conversation history (by default
+  the SDK's ``SQLiteSession`` in the memories' SQLite file, so history survives
+  a restart; in memory when the memories are); every ``add_items`` also calls ``remember`` with the
   user and assistant messages among the items.
 - :func:`memory_input_filter` returns a ``RunConfig.call_model_input_filter``
   that appends ``build_context`` for the latest user message to the
@@ -26,6 +27,7 @@ from typing import Any, Literal
 from ..aio import AsyncGoodMemory
 from ..errors import GoodMemoryError
 from ..memory import GoodMemory
+from ._persist import sqlite_file_of
 
 try:
     from agents import FunctionTool, RunContextWrapper, function_tool
@@ -123,7 +125,10 @@ class GoodMemorySession(SessionABC):
 
             if session_id is None:
                 raise ValueError("GoodMemorySession needs a session_id or an inner session")
-            inner = SQLiteSession(session_id)
+            # the history lives beside the memories: in their SQLite file (its own agent_* tables) when there
+            # is one, so a restarted process gets the session back; else in memory, as the memories are
+            path = sqlite_file_of(memory)
+            inner = SQLiteSession(session_id, path) if path else SQLiteSession(session_id)
         self.inner = inner
         self.memory = _async(memory)
         self.user_id = user_id
