@@ -6,7 +6,7 @@
 # integration's tests and its README example. A skipped test counts as a failure: there it means the
 # extra lacks something its integration needs. One summary line per extra; exit 1 if any failed.
 #
-#   bash scripts/check_extras.sh                  # mcp openai-agents langgraph otel server
+#   bash scripts/check_extras.sh                  # mcp openai-agents langgraph otel server pydantic-ai
 #   bash scripts/check_extras.sh mcp otel         # only these
 #   KEEP=1 bash scripts/check_extras.sh           # keep the virtualenvs and logs (path printed)
 #
@@ -25,7 +25,8 @@ declare -A TESTS=(
   [openai-agents]="tests/integration/test_openai_agents.py tests/integration/test_adapter_persistence.py::test_agents_session_history_survives_a_restart $README_TEST::test_integration_example_runs[agents]"
   [langgraph]="tests/integration/test_langgraph.py tests/integration/test_adapter_persistence.py::test_langgraph_items_survive_a_restart tests/integration/test_adapter_persistence.py::test_langgraph_on_an_in_memory_store_stays_in_memory $README_TEST::test_integration_example_runs[langchain]"
   [otel]="tests/integration/test_otel.py $README_TEST::test_integration_example_runs[opentelemetry]"
-  [server]="tests/integration/test_server.py"
+  [server]="tests/integration/test_server.py $README_TEST::test_integration_example_runs[fastapi]"
+  [pydantic-ai]="tests/integration/test_pydantic_ai.py $README_TEST::test_integration_example_runs[pydantic_ai]"
 )
 declare -A UPSTREAM=(  # the distributions whose installed versions are reported
   [mcp]="mcp"
@@ -33,9 +34,10 @@ declare -A UPSTREAM=(  # the distributions whose installed versions are reported
   [langgraph]="langgraph langchain"
   [otel]="opentelemetry-api opentelemetry-sdk"
   [server]="fastapi uvicorn"
+  [pydantic-ai]="pydantic-ai-slim"
 )
 
-if [ $# -gt 0 ]; then EXTRAS=("$@"); else EXTRAS=(mcp openai-agents langgraph otel server); fi
+if [ $# -gt 0 ]; then EXTRAS=("$@"); else EXTRAS=(mcp openai-agents langgraph otel server pydantic-ai); fi
 declared=$("$PY" -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]))')
 for extra in "${EXTRAS[@]}"; do
   if [ -z "${TESTS[$extra]+x}" ]; then echo "check_extras: no tests known for extra '$extra'" >&2; exit 2; fi

@@ -106,6 +106,20 @@ with TestClient(create_app(memory, api_keys={key: "u1"})) as client:
     assert "Lisbon" in client.post("/v1/recall", json={"query": "where do I live"}, headers=auth).text
     assert client.post("/v1/recall", json={"query": "where do I live"}).status_code == 401
 """,
+    "pydantic-ai": """
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelResponse, TextPart
+from pydantic_ai.models.function import FunctionModel
+from goodmemory.integrations.pydantic_ai import GoodMemoryCapability
+seen = []
+def fn(messages, info):
+    seen.append(messages[-1].instructions)
+    return ModelResponse(parts=[TextPart("ok")])
+agent = Agent(FunctionModel(fn), capabilities=[GoodMemoryCapability(memory, user_id="u1")])
+agent.run_sync("I live in Lisbon.")
+agent.run_sync("Book me a hotel near home.")
+assert "Lisbon" in seen[-1], seen
+""",
 }
 
 #: the core alone (no extra): the facade works and the integrations say which extra they need
@@ -113,7 +127,7 @@ CORE = """
 res = memory.remember([{"role": "user", "content": "I live in Lisbon."}], user_id="u1")
 assert res.memories and memory.build_context("hotel near home", user_id="u1").text
 for module, extra in [("mcp_server", "mcp"), ("openai_agents", "openai-agents"), ("langgraph", "langgraph"),
-                      ("server", "server")]:
+                      ("server", "server"), ("pydantic_ai", "pydantic-ai")]:
     try:
         __import__(f"goodmemory.integrations.{module}")
     except ImportError as exc:
@@ -184,7 +198,7 @@ def _run(blocked: list[str], code: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_every_extra_has_an_exercise() -> None:
-    integrations = {"mcp", "openai-agents", "langgraph", "otel", "server"}
+    integrations = {"mcp", "openai-agents", "langgraph", "otel", "server", "pydantic-ai"}
     assert integrations <= set(EXTRAS), "pyproject lost an integration extra"
     assert set(EXERCISE) == integrations
 

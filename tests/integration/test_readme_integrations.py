@@ -19,6 +19,7 @@ NEEDS = {  # a block is skipped when the module its first import names is missin
     "langgraph": "langgraph",
     "opentelemetry": "otel",
     "fastapi": "server",
+    "pydantic_ai": "pydantic-ai",
 }
 
 
@@ -51,7 +52,7 @@ def test_integration_example_runs(block: str, capsys: pytest.CaptureFixture[str]
                 asyncio.set_event_loop(None)
     out = capsys.readouterr().out
     assert out.strip(), "the example printed nothing"
-    if top in ("agents", "langchain"):
+    if top in ("agents", "langchain", "pydantic_ai"):
         assert "Lisbon" in out
 
 
