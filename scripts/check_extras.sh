@@ -6,7 +6,7 @@
 # integration's tests and its README example. A skipped test counts as a failure: there it means the
 # extra lacks something its integration needs. One summary line per extra; exit 1 if any failed.
 #
-#   bash scripts/check_extras.sh                  # mcp openai-agents langgraph otel server pydantic-ai
+#   bash scripts/check_extras.sh                  # mcp openai-agents langgraph otel server pydantic-ai llama-index
 #   bash scripts/check_extras.sh mcp otel         # only these
 #   KEEP=1 bash scripts/check_extras.sh           # keep the virtualenvs and logs (path printed)
 #
@@ -27,6 +27,7 @@ declare -A TESTS=(
   [otel]="tests/integration/test_otel.py $README_TEST::test_integration_example_runs[opentelemetry]"
   [server]="tests/integration/test_server.py $README_TEST::test_integration_example_runs[fastapi]"
   [pydantic-ai]="tests/integration/test_pydantic_ai.py $README_TEST::test_integration_example_runs[pydantic_ai]"
+  [llama-index]="tests/integration/test_llama_index.py $README_TEST::test_integration_example_runs[llama_index]"
 )
 declare -A UPSTREAM=(  # the distributions whose installed versions are reported
   [mcp]="mcp"
@@ -35,9 +36,10 @@ declare -A UPSTREAM=(  # the distributions whose installed versions are reported
   [otel]="opentelemetry-api opentelemetry-sdk"
   [server]="fastapi uvicorn"
   [pydantic-ai]="pydantic-ai-slim"
+  [llama-index]="llama-index-core"
 )
 
-if [ $# -gt 0 ]; then EXTRAS=("$@"); else EXTRAS=(mcp openai-agents langgraph otel server pydantic-ai); fi
+if [ $# -gt 0 ]; then EXTRAS=("$@"); else EXTRAS=(mcp openai-agents langgraph otel server pydantic-ai llama-index); fi
 declared=$("$PY" -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]))')
 for extra in "${EXTRAS[@]}"; do
   if [ -z "${TESTS[$extra]+x}" ]; then echo "check_extras: no tests known for extra '$extra'" >&2; exit 2; fi

@@ -120,6 +120,20 @@ agent.run_sync("I live in Lisbon.")
 agent.run_sync("Book me a hotel near home.")
 assert "Lisbon" in seen[-1], seen
 """,
+    "llama-index": """
+import warnings
+warnings.simplefilter("ignore", ResourceWarning)  # LlamaIndex's chat store never closes its aiosqlite engine
+from llama_index.core.base.llms.types import ChatMessage
+from llama_index.core.memory import Memory
+from goodmemory.integrations.llama_index import GoodMemoryBlock
+mem = Memory.from_defaults(session_id="s1", token_limit=40, chat_history_token_ratio=0.5, token_flush_size=10,
+                           memory_blocks=[GoodMemoryBlock(memory=memory, user_id="u1")])
+mem.put(ChatMessage(role="user", content="I live in Lisbon and I work as a nurse."))
+for i in range(4):
+    mem.put(ChatMessage(role="user", content=f"Some other chat number {i} about the weather today."))
+mem.put(ChatMessage(role="user", content="Book me a hotel near home."))
+assert "Lisbon" in mem.get()[0].content
+""",
 }
 
 #: the core alone (no extra): the facade works and the integrations say which extra they need
@@ -127,7 +141,8 @@ CORE = """
 res = memory.remember([{"role": "user", "content": "I live in Lisbon."}], user_id="u1")
 assert res.memories and memory.build_context("hotel near home", user_id="u1").text
 for module, extra in [("mcp_server", "mcp"), ("openai_agents", "openai-agents"), ("langgraph", "langgraph"),
-                      ("server", "server"), ("pydantic_ai", "pydantic-ai")]:
+                      ("server", "server"), ("pydantic_ai", "pydantic-ai"),
+                      ("llama_index", "llama-index")]:
     try:
         __import__(f"goodmemory.integrations.{module}")
     except ImportError as exc:
@@ -198,7 +213,7 @@ def _run(blocked: list[str], code: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_every_extra_has_an_exercise() -> None:
-    integrations = {"mcp", "openai-agents", "langgraph", "otel", "server", "pydantic-ai"}
+    integrations = {"mcp", "openai-agents", "langgraph", "otel", "server", "pydantic-ai", "llama-index"}
     assert integrations <= set(EXTRAS), "pyproject lost an integration extra"
     assert set(EXERCISE) == integrations
 
