@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from ..errors import LLMError
 from .candidates import history_text
 from .fixtures import Case
 from .judge import JudgeInput, Side
@@ -107,15 +108,18 @@ def calibrate(cases: list[Case], judge: Judge, *, limit: int | None = None, othe
             for slot in ("goodmemory", "baseline"):
                 good, bad = _side("correct", ideal), _side(f"planted:{kind}", planted)
                 cand, base = (bad, good) if slot == "goodmemory" else (good, bad)
-                verdict = judge.judge(JudgeInput(case.persona, case.probe, cand, base, history,
-                                                 f"{case.case_id}:{kind}:{slot}"))
+                try:
+                    winner = judge.judge(JudgeInput(case.persona, case.probe, cand, base, history,
+                                                    f"{case.case_id}:{kind}:{slot}")).winner
+                except LLMError:  # an endpoint failure is a failed trial, not a crash
+                    winner = "error"
                 want = "baseline" if slot == "goodmemory" else "goodmemory"
-                ok = verdict.winner == want
+                ok = winner == want
                 per_kind[kind][0] += ok
                 per_kind[kind][1] += 1
                 if not ok:
                     failures.append({"case_id": case.case_id, "plant": kind, "planted_in": slot,
-                                     "winner": verdict.winner})
+                                     "winner": winner})
     total = sum(v[1] for v in per_kind.values())
     correct = sum(v[0] for v in per_kind.values())
     return {
