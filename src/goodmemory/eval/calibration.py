@@ -108,6 +108,7 @@ def calibrate(cases: list[Case], judge: Judge, *, limit: int | None = None, othe
             for slot in ("goodmemory", "baseline"):
                 good, bad = _side("correct", ideal), _side(f"planted:{kind}", planted)
                 cand, base = (bad, good) if slot == "goodmemory" else (good, bad)
+                winner: str
                 try:
                     winner = judge.judge(JudgeInput(case.persona, case.probe, cand, base, history,
                                                     f"{case.case_id}:{kind}:{slot}")).winner
