@@ -333,6 +333,11 @@ def _print_summary(s: dict[str, Any], report: Path, gate: list[GateLine] | None)
               f"contamination failures {v['contamination_failures']:3d}  tokens mean {v['mean_tokens']:.0f} "
               f"total {v['total_tokens']}" + ("" if vs is None else f"  vs baseline W/T/L {vs['wins']}/{vs['ties']}/"
                                                f"{vs['losses']}"))
+    fh = s["systems"].get("full-history")
+    if fh:
+        print(f"full-history token cost: {fh['total_tokens']} context tokens ({fh['mean_tokens']:.0f} per case, max "
+              f"{fh['max_tokens']}, no budget) vs {h.get('candidate')} "
+              f"{s['systems'][h['candidate']]['total_tokens'] if h.get('candidate') in s['systems'] else '?'}")
     cal = s.get("calibration")
     if cal:
         print(f"calibration ({cal.get('judge')}): correct on {cal['correct']}/{cal['trials']} planted-answer trials")

@@ -16,7 +16,8 @@ from .summary import LAYERS
 
 __all__ = ["write_plots"]
 
-GOOD, BAD, NEUTRAL, OTHER = "#2a9d8f", "#d62828", "#8d99ae", "#bfc5cf"
+GOOD, BAD, NEUTRAL = "#2a9d8f", "#d62828", "#5c677d"
+OTHERS = ("#e9c46a", "#a8dadc", "#cdb4db", "#f4a261", "#b5c99a", "#ffafcc", "#bde0fe")
 
 
 def _mean_or_none(vals: list[float]) -> float | None:
@@ -35,12 +36,13 @@ def _by_layer(plt: Any, results: list[CaseResult], summary: dict[str, Any], out:
     cand, strongest = summary["headline"]["candidate"], summary["headline"].get("strongest_baseline")
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.2))
     width = 0.8 / max(1, len(systems))
+    others = iter(OTHERS * 2)
     for i, name in enumerate(systems):
         rates = []
         for layer in LAYERS:
             v = summary["systems"][name]["by_layer"][layer]
             rates.append(v["passed"] / v["total"] if v["total"] else 0.0)
-        color = GOOD if name == cand else (NEUTRAL if name == strongest else OTHER)
+        color = GOOD if name == cand else (NEUTRAL if name == strongest else next(others))
         xs = [j + i * width for j in range(len(LAYERS))]
         bars = ax1.bar(xs, rates, width, color=color, label=name, edgecolor="black" if name == cand else None)
         if name == cand and strongest:
@@ -93,10 +95,13 @@ def _by_persona(plt: Any, results: list[CaseResult], summary: dict[str, Any], ou
     ax1.barh([y - 0.2 for y in ys], c_rate, 0.4, color=[GOOD if c >= s else BAD for c, s in
                                                         zip(c_rate, s_rate, strict=True)], label=cand)
     ax1.set_yticks(list(ys), personas, fontsize=6)
+    for label, c, s in zip(ax1.get_yticklabels(), c_rate, s_rate, strict=True):
+        if c < s:  # a zero-length bar shows no colour: mark the name too
+            label.set_color(BAD)
     ax1.invert_yaxis()
     ax1.set_xlim(0, 1)
     ax1.set_xlabel("hard-check case pass rate")
-    ax1.set_title("Hard checks per persona (red: below the strongest baseline)", fontsize=9)
+    ax1.set_title("Hard checks per persona (red bar and name: below the strongest baseline)", fontsize=9)
     ax1.legend(fontsize=7, loc="lower right")
     ax2.barh(list(ys), ups, color=[BAD if u < 0 or n else GOOD for u, n in zip(ups, losses, strict=True)])
     ax2.axvline(0, color="black", lw=0.8)
