@@ -276,6 +276,7 @@ def _run(args: argparse.Namespace, cases: list[Any], rerun_only: set[str] | None
         run["usage"]["total_cost_usd"] = round(sum(m.report()["cost_usd"] for m in meters.values()), 6)
         run["usage"]["tokens_estimated"] = True
         run["usage"]["fallback_from"] = breaker.opened_at
+        run["usage"]["judge"]["unusable_replies"] = getattr(judge, "unusable_replies", 0)
     (out / "run.json").write_text(json.dumps(run, indent=2), encoding="utf-8")
     return _finish(results, run, out)
 

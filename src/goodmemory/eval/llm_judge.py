@@ -103,6 +103,7 @@ class LLMJudge:
                  sleep: Callable[[float], None] = time.sleep) -> None:
         self.client, self.model, self.retries = client, model, retries
         self.backoff_s, self._sleep = backoff_s, sleep
+        self.unusable_replies = 0  # replies that parsed to no judge result (each was retried or failed closed)
 
     def prompt(self, inp: JudgeInput) -> list[dict[str, str]]:
         p = inp.probe
@@ -139,6 +140,7 @@ class LLMJudge:
                 res = parse_judge_reply(reply, flipped=flipped)
             except ValueError as exc:
                 last = str(exc)
+                self.unusable_replies += 1
                 continue
             return _guard(res, inp)
         return JudgeResult(

@@ -153,7 +153,9 @@ def _usage(s: dict[str, Any]) -> list[str]:
             if v:
                 lines.append(f"- {role} `{v['model']}`: {v['calls']} calls, {v['failures']} failed, "
                              f"{v['prompt_tokens']} prompt + {v['completion_tokens']} completion tokens "
-                             f"(estimated), cost ${v['cost_usd']:.4f}")
+                             f"(estimated), cost ${v['cost_usd']:.4f}"
+                             + (f", {v['unusable_replies']} unusable replies retried or failed closed"
+                                if "unusable_replies" in v else ""))
         if u.get("fallback_from"):
             lines.append(f"- the endpoint was given up after consecutive failures at {u['fallback_from']}")
     return lines
