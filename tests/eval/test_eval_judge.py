@@ -68,6 +68,16 @@ def test_a_null_candidate_never_wins() -> None:
         assert j.winner != "goodmemory", case.case_id
 
 
+def test_a_signal_echoed_from_the_request_is_no_evidence() -> None:
+    case = next(c for c in CASES if c.probe.expected_transfer_signals)
+    signal = case.probe.expected_transfer_signals[0]
+    probe = case.probe.model_copy(update={"question": f"{case.probe.question} ({signal})"})
+    echo = Case(case.persona, case.scenario, probe)
+    harmful = _harmful(case) or "- unrelated"
+    j = _judge(echo, _side("empty", echo, ""), _side("baseline", echo, harmful))
+    assert j.winner != "goodmemory" and j.scores.personalization_usefulness == 0
+
+
 def test_identical_content_ties_whatever_the_provenance() -> None:
     for case in CASES:
         for ctx in (_ideal(case), _harmful(case)):

@@ -190,9 +190,9 @@ class RuleJudge:
     name = "rule"
 
     def _evidence(self, probe: Probe, side: Side, history: str) -> _Evidence:
-        # the request is part of every answer; only what the system added can be invented
+        # the request is echoed in every answer: only what the system added is evidence, or can be invented
         material = side.answer.replace(probe.question, " ")
-        return _Evidence(check_signals(probe, side.answer), ungrounded_details(material, history + "\n" + probe.question))
+        return _Evidence(check_signals(probe, material), ungrounded_details(material, history + "\n" + probe.question))
 
     def judge(self, inp: JudgeInput) -> JudgeResult:
         p = inp.probe
