@@ -336,9 +336,10 @@ def _print_summary(s: dict[str, Any], report: Path, gate: list[GateLine] | None)
                                                f"{vs['losses']}"))
     fh = s["systems"].get("full-history")
     if fh:
+        ref = h.get("candidate") if h.get("candidate") != "full-history" else "goodmemory"
+        versus = f" vs {ref} {s['systems'][ref]['total_tokens']}" if ref in s["systems"] else ""
         print(f"full-history token cost: {fh['total_tokens']} context tokens ({fh['mean_tokens']:.0f} per case, max "
-              f"{fh['max_tokens']}, no budget) vs {h.get('candidate')} "
-              f"{s['systems'][h['candidate']]['total_tokens'] if h.get('candidate') in s['systems'] else '?'}")
+              f"{fh['max_tokens']}, no budget){versus}")
     cal = s.get("calibration")
     if cal:
         print(f"calibration ({cal.get('judge')}): correct on {cal['correct']}/{cal['trials']} planted-answer trials")
