@@ -183,3 +183,22 @@ def test_planted_answers_are_wrong_in_the_way_they_claim() -> None:
     other = plants["other_user"].split("\n")[2:]
     assert other and all(line[2:].lower() not in hist for line in other)
     assert all(s not in plants["wrong_value"] for s in case.probe.expected_transfer_signals)
+
+
+def test_the_replay_is_dated_by_the_life_not_the_wall_clock() -> None:
+    from goodmemory import create_good_memory
+    from goodmemory.eval.candidates import GoodMemoryCandidate, ReplayClock, feedback_time
+
+    case = next(c for c in CASES if any(f.correction for f in c.scenario.feedback))
+    clock = ReplayClock()
+    cand = GoodMemoryCandidate(create_good_memory("sqlite://", clock=clock), clock)
+    try:
+        cand.prepare("u", case.scenario)
+        assert any(step["applied"] for step in cand.traces["feedback"])
+        latest = feedback_time(case.scenario)
+        for rec in cand.mem.list(user_id="u"):
+            assert rec.created_at <= latest and rec.updated_at <= latest, rec
+        view = cand.context("u", case.probe, 800)
+        assert str(case.probe.at.year + 1) not in view.text  # no item dated after the probe
+    finally:
+        cand.close()

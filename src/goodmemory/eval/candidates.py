@@ -17,7 +17,7 @@ baselines are the shared ones in ``suites/baselines.py``:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from ..memory import GoodMemory
@@ -26,8 +26,8 @@ from .assertions import ContextView, Item
 from .schema import Probe, Scenario
 from .suites import baselines as bl
 
-__all__ = ["BASELINES", "DEFAULT_BASELINE", "SYSTEMS", "Candidate", "GoodMemoryCandidate", "TurnCandidate",
-           "history_text", "make_candidates", "replay_turns"]
+__all__ = ["BASELINES", "DEFAULT_BASELINE", "SYSTEMS", "Candidate", "GoodMemoryCandidate", "ReplayClock",
+           "TurnCandidate", "history_text", "make_candidates", "replay_turns"]
 
 SYSTEMS = ("goodmemory", "empty", "current-session", "recent-window", "bm25-turns", "dense-turns", "full-history")
 BASELINES = tuple(s for s in SYSTEMS if s != "goodmemory")
@@ -46,6 +46,25 @@ class Candidate(Protocol):
     def close(self) -> None: ...
 
 
+class ReplayClock:
+    """The replay's "now": set to each event's time, so nothing the eval does is dated by the wall clock.
+
+    ``feedback`` takes no ``at``; without this, corrections replayed in a 2025 life were dated on the
+    day the eval ran, and runs on different days ranked them differently.
+    """
+
+    def __init__(self) -> None:
+        self.now = datetime(2000, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def feedback_time(scenario: Scenario) -> datetime:
+    """When the scenario's feedback is given: an hour after its last session."""
+    return scenario.sessions[-1].at + timedelta(hours=1)
+
+
 def replay_turns(scenario: Scenario) -> list[bl.Session]:
     """The scenario as turn sessions (message ids ``<session>:<i>``), then the feedback corrections."""
     sessions = [bl.Session(s.session_id, s.at, [bl.Turn(f"{s.session_id}:{i}", t.role, t.content,
@@ -53,7 +72,7 @@ def replay_turns(scenario: Scenario) -> list[bl.Session]:
                                                for i, t in enumerate(s.turns)]) for s in scenario.sessions]
     corrections = [f.correction for f in scenario.feedback if f.correction]
     if corrections:
-        at = scenario.sessions[-1].at + timedelta(hours=1)
+        at = feedback_time(scenario)
         sessions.append(bl.Session("feedback", at, [bl.Turn(f"feedback:{i}", "user", c, at)
                                                     for i, c in enumerate(corrections)]))
     return sessions
@@ -104,8 +123,9 @@ class GoodMemoryCandidate:
 
     name = "goodmemory"
 
-    def __init__(self, mem: GoodMemory) -> None:
+    def __init__(self, mem: GoodMemory, clock: ReplayClock | None = None) -> None:
         self.mem = mem
+        self.clock = clock or ReplayClock()
         self.traces: dict[str, Any] = {}
         self.last_context: Any = None
         self.feedback_message_ids: set[str] = set()  # messages feedback corrections created
@@ -117,12 +137,14 @@ class GoodMemoryCandidate:
         for s in scenario.sessions:
             msgs = [{"role": t.role, "content": t.content, "id": f"{s.session_id}:{i}",
                      "timestamp": s.at + timedelta(minutes=i)} for i, t in enumerate(s.turns)]
+            self.clock.now = s.at + timedelta(minutes=len(s.turns))
             res = self.mem.remember(msgs, user_id=user_id, session_id=s.session_id, domain=s.domain, at=s.at)
             remember.append({"session_id": s.session_id, "domain": s.domain, "at": s.at.isoformat(),
                              "result": res.model_dump(mode="json", exclude={"memories"}),
                              "memories": [{"id": m.id, "kind": m.kind.value, "key": m.key, "text": m.text,
                                            "status": m.status.value} for m in res.memories
                                           if m.kind != MemoryKind.EPISODE]})
+        self.clock.now = feedback_time(scenario)
         self.traces = {"remember": remember, "feedback": self._feedback(user_id, scenario)}
 
     def _feedback(self, user_id: str, scenario: Scenario) -> list[dict[str, Any]]:
@@ -143,6 +165,7 @@ class GoodMemoryCandidate:
         return traces
 
     def context(self, user_id: str, probe: Probe, budget: int) -> ContextView:
+        self.clock.now = probe.at
         self.traces["recall"] = self.mem.recall(probe.question, user_id=user_id, domain=probe.domain,
                                                 at=probe.at).model_dump(mode="json")
         ctx = self.mem.build_context(probe.question, user_id=user_id, domain=probe.domain, max_tokens=budget,
@@ -161,7 +184,7 @@ class GoodMemoryCandidate:
         self.mem.close()
 
 
-def make_candidates(names: Sequence[str], *, make_memory: Callable[[], GoodMemory] | None,
+def make_candidates(names: Sequence[str], *, make_memory: Callable[[ReplayClock], GoodMemory] | None,
                     embedder: Callable[[], Any]) -> dict[str, Candidate]:
     """The named systems, in order; ``embedder`` is called once, only if dense-turns is asked for."""
     out: dict[str, Candidate] = {}
@@ -171,7 +194,8 @@ def make_candidates(names: Sequence[str], *, make_memory: Callable[[], GoodMemor
         if name == "goodmemory":
             if make_memory is None:
                 raise ValueError("goodmemory needs a memory factory")
-            out[name] = GoodMemoryCandidate(make_memory())
+            clock = ReplayClock()
+            out[name] = GoodMemoryCandidate(make_memory(clock), clock)
         elif name == "empty":
             out[name] = TurnCandidate(name, bl.NoMemory())
         elif name == "current-session":

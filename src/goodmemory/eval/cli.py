@@ -241,7 +241,8 @@ def _run(args: argparse.Namespace, cases: list[Any], rerun_only: set[str] | None
 
         return CachedEmbedder(default_embedder())
 
-    candidates = make_candidates(names, make_memory=lambda: create_good_memory(storage_url), embedder=embedder)
+    candidates = make_candidates(names, make_memory=lambda clock: create_good_memory(storage_url, clock=clock),
+                                 embedder=embedder)
     breaker = Breaker(limit=0 if down else 3)
     if down:
         breaker.opened_at = "preflight"
