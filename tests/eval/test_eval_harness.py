@@ -12,12 +12,11 @@ import yaml
 from goodmemory.eval.assertions import run_assertions
 from goodmemory.eval.cli import main as eval_main
 from goodmemory.eval.fixtures import FixtureError, load_cases, load_pairs
-from goodmemory.eval.judge import DIMENSIONS, JudgeResult, LLMJudge, RuleJudge, parse_judge_reply
+from goodmemory.eval.judge import DIMENSIONS, JudgeInput, JudgeResult, RuleJudge, Side
 from goodmemory.eval.runner import CaseResult, failure_entry
 from goodmemory.eval.schema import Probe
 from goodmemory.eval.signals import check_signals
 from goodmemory.models import Context, ContextItem, MemoryKind
-from goodmemory.testing.openai_server import ScriptedOpenAIServer
 
 AT = datetime(2025, 6, 1, tzinfo=UTC)
 
@@ -61,14 +60,19 @@ def test_signals_history_line_with_new_value_is_not_stale() -> None:
     assert leak.leaked == ["window seat"] and leak.contamination_share == 1.0
 
 
+def _sides(probe: Probe, cand: str, base: str) -> JudgeInput:
+    persona = load_pairs()[0][0]
+    return JudgeInput(persona, probe, Side("goodmemory", cand, cand, tuple(cand.splitlines()), True),
+                      Side("baseline", base, base, tuple(base.splitlines()), True if base else None))
+
+
 def test_rule_judge_prefers_memory_that_helps_and_punishes_leaks() -> None:
     p = _probe()
-    persona = load_pairs()[0][0]
-    j = RuleJudge().judge(persona, p, "no memory", "- uses bullet points", 1.0)
+    j = RuleJudge().judge(_sides(p, "- uses bullet points", ""))
     assert j.winner == "goodmemory" and "goodmemory_missed_signal" not in j.failure_tags
-    j = RuleJudge().judge(persona, p, "no memory", "- uses bullet points\n- window seat please", 1.0)
+    j = RuleJudge().judge(_sides(p, "- uses bullet points\n- window seat please", ""))
     assert "goodmemory_contamination" in j.failure_tags and "goodmemory_contamination" in (j.blocking_failure_tags or [])
-    assert j.scores.contamination_penalty < 5
+    assert j.scores.contamination_penalty is not None and j.scores.contamination_penalty < 5
 
 
 def _result(winner: str, tags: list[str], blocking: list[str] | None, failed_check: bool = False) -> CaseResult:
@@ -80,7 +84,7 @@ def _result(winner: str, tags: list[str], blocking: list[str] | None, failed_che
                         blocking_failure_tags=blocking)
     return CaseResult(case_id="c", persona_id="p", probe_id="q", layer="retrieval", task_family="identity",
                       evaluation_setting="in_domain", domain="d", question="q", baseline_answer="b",
-                      goodmemory_answer="g", context_tokens=1, judge=judge,
+                      candidate_answer="g", context_tokens=1, judge=judge,
                       assertions=AssertionReport(checks=[Check(name="x", kind="transfer", passed=not failed_check)]),
                       failed=False, seconds=0.0)
 
@@ -104,34 +108,6 @@ def test_failure_rule() -> None:
     assert failure_entry(_result("goodmemory", ["baseline_leak"], ["baseline_leak"])) is None
 
 
-def test_judge_parser() -> None:
-    good = {"winner": "goodmemory", "scores": {d: 4 for d in DIMENSIONS}, "reasoning": "ok",
-            "failure_tags": ["baseline_no_memory"], "blocking_failure_tags": []}
-    assert parse_judge_reply("```json\n" + json.dumps(good) + "\n```").winner == "goodmemory"
-    for bad in ("not json", json.dumps({**good, "winner": "both"}),
-                json.dumps({**good, "blocking_failure_tags": ["goodmemory_leak"]}),  # not a subset
-                json.dumps({**good, "scores": {"factual_recall": 9}})):
-        with pytest.raises(ValueError):
-            parse_judge_reply(bad)
-
-
-def test_llm_judge_retries_then_fails_closed() -> None:
-    from goodmemory.llm import LLMClient, LLMConfig
-
-    good = {"winner": "goodmemory", "scores": {d: 4 for d in DIMENSIONS}, "reasoning": "ok",
-            "failure_tags": [], "blocking_failure_tags": []}
-    persona = load_pairs()[0][0]
-    with ScriptedOpenAIServer(replies=["garbage", json.dumps(good)]) as srv:
-        client = LLMClient(LLMConfig(base_url=srv.base_url, api_key="k", model="m", backoff_s=0.0))
-        res = LLMJudge(client, retries=2).judge(persona, _probe(), "b", "g", 1.0)
-        assert res.winner == "goodmemory" and res.judge == "llm"
-        assert "rubric" in srv.prompt_text(0)
-    with ScriptedOpenAIServer(replies=["garbage"]) as srv:
-        client = LLMClient(LLMConfig(base_url=srv.base_url, api_key="k", model="m", backoff_s=0.0))
-        res = LLMJudge(client, retries=1).judge(persona, _probe(), "b", "g", 1.0)
-        assert res.winner == "tie" and res.blocking_failure_tags == ["shared_judge_unparsable"]
-
-
 def test_assertions_provenance() -> None:
     p = _probe()
     item = ContextItem(memory_id="m1", kind=MemoryKind.PREFERENCE, section="about", text="bullet points",
@@ -141,17 +117,22 @@ def test_assertions_provenance() -> None:
     assert ok.passed
     bad = run_assertions(p, ctx, known_memory_ids=set(), known_message_ids={"s1:0"})
     assert [c.name for c in bad.failed()] == ["provenance"]
+    # an empty context has nothing to trace: the check does not apply (it used to pass for free)
+    empty = run_assertions(p, Context(text="", items=[], tokens=0, max_tokens=10), known_memory_ids=set(),
+                           known_message_ids=set())
+    assert "provenance" not in [c.kind for c in empty.checks] and not empty.passed  # the transfer check fails
 
 
 def test_smoke_run_writes_every_artifact(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
-    assert eval_main(["--smoke", "--personas", "p01_mariana_costa", "--out", str(out), "--no-progress"]) == 0
+    assert eval_main(["--smoke", "--personas", "p01_mariana_costa", "--out", str(out), "--no-progress",
+                      "--systems", "goodmemory,current-session,empty"]) == 0
     printed = capsys.readouterr().out.strip().splitlines()
     assert printed[-1] == str(out)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["cases"] >= 3 and set(summary["dimensions"]) == set(DIMENSIONS)
     assert set(summary["layer_uplift"]) == {"retrieval", "personalization", "governance"}
-    assert summary["calibration"]["planted"] > 0 and summary["calibration"]["rejection_rate"] is not None
+    assert summary["calibration"]["trials"] > 0 and summary["calibration"]["rate"] == 1.0
     cases = list((out / "cases").glob("*.json"))
     assert len(cases) == summary["cases"]
     for c in cases:
@@ -161,34 +142,13 @@ def test_smoke_run_writes_every_artifact(tmp_path: Path, capsys: pytest.CaptureF
     failures = json.loads((out / "failures" / "summary.json").read_text())
     assert failures["count"] == summary["blocking_failures"]
     report = (out / "report.md").read_text()
-    assert "Uplift per dimension" in report and "rule judge" in report
-    assert (out / "uplift_by_dimension.png").stat().st_size > 1000
+    assert "Judge scores per dimension" in report and "rule judge" in report
+    for png in ("by_layer.png", "by_persona.png", "by_dimension.png"):
+        assert (out / png).stat().st_size > 1000
     # rerun-failures and compare work on that run
     if failures["count"]:
         out2 = tmp_path / "rerun"
-        assert eval_main(["--rerun-failures", str(out), "--out", str(out2), "--no-progress"]) == 0
+        assert eval_main(["--rerun-failures", str(out), "--out", str(out2), "--no-progress",
+                          "--systems", "goodmemory,current-session"]) == 0
         assert json.loads((out2 / "summary.json").read_text())["cases"] == failures["count"]
         assert eval_main(["--compare", str(out), str(out2)]) == 0
-
-
-def test_live_mode_end_to_end_against_loopback_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def reply(req: dict) -> str:  # type: ignore[type-arg]
-        system = req["messages"][0]["content"]
-        if "judge" in system.lower():
-            return json.dumps({"winner": "goodmemory", "scores": {d: 4 for d in DIMENSIONS},
-                               "reasoning": "uses the memory", "failure_tags": ["baseline_no_memory"],
-                               "blocking_failure_tags": []})
-        return "Here is a personalised answer."
-
-    with ScriptedOpenAIServer(default=reply) as srv:
-        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-        out = tmp_path / "live"
-        assert eval_main(["--live", "--model", "ans", "--judge-model", "jdg", "--personas", "p02_kenji_watanabe",
-                          "--samples", "2", "--out", str(out), "--no-progress"]) == 0
-        models = {r["model"] for r in srv.chat_requests}
-        assert models == {"ans", "jdg"}
-    summary = json.loads((out / "summary.json").read_text())
-    assert summary["mode"] == "live" and summary["judge"] == "llm" and summary["judge_agreement"] == 1.0
-    case = json.loads(next((out / "cases").glob("*.json")).read_text())
-    assert case["goodmemory_answer"] == "Here is a personalised answer." and len(case["samples"]) == 2

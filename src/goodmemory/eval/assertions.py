@@ -1,6 +1,15 @@
-"""Deterministic assertions: the hard gate beside the judge (pure)."""
+"""Deterministic assertions: the hard gate beside the judge (pure).
+
+The checks run on the context a system put in front of the model, so every
+system (GoodMemory and the plain baselines) is held to the same checks. The
+provenance check applies only to a context that holds items: an empty
+context has nothing to explain and does not pass it for free.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
@@ -8,7 +17,10 @@ from ..models import Context
 from .schema import Probe
 from .signals import check_signals
 
-__all__ = ["AssertionReport", "Check", "run_assertions"]
+__all__ = ["AssertionReport", "Check", "ContextView", "Item", "run_assertions", "view_of_context"]
+
+CONTAMINATION_KINDS = ("non_transfer", "wrong_personalization")
+UPDATE_KINDS = ("update", "stale")
 
 
 class Check(BaseModel):
@@ -28,9 +40,49 @@ class AssertionReport(BaseModel):
     def failed(self) -> list[Check]:
         return [c for c in self.checks if not c.passed]
 
+    def count_failed(self, kinds: Sequence[str]) -> int:
+        return sum(not c.passed for c in self.checks if c.kind in kinds)
 
-def run_assertions(probe: Probe, ctx: Context, *, known_memory_ids: set[str], known_message_ids: set[str]) -> AssertionReport:
-    rep = check_signals(probe, ctx.text)
+
+@dataclass(frozen=True)
+class Item:
+    """One context item: what it is (a memory id or a message id) and the messages it comes from."""
+
+    ref: str
+    sources: tuple[str, ...]
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ContextView:
+    """The context one system built for one probe, in the shape every check reads."""
+
+    system: str
+    text: str
+    tokens: int
+    items: tuple[Item, ...] = ()
+    known_refs: frozenset[str] = field(default_factory=frozenset)
+
+
+def view_of_context(ctx: Context, *, system: str = "goodmemory", known_refs: set[str] | frozenset[str] = frozenset()
+                    ) -> ContextView:
+    items = tuple(Item(i.memory_id, tuple(i.source_message_ids or ()), i.text) for i in ctx.items)
+    return ContextView(system, ctx.text, int(ctx.tokens), items, frozenset(known_refs))
+
+
+def untraced(view: ContextView, known_message_ids: set[str] | frozenset[str]) -> list[str] | None:
+    """Items that do not trace to a known memory/turn and known messages; None when there are no items."""
+    if not view.items:
+        return None
+    return [i.ref for i in view.items if i.ref not in view.known_refs or not i.sources
+            or not set(i.sources) <= known_message_ids]
+
+
+def run_assertions(probe: Probe, view: ContextView | Context, *, known_message_ids: set[str] | frozenset[str],
+                   known_memory_ids: set[str] | None = None) -> AssertionReport:
+    if isinstance(view, Context):
+        view = view_of_context(view, known_refs=frozenset(known_memory_ids or ()))
+    rep = check_signals(probe, view.text)
     checks: list[Check] = []
     for s in probe.expected_transfer_signals:
         checks.append(Check(name=f"transfer:{s}", kind="transfer", passed=s in rep.found_transfer,
@@ -49,9 +101,8 @@ def run_assertions(probe: Probe, ctx: Context, *, known_memory_ids: set[str], kn
         ok = s not in rep.stale_surfaced
         checks.append(Check(name=f"stale:{s}", kind="stale", passed=ok,
                             detail="suppressed" if ok else "stale value surfaced as current"))
-    unexplained = [i.memory_id for i in ctx.items if i.memory_id not in known_memory_ids
-                   or not i.source_message_ids or not set(i.source_message_ids) <= known_message_ids]
-    checks.append(Check(name="provenance", kind="provenance", passed=not unexplained,
-                        detail=f"{len(ctx.items)} items traced" if not unexplained
-                        else f"untraceable items: {unexplained}"))
+    bad = untraced(view, known_message_ids)
+    if bad is not None:
+        checks.append(Check(name="provenance", kind="provenance", passed=not bad,
+                            detail=f"{len(view.items)} items traced" if not bad else f"untraceable items: {bad}"))
     return AssertionReport(checks=checks)

@@ -1,30 +1,39 @@
-"""Judges of the A/B eval: the judge result schema, the offline rule judge, and the LLM judge.
+"""Judges of the A/B eval: the judge input and result schemas and the offline rule judge.
 
-The rule judge scores what each system put in front of the model (its
-answer material) against the probe's expected signals; it does not judge
-prose. The LLM judge uses the fixed rubric in ``prompts/judge.md``; output
-that cannot be parsed is retried, then fails closed.
+Both sides of a case are scored on the seven rubric dimensions. A dimension
+that does not apply to the probe is N/A (``None``) for *both* sides, never a
+fixed number, so it can neither add nor cost uplift. The rule judge scores what
+each system put in front of the model against the probe's expected signals and
+the user's history; it does not judge prose. It cannot be won by an empty or
+irrelevant context: a side that surfaces none of the expected signals never
+wins, and the winner is decided on content dimensions only with a tie band
+(``TIE_BAND``) wider than any structural offset (provenance, the one
+structural dimension, is reported but never decides; see ``STRUCTURAL``).
+
+The LLM judge lives in ``llm_judge.py``.
 """
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .schema import Persona, Probe
-from .signals import SignalReport, check_signals
+from .signals import SignalReport, check_signals, ungrounded_details
 
 __all__ = [
     "BLOCKING_PREFIXES",
     "DIMENSIONS",
+    "STRUCTURAL",
+    "TIE_BAND",
+    "JudgeInput",
     "JudgeResult",
-    "LLMJudge",
     "RuleJudge",
-    "judge_prompt",
-    "parse_judge_reply",
+    "Scores",
+    "Side",
+    "content_mean",
 ]
 
 DIMENSIONS = (
@@ -36,23 +45,45 @@ DIMENSIONS = (
     "personalization_usefulness",
     "provenance_explainability",
 )
+# Dimensions that measure how a system presents memory rather than what it knows; they never pick a winner.
+STRUCTURAL = ("provenance_explainability",)
+# Mean content-score difference (0-5 scale) below which a case is a tie. Structural dimensions are excluded
+# from the winner, so the structural offset between two sides with the same content is exactly 0 < TIE_BAND.
+TIE_BAND = 0.25
+# Each invented detail costs this much of factual_recall (0-1 scale).
+INVENTION_COST = 0.5
 
 # Tags promoted to blocking for judge outputs that carry no blocking_failure_tags (legacy outputs).
 BLOCKING_PREFIXES = ("leak", "contamination", "update", "stale", "wrong_personalization", "invented")
+FACTUAL_FAMILIES = frozenset({"identity", "background", "task_continuation", "open_question", "update", "stale",
+                              "fact_lookup", "governance"})
+PREFERENCE_FAMILIES = frozenset({"preference", "cross_domain"})
 
 
 class Scores(BaseModel):
+    """The rubric scores of one side, 0-5; ``None`` = not applicable to this probe (for both sides)."""
+
     model_config = ConfigDict(extra="forbid")
-    factual_recall: float = Field(ge=0, le=5)
-    preference_consistency: float = Field(ge=0, le=5)
-    cross_domain_transfer: float = Field(ge=0, le=5)
-    contamination_penalty: float = Field(ge=0, le=5)
-    update_correctness: float = Field(ge=0, le=5)
-    personalization_usefulness: float = Field(ge=0, le=5)
-    provenance_explainability: float = Field(ge=0, le=5)
+    factual_recall: float | None = Field(default=None, ge=0, le=5)
+    preference_consistency: float | None = Field(default=None, ge=0, le=5)
+    cross_domain_transfer: float | None = Field(default=None, ge=0, le=5)
+    contamination_penalty: float | None = Field(default=None, ge=0, le=5)
+    update_correctness: float | None = Field(default=None, ge=0, le=5)
+    personalization_usefulness: float | None = Field(default=None, ge=0, le=5)
+    provenance_explainability: float | None = Field(default=None, ge=0, le=5)
+
+    def applicable(self) -> dict[str, float]:
+        return {k: v for k, v in self.model_dump().items() if v is not None}
+
+
+def content_mean(s: Scores) -> float | None:
+    vals = [v for k, v in s.applicable().items() if k not in STRUCTURAL]
+    return sum(vals) / len(vals) if vals else None
 
 
 class JudgeResult(BaseModel):
+    """One judged case. ``scores`` is the candidate (the "goodmemory" slot), ``baseline_scores`` the baseline."""
+
     model_config = ConfigDict(extra="forbid")
     winner: Literal["baseline", "goodmemory", "tie"]
     scores: Scores
@@ -77,9 +108,80 @@ class JudgeResult(BaseModel):
         return [t for t in self.failure_tags if not t.startswith("baseline_")
                 and any(p in t for p in BLOCKING_PREFIXES)]
 
+    def uplift(self) -> float | None:
+        """Mean candidate-minus-baseline over the dimensions that apply (both sides share the N/A set)."""
+        if self.baseline_scores is None:
+            return None
+        g, b = self.scores.applicable(), self.baseline_scores.applicable()
+        keys = [k for k in g if k in b]
+        return sum(g[k] - b[k] for k in keys) / len(keys) if keys else None
 
-def _scale(x: float | None) -> float:
-    return round(5.0 * (1.0 if x is None else x), 3)
+
+@dataclass(frozen=True)
+class Side:
+    """What one system produced for a probe: its answer and the context it was given."""
+
+    system: str
+    answer: str
+    context: str = ""
+    items: tuple[str, ...] = ()
+    traced: bool | None = None  # every context item traces to a replayed message; None: no context
+
+
+@dataclass(frozen=True)
+class JudgeInput:
+    persona: Persona
+    probe: Probe
+    candidate: Side
+    baseline: Side
+    history: str = ""  # everything the user said or corrected, for the grounding check
+    case_id: str = ""
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _Evidence:
+    rep: SignalReport
+    invented: list[str]
+
+    @property
+    def positives(self) -> int:
+        return len(self.rep.found_transfer) + len(self.rep.update_won)
+
+
+def _applicable(probe: Probe, a: _Evidence, b: _Evidence, both_have_context: bool) -> set[str]:
+    dims = {"personalization_usefulness"}
+    if (probe.expected_transfer_signals and probe.task_family in FACTUAL_FAMILIES) or a.invented or b.invented:
+        dims.add("factual_recall")
+    if probe.expected_transfer_signals and probe.task_family in PREFERENCE_FAMILIES:
+        dims.add("preference_consistency")
+    if probe.expected_transfer_signals and probe.evaluation_setting == "cross_domain":
+        dims.add("cross_domain_transfer")
+    if probe.expected_non_transfer_signals or probe.wrong_personalization_signals:
+        dims.add("contamination_penalty")
+    if probe.expected_update_wins or probe.expected_stale_suppression:
+        dims.add("update_correctness")
+    if both_have_context:
+        dims.add("provenance_explainability")
+    return dims
+
+
+def _scores(probe: Probe, ev: _Evidence, traced: bool | None, dims: set[str]) -> Scores:
+    rep = ev.rep
+    recall = rep.transfer_share
+    clean = 1.0 - rep.contamination_share
+    n_pos = len(probe.expected_transfer_signals) + len(probe.expected_update_wins)
+    positive = ev.positives / n_pos if n_pos else 1.0
+    raw = {
+        "factual_recall": max(0.0, (1.0 if recall is None else recall) - INVENTION_COST * len(ev.invented)),
+        "preference_consistency": recall or 0.0,
+        "cross_domain_transfer": (recall or 0.0) * clean,
+        "contamination_penalty": clean,
+        "update_correctness": rep.update_share or 0.0,
+        "personalization_usefulness": positive * clean,
+        "provenance_explainability": 1.0 if traced else 0.0,
+    }
+    return Scores(**{k: round(5.0 * raw[k], 3) for k in dims})
 
 
 class RuleJudge:
@@ -87,36 +189,23 @@ class RuleJudge:
 
     name = "rule"
 
-    def score(self, probe: Probe, material: str, provenance_ok: float | None) -> tuple[Scores, SignalReport]:
-        rep = check_signals(probe, material)
-        recall = rep.transfer_share
-        personal = probe.layer == "personalization" or probe.task_family in ("preference", "cross_domain")
-        cross = recall if probe.evaluation_setting == "cross_domain" else None
-        contamination = 1.0 - rep.contamination_share
-        update = rep.update_share
-        useful_parts = [v for v in (recall, update) if v is not None]
-        usefulness = (sum(useful_parts) / len(useful_parts)) * contamination if useful_parts else contamination
-        scores = Scores(
-            factual_recall=_scale(recall if recall is not None else 1.0),
-            preference_consistency=_scale(recall if personal and recall is not None else
-                                          (None if recall is None else recall)),
-            cross_domain_transfer=_scale(cross if cross is not None else contamination),
-            contamination_penalty=_scale(contamination),
-            update_correctness=_scale(update),
-            personalization_usefulness=_scale(usefulness),
-            provenance_explainability=_scale(provenance_ok if provenance_ok is not None else 0.0),
-        )
-        return scores, rep
+    def _evidence(self, probe: Probe, side: Side, history: str) -> _Evidence:
+        # the request is echoed in every answer: only what the system added is evidence, or can be invented
+        material = side.answer.replace(probe.question, " ")
+        return _Evidence(check_signals(probe, material), ungrounded_details(material, history + "\n" + probe.question))
 
-    def judge(self, persona: Persona, probe: Probe, baseline: str, goodmemory: str,
-              provenance_ok: float | None, baseline_provenance: float | None = None) -> JudgeResult:
-        g_scores, g = self.score(probe, goodmemory, provenance_ok)
-        b_scores, b = self.score(probe, baseline, baseline_provenance)
-        g_mean = sum(g_scores.model_dump().values()) / len(DIMENSIONS)
-        b_mean = sum(b_scores.model_dump().values()) / len(DIMENSIONS)
+    def judge(self, inp: JudgeInput) -> JudgeResult:
+        p = inp.probe
+        g = self._evidence(p, inp.candidate, inp.history)
+        b = self._evidence(p, inp.baseline, inp.history)
+        both = bool(inp.candidate.context.strip()) and bool(inp.baseline.context.strip())
+        dims = _applicable(p, g, b, both)
+        g_scores = _scores(p, g, inp.candidate.traced, dims)
+        b_scores = _scores(p, b, inp.baseline.traced, dims)
+        g_mean, b_mean = content_mean(g_scores) or 0.0, content_mean(b_scores) or 0.0
         tags: list[str] = []
-        blocking: list[str] = []
-        for side, rep in (("goodmemory", g), ("baseline", b)):
+        for side, ev, s in (("goodmemory", g, inp.candidate), ("baseline", b, inp.baseline)):
+            rep = ev.rep
             if rep.missing_transfer:
                 tags.append(f"{side}_missed_signal")
             if rep.leaked:
@@ -127,86 +216,31 @@ class RuleJudge:
                 tags.append(f"{side}_stale_value")
             if rep.update_lost:
                 tags.append(f"{side}_update_lost")
-        for t in ("missed_signal",):
-            if f"goodmemory_{t}" in tags and f"baseline_{t}" in tags:
-                tags = [x for x in tags if x not in (f"goodmemory_{t}", f"baseline_{t}")] + [f"shared_{t}"]
+            if ev.invented:
+                tags.append(f"{side}_invented_detail")
+            if s.traced is False:
+                tags.append(f"{side}_untraceable_context")
+        if "goodmemory_missed_signal" in tags and "baseline_missed_signal" in tags:
+            tags = [t for t in tags if not t.endswith("_missed_signal")] + ["shared_missed_signal"]
         blocking = [t for t in tags if t.startswith("goodmemory_") and t != "goodmemory_missed_signal"]
-        if abs(g_mean - b_mean) < 0.05:
-            winner: Literal["baseline", "goodmemory", "tie"] = "tie"
-        else:
-            winner = "goodmemory" if g_mean > b_mean else "baseline"
+        winner: Literal["baseline", "goodmemory", "tie"] = "tie"
+        guard = ""
+        if abs(g_mean - b_mean) > TIE_BAND:
+            ahead, ev = ("goodmemory", g) if g_mean > b_mean else ("baseline", b)
+            if ev.positives:
+                winner = ahead  # type: ignore[assignment]
+            else:
+                guard = f" {ahead} is ahead only by doing less harm and surfaces no expected signal: tie."
         reasoning = (
-            f"Rule judge over answer material (not prose). GoodMemory mean {g_mean:.2f} vs baseline {b_mean:.2f}. "
-            f"GoodMemory: {g.describe()}. Baseline: {b.describe()}."
+            f"Rule judge over answer material (not prose). Content mean {inp.candidate.system} {g_mean:.2f} vs "
+            f"{inp.baseline.system} {b_mean:.2f} over {sorted(d for d in dims if d not in STRUCTURAL)} "
+            f"(tie band {TIE_BAND}).{guard} {inp.candidate.system}: {_describe(g)}. "
+            f"{inp.baseline.system}: {_describe(b)}."
         )
         return JudgeResult(winner=winner, scores=g_scores, baseline_scores=b_scores, reasoning=reasoning,
                            failure_tags=tags, blocking_failure_tags=blocking, judge="rule")
 
 
-def judge_prompt() -> str:
-    return resources.files("goodmemory.eval").joinpath("prompts/judge.md").read_text(encoding="utf-8")
-
-
-def parse_judge_reply(text: str) -> JudgeResult:
-    """Parse a judge reply (JSON, possibly code-fenced). Raises ValueError when unusable."""
-    raw = text.strip()
-    if raw.startswith("```"):
-        raw = raw.strip("`")
-        raw = raw[raw.find("{"):]
-    start, end = raw.find("{"), raw.rfind("}")
-    if start < 0 or end < start:
-        raise ValueError("judge reply holds no JSON object")
-    try:
-        data: Any = json.loads(raw[start : end + 1])
-        data.setdefault("judge", "llm")
-        return JudgeResult.model_validate(data)
-    except (json.JSONDecodeError, ValidationError, AttributeError) as exc:
-        raise ValueError(f"judge reply is not a valid judge result: {exc}") from exc
-
-
-class LLMJudge:
-    """The rubric judge through any OpenAI-compatible endpoint (``goodmemory.llm.LLMClient``)."""
-
-    name = "llm"
-
-    def __init__(self, client: Any, *, model: str | None = None, retries: int = 2) -> None:
-        self.client = client
-        self.model = model
-        self.retries = retries
-
-    def judge(self, persona: Persona, probe: Probe, baseline: str, goodmemory: str,
-              provenance_ok: float | None, baseline_provenance: float | None = None) -> JudgeResult:
-        user = json.dumps({
-            "persona": persona.model_dump(mode="json"),
-            "user_request": probe.question,
-            "target_domain": probe.domain,
-            "memory_source_domains": probe.memory_source_domains,
-            "evaluation_setting": probe.evaluation_setting,
-            "expected_transfer_signals": probe.expected_transfer_signals,
-            "expected_non_transfer_signals": probe.expected_non_transfer_signals,
-            "expected_update_wins": [u.model_dump() for u in probe.expected_update_wins],
-            "expected_stale_suppression": probe.expected_stale_suppression,
-            "wrong_personalization_signals": probe.wrong_personalization_signals,
-            "baseline_answer": baseline,
-            "goodmemory_answer": goodmemory,
-        }, ensure_ascii=False)
-        messages = [{"role": "system", "content": judge_prompt()}, {"role": "user", "content": user}]
-        last = ""
-        for _ in range(self.retries + 1):
-            try:
-                reply = self.client.complete(messages, model=self.model)
-            except Exception as exc:  # an endpoint failure also fails closed
-                last = f"endpoint error: {exc}"
-                continue
-            try:
-                return parse_judge_reply(reply)
-            except ValueError as exc:
-                last = str(exc)
-        return JudgeResult(
-            winner="tie",
-            scores=Scores(**{d: 0.0 for d in DIMENSIONS}),
-            reasoning=f"judge failed closed after {self.retries + 1} attempts: {last}",
-            failure_tags=["shared_judge_unparsable"],
-            blocking_failure_tags=["shared_judge_unparsable"],
-            judge="llm",
-        )
+def _describe(ev: _Evidence) -> str:
+    d = ev.rep.describe()
+    return d + (f"; invented {', '.join(ev.invented)}" if ev.invented else "")

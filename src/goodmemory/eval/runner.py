@@ -1,4 +1,11 @@
-"""The A/B runner: replay a persona, answer each probe with and without memory, judge, assert, persist."""
+"""The A/B runner: replay a persona into every system, build each context, assert, answer, judge, persist.
+
+The primary pair (candidate vs baseline) is answered and judged in the run's
+mode (offline, live, or live with per-case fallback). Every other system is
+held to the same hard checks on its context and judged against the same
+baseline by the rule judge on offline answers, so the report can show all of
+them side by side from one replay.
+"""
 
 from __future__ import annotations
 
@@ -6,20 +13,19 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from ..memory import GoodMemory
-from ..models import Context, MemoryKind
-from .assertions import AssertionReport, run_assertions
+from ..errors import LLMError
+from .assertions import AssertionReport, ContextView, run_assertions
+from .candidates import Candidate, GoodMemoryCandidate, history_text, replay_turns
 from .fixtures import Case
-from .judge import JudgeResult
-from .schema import Persona, Probe, Scenario
+from .judge import JudgeInput, JudgeResult, RuleJudge, Side
 
-__all__ = ["Answerer", "CaseResult", "OfflineAnswerer", "RunConfig", "run_cases", "failure_entry"]
+__all__ = ["Answerer", "Breaker", "CaseResult", "Judge", "LiveFailure", "OfflineAnswerer", "RunConfig",
+           "SystemRun", "failure_entry", "run_cases"]
 
 
 class Answerer(Protocol):
@@ -28,8 +34,18 @@ class Answerer(Protocol):
     def answer(self, question: str, context: str | None) -> str: ...
 
 
+class Judge(Protocol):
+    name: str
+
+    def judge(self, inp: JudgeInput) -> JudgeResult: ...
+
+
+class LiveFailure(RuntimeError):
+    """The endpoint failed in --live mode (no --fallback): the run stops with one line."""
+
+
 class OfflineAnswerer:
-    """Deterministic: states what it was given. Baseline gets nothing but the request."""
+    """Deterministic: states what it was given. A system with no context gets nothing but the request."""
 
     name = "offline"
 
@@ -39,11 +55,15 @@ class OfflineAnswerer:
         return f"Request: {question}\nWhat I remember and use:\n{context}"
 
 
-class Judge(Protocol):
-    name: str
+class SystemRun(BaseModel):
+    """One system's result on one probe: hard checks on its context, rule verdict vs the baseline."""
 
-    def judge(self, persona: Persona, probe: Probe, baseline: str, goodmemory: str,
-              provenance_ok: float | None, baseline_provenance: float | None = None) -> JudgeResult: ...
+    system: str
+    context_tokens: int
+    items: int
+    assertions: AssertionReport
+    winner: str | None = None  # vs the run's baseline; None for the baseline itself
+    uplift: float | None = None
 
 
 class CaseResult(BaseModel):
@@ -55,22 +75,27 @@ class CaseResult(BaseModel):
     evaluation_setting: str
     domain: str
     question: str
+    candidate: str = "goodmemory"
+    baseline: str = "current-session"
+    candidate_answer: str
     baseline_answer: str
-    goodmemory_answer: str
     context_tokens: int
+    baseline_context_tokens: int = 0
     judge: JudgeResult
+    judged_by: str = "rule"
+    answered_by: str = "offline"
     samples: list[JudgeResult] = Field(default_factory=list)
     agreement: float = 1.0
     assertions: AssertionReport
+    baseline_assertions: AssertionReport | None = None
+    systems: dict[str, SystemRun] = Field(default_factory=dict)
     blocking: list[str] = Field(default_factory=list)
     failed: bool
     seconds: float
 
     @property
-    def uplift(self) -> float:
-        g = self.judge.scores.model_dump()
-        b = (self.judge.baseline_scores.model_dump() if self.judge.baseline_scores else {k: 0.0 for k in g})
-        return sum(g[k] - b[k] for k in g) / len(g)
+    def uplift(self) -> float | None:
+        return self.judge.uplift()
 
 
 def failure_entry(r: CaseResult) -> dict[str, Any] | None:
@@ -80,24 +105,50 @@ def failure_entry(r: CaseResult) -> dict[str, Any] | None:
         return {"case_id": r.case_id, "persona_id": r.persona_id, "layer": r.layer, "winner": r.judge.winner,
                 "source": "judge" if not failed_checks else "judge+assertions",
                 "failure_tags": r.judge.failure_tags, "failed_assertions": failed_checks,
-                "reasoning": r.judge.reasoning}
+                "judged_by": r.judged_by, "reasoning": r.judge.reasoning}
     blocking = r.judge.effective_blocking()
     if blocking or failed_checks:
         return {"case_id": r.case_id, "persona_id": r.persona_id, "layer": r.layer, "winner": r.judge.winner,
                 "source": "assertions" if not blocking else ("judge" if not failed_checks else "judge+assertions"),
                 "blocking_failure_tags": blocking, "failed_assertions": failed_checks,
-                "reasoning": r.judge.reasoning}
+                "judged_by": r.judged_by, "reasoning": r.judge.reasoning}
     return None
+
+
+@dataclass
+class Breaker:
+    """Stops calling an endpoint after ``limit`` consecutive failures (fallback mode)."""
+
+    limit: int = 3
+    failures: int = 0
+    opened_at: str | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.opened_at is not None
+
+    def ok(self) -> None:
+        self.failures = 0
+
+    def fail(self, case_id: str) -> None:
+        self.failures += 1
+        if self.failures >= self.limit and self.opened_at is None:
+            self.opened_at = case_id
 
 
 @dataclass
 class RunConfig:
     out_dir: Path
+    candidates: dict[str, Candidate]
+    candidate: str = "goodmemory"
+    baseline: str = "current-session"
     budget: int = 800
     samples: int = 1
-    make_memory: Callable[[Path], GoodMemory] | None = None
+    answerer: Answerer = field(default_factory=OfflineAnswerer)
+    judge: Judge = field(default_factory=RuleJudge)
+    fallback: bool = False
+    breaker: Breaker = field(default_factory=Breaker)
     progress: Callable[[CaseResult], None] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _write_json(path: Path, data: Any) -> None:
@@ -105,105 +156,140 @@ def _write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
 
 
-def _replay(mem: GoodMemory, user_id: str, scenario: Scenario) -> tuple[list[dict[str, Any]], set[str]]:
-    traces: list[dict[str, Any]] = []
-    message_ids: set[str] = set()
-    for s in scenario.sessions:
-        msgs = [{"role": t.role, "content": t.content, "id": f"{s.session_id}:{i}",
-                 "timestamp": s.at + timedelta(minutes=i)} for i, t in enumerate(s.turns)]
-        message_ids.update(str(m["id"]) for m in msgs)
-        res = mem.remember(msgs, user_id=user_id, session_id=s.session_id, domain=s.domain, at=s.at)
-        traces.append({"session_id": s.session_id, "domain": s.domain, "at": s.at.isoformat(),
-                       "result": res.model_dump(mode="json", exclude={"memories"}),
-                       "memories": [{"id": m.id, "kind": m.kind.value, "key": m.key, "text": m.text,
-                                     "status": m.status.value} for m in res.memories
-                                    if m.kind != MemoryKind.EPISODE]})
-    return traces, message_ids
+def _side(view: ContextView, answer: str, traced: AssertionReport) -> Side:
+    prov = next((c for c in traced.checks if c.kind == "provenance"), None)
+    return Side(view.system, answer, view.text, tuple(i.text for i in view.items),
+                None if prov is None else prov.passed)
 
 
-def _apply_feedback(mem: GoodMemory, user_id: str, scenario: Scenario) -> tuple[list[dict[str, Any]], set[str]]:
-    traces: list[dict[str, Any]] = []
-    new_msgs: set[str] = set()
-    for step in scenario.feedback:
-        needle = step.match.lower()
-        targets = [r for r in mem.list(user_id=user_id) if needle in r.text.lower()]
-        targets.sort(key=lambda r: (r.kind == MemoryKind.EPISODE, -r.event_time.timestamp()))
-        if not targets:
-            traces.append({"match": step.match, "signal": step.signal, "applied": False,
-                           "reason": "no active memory contains the match text"})
-            continue
-        res = mem.feedback(targets[0].id, step.signal, user_id=user_id, correction=step.correction)
-        if res.memory is not None:
-            new_msgs.update(res.memory.source.message_ids)
-        traces.append({"match": step.match, "signal": step.signal, "applied": True, "memory_id": targets[0].id,
-                       "result": res.model_dump(mode="json", exclude={"memory"})})
-    return traces, new_msgs
+def _answers(cfg: RunConfig, case_id: str, q: str, a: ContextView, b: ContextView) -> tuple[str, str, str]:
+    offline = OfflineAnswerer()
+    if isinstance(cfg.answerer, OfflineAnswerer):
+        return offline.answer(q, a.text), offline.answer(q, b.text), offline.name
+    if not cfg.breaker.open:
+        try:
+            out = cfg.answerer.answer(q, a.text), cfg.answerer.answer(q, b.text), cfg.answerer.name
+            cfg.breaker.ok()
+            return out
+        except LLMError as exc:
+            if not cfg.fallback:
+                raise LiveFailure(f"answering {case_id}: {exc}") from exc
+            cfg.breaker.fail(case_id)
+    # both sides fall back together, so the pair is always answered by the same answerer
+    return offline.answer(q, a.text), offline.answer(q, b.text), "offline-fallback"
 
 
-def run_persona(
-    mem: GoodMemory, cases: list[Case], cfg: RunConfig, answerer: Answerer, judge: Judge
-) -> list[CaseResult]:
+def _verdicts(cfg: RunConfig, inp: JudgeInput) -> tuple[list[JudgeResult], str]:
+    n = max(1, cfg.samples)
+    if isinstance(cfg.judge, RuleJudge):
+        return [cfg.judge.judge(inp) for _ in range(n)], cfg.judge.name
+    if not cfg.breaker.open:
+        try:
+            out = [cfg.judge.judge(inp) for _ in range(n)]
+            if not cfg.fallback or not any("shared_judge_unparsable" in s.failure_tags for s in out):
+                cfg.breaker.ok()
+                return out, cfg.judge.name
+            cfg.breaker.ok()  # the endpoint answered; its replies were unusable
+        except LLMError as exc:
+            if not cfg.fallback:
+                raise LiveFailure(f"judging {inp.case_id}: {exc}") from exc
+            cfg.breaker.fail(inp.case_id)
+    res = RuleJudge().judge(inp)
+    return [res.model_copy(update={"judge": "rule-fallback"})], "rule-fallback"
+
+
+def run_persona(cases: list[Case], cfg: RunConfig) -> list[CaseResult]:
     persona, scenario = cases[0].persona, cases[0].scenario
     user_id = f"eval-{persona.persona_id}"
-    mem.forget(user_id=user_id)
-    remember_traces, message_ids = _replay(mem, user_id, scenario)
-    feedback_traces, fb_msgs = _apply_feedback(mem, user_id, scenario)
-    message_ids |= fb_msgs
+    for cand in cfg.candidates.values():
+        cand.prepare(user_id, scenario)
+    gm = cfg.candidates.get("goodmemory")
+    history = history_text(scenario)
+    known = {t.message_id for s in replay_turns(scenario) for t in s.turns}
+    if isinstance(gm, GoodMemoryCandidate):
+        known |= gm.feedback_message_ids
+    offline, rule = OfflineAnswerer(), RuleJudge()
     results: list[CaseResult] = []
     for case in sorted(cases, key=lambda c: c.probe.at):
         t0 = time.perf_counter()
         p = case.probe
-        recall = mem.recall(p.question, user_id=user_id, domain=p.domain, at=p.at)
-        ctx: Context = mem.build_context(p.question, user_id=user_id, domain=p.domain, max_tokens=cfg.budget, at=p.at)
-        known = {m.id for m in mem.export(user_id=user_id).memories}
-        baseline = answerer.answer(p.question, None)
-        goodmemory = answerer.answer(p.question, ctx.text)
-        assertions = run_assertions(p, ctx, known_memory_ids=known, known_message_ids=message_ids)
-        prov = next(c for c in assertions.checks if c.kind == "provenance")
-        samples = [judge.judge(case.persona, p, baseline, goodmemory, 1.0 if prov.passed else 0.0)
-                   for _ in range(max(1, cfg.samples))]
+        views = {name: c.context(user_id, p, cfg.budget) for name, c in cfg.candidates.items()}
+        checks = {name: run_assertions(p, v, known_message_ids=known) for name, v in views.items()}
+        cv, bv = views[cfg.candidate], views[cfg.baseline]
+        cand_answer, base_answer, answered_by = _answers(cfg, case.case_id, p.question, cv, bv)
+        inp = JudgeInput(persona, p, _side(cv, cand_answer, checks[cfg.candidate]),
+                         _side(bv, base_answer, checks[cfg.baseline]), history, case.case_id)
+        samples, judged_by = _verdicts(cfg, inp)
         winners = [s.winner for s in samples]
         majority = max(set(winners), key=winners.count)
         verdict = next(s for s in samples if s.winner == majority)
+        base_offline = _side(bv, offline.answer(p.question, bv.text), checks[cfg.baseline])
+        systems: dict[str, SystemRun] = {}
+        for name, v in views.items():
+            run = SystemRun(system=name, context_tokens=v.tokens, items=len(v.items), assertions=checks[name])
+            if name != cfg.baseline:
+                sv = rule.judge(JudgeInput(persona, p, _side(v, offline.answer(p.question, v.text), checks[name]),
+                                           base_offline, history, case.case_id))
+                run.winner, run.uplift = sv.winner, sv.uplift()
+            systems[name] = run
         r = CaseResult(
             case_id=case.case_id, persona_id=persona.persona_id, probe_id=p.probe_id, layer=p.layer,
             task_family=p.task_family, evaluation_setting=p.evaluation_setting, domain=p.domain,
-            question=p.question, baseline_answer=baseline, goodmemory_answer=goodmemory,
-            context_tokens=ctx.tokens, judge=verdict, samples=samples if cfg.samples > 1 else [],
-            agreement=winners.count(majority) / len(winners), assertions=assertions,
+            question=p.question, candidate=cfg.candidate, baseline=cfg.baseline, candidate_answer=cand_answer,
+            baseline_answer=base_answer, context_tokens=cv.tokens, baseline_context_tokens=bv.tokens,
+            judge=verdict, judged_by=judged_by, answered_by=answered_by,
+            samples=samples if cfg.samples > 1 else [], agreement=winners.count(majority) / len(winners),
+            assertions=checks[cfg.candidate], baseline_assertions=checks[cfg.baseline], systems=systems,
             blocking=verdict.effective_blocking(), failed=False, seconds=0.0,
         )
         r.failed = failure_entry(r) is not None
-        # the user's request becomes part of their history, as in a live agent
-        mem.remember([{"role": "user", "content": p.question, "id": f"probe-{p.probe_id}:0"}], user_id=user_id,
-                     session_id=f"probe-{p.probe_id}", domain=p.domain, at=p.at)
-        message_ids.add(f"probe-{p.probe_id}:0")
+        for c in cfg.candidates.values():
+            c.after_probe(user_id, p)
+        known.add(f"probe-{p.probe_id}:0")
         r.seconds = round(time.perf_counter() - t0, 4)
-        tdir = cfg.out_dir / "traces" / case.case_id
-        _write_json(tdir / "remember.json", remember_traces)
-        _write_json(tdir / "feedback.json", feedback_traces)
-        _write_json(tdir / "recall.json", recall.model_dump(mode="json"))
-        _write_json(tdir / "context.json", ctx.model_dump(mode="json"))
-        _write_json(tdir / "judge.json", {"verdict": verdict.model_dump(mode="json"),
-                                          "samples": [s.model_dump(mode="json") for s in samples]})
-        _write_json(tdir / "assertions.json", assertions.model_dump(mode="json"))
-        _write_json(cfg.out_dir / "cases" / f"{case.case_id}.json", r.model_dump(mode="json"))
+        _persist(cfg, case.case_id, r, views, samples, verdict, gm)
         results.append(r)
         if cfg.progress:
             cfg.progress(r)
     return results
 
 
-def run_cases(cases: list[Case], cfg: RunConfig, answerer: Answerer, judge: Judge) -> list[CaseResult]:
-    assert cfg.make_memory is not None
+def _persist(cfg: RunConfig, case_id: str, r: CaseResult, views: dict[str, ContextView],
+             samples: list[JudgeResult], verdict: JudgeResult, gm: Candidate | None) -> None:
+    tdir = cfg.out_dir / "traces" / case_id
+    traces = gm.traces if isinstance(gm, GoodMemoryCandidate) else {}
+    _write_json(tdir / "remember.json", traces.get("remember", []))
+    _write_json(tdir / "feedback.json", traces.get("feedback", []))
+    _write_json(tdir / "recall.json", traces.get("recall", {}))
+    cv = views[cfg.candidate]
+    if isinstance(gm, GoodMemoryCandidate) and cfg.candidate == "goodmemory" and gm.last_context is not None:
+        _write_json(tdir / "context.json", gm.last_context.model_dump(mode="json"))
+    else:
+        _write_json(tdir / "context.json", {"system": cv.system, "text": cv.text, "tokens": cv.tokens,
+                                            "items": [i.__dict__ for i in cv.items]})
+    _write_json(tdir / "contexts.json", {n: {"text": v.text, "tokens": v.tokens, "items": len(v.items)}
+                                         for n, v in views.items()})
+    _write_json(tdir / "judge.json", {
+        "judged_by": r.judged_by, "answered_by": r.answered_by,
+        "sides": {"candidate": {"system": r.candidate, "scores": verdict.scores.model_dump()},
+                  "baseline": {"system": r.baseline,
+                               "scores": verdict.baseline_scores.model_dump() if verdict.baseline_scores else None}},
+        "verdict": verdict.model_dump(mode="json"), "samples": [s.model_dump(mode="json") for s in samples]})
+    _write_json(tdir / "assertions.json", {"candidate": r.assertions.model_dump(mode="json"),
+                                           "systems": {n: s.assertions.model_dump(mode="json")
+                                                       for n, s in r.systems.items()}})
+    _write_json(cfg.out_dir / "cases" / f"{case_id}.json", r.model_dump(mode="json"))
+
+
+def run_cases(cases: list[Case], cfg: RunConfig) -> list[CaseResult]:
     by_persona: dict[str, list[Case]] = {}
     for c in cases:
         by_persona.setdefault(c.persona.persona_id, []).append(c)
     results: list[CaseResult] = []
-    mem = cfg.make_memory(cfg.out_dir)
     try:
         for pid in sorted(by_persona):
-            results.extend(run_persona(mem, by_persona[pid], cfg, answerer, judge))
+            results.extend(run_persona(by_persona[pid], cfg))
     finally:
-        mem.close()
+        for cand in cfg.candidates.values():
+            cand.close()
     return results

@@ -7,11 +7,18 @@ history next to the new value" can be told apart from "stated as current".
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .schema import Probe
 
-__all__ = ["SignalReport", "check_signals", "norm"]
+__all__ = ["SignalReport", "check_signals", "norm", "ungrounded_details"]
+
+# Bracketed prefixes are citations ([memory id, kind, date] or [message id]), and ISO dates/times are how
+# memories render event times: neither is a claim about the user, so neither is checked for grounding.
+_BRACKET = re.compile(r"\[[^\]]*\]")
+_ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?\b")
+_TOKEN = re.compile(r"[0-9A-Za-z][0-9A-Za-z\-/.:]*")
 
 
 def norm(text: str) -> str:
@@ -63,6 +70,22 @@ class SignalReport:
         if self.update_lost:
             parts.append("update lost " + ", ".join(self.update_lost))
         return "; ".join(parts) or "nothing to check"
+
+
+def ungrounded_details(material: str, history: str) -> list[str]:
+    """Specific details (tokens holding a digit: codes, numbers, times) that the user's history never contains.
+
+    Numbers and identifiers are what a memory layer must not make up; a made-up common word is beyond a
+    rule check (the LLM judge sees those). Citations and ISO dates are skipped (see ``_BRACKET``).
+    """
+    hist = norm(history)
+    text = _ISO.sub(" ", _BRACKET.sub(" ", material))
+    out: list[str] = []
+    for tok in _TOKEN.findall(text):
+        tok = tok.rstrip(".:-/").lower()
+        if any(ch.isdigit() for ch in tok) and tok not in hist and tok not in out:
+            out.append(tok)
+    return out
 
 
 def check_signals(probe: Probe, material: str) -> SignalReport:
