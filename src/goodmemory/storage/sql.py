@@ -400,7 +400,7 @@ class SQLStorage:
             .limit(bindparam("gm_limit", type_=Integer))
         )
 
-    def _matrix(self, conn: Connection, user_id: str) -> VecCache:
+    def _matrix(self, conn: Connection, user_id: str, dim: int) -> VecCache:
         version = conn.execute(
             select(S.user_versions.c.version).where(S.user_versions.c.user_id == _user_hash(user_id))
         ).scalar()
@@ -417,7 +417,6 @@ class SQLStorage:
             .join(S.memories, S.memories.c.id == S.vectors.c.memory_id)
             .where(S.vectors.c.user_id == user_id, S.memories.c.user_id == user_id)
         ).all()
-        dim = self._dim or 1
         mat = (
             np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
             if rows else np.zeros((0, dim), dtype=np.float32)
@@ -438,10 +437,15 @@ class SQLStorage:
 
     def search_vector(self, user_id: str, query: VectorQuery) -> builtins.list[tuple[str, float]]:
         vec = np.asarray(query.vector, dtype=np.float32).reshape(-1)
-        if self._dim is not None and vec.shape[0] != self._dim:
-            raise DimensionMismatchError(f"query vector has dimension {vec.shape[0]}, store has {self._dim}")
         with self._conn() as conn:
-            cache = self._matrix(conn, user_id)
+            if self._dim is None:  # another instance or process may have written the first vectors
+                row = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "dim")).first()
+                self._dim = int(row[0]) if row else None
+            if self._dim is None:
+                return []
+            if vec.shape[0] != self._dim:
+                raise DimensionMismatchError(f"query vector has dimension {vec.shape[0]}, store has {self._dim}")
+            cache = self._matrix(conn, user_id, self._dim)
         if not cache.ids:
             return []
         rows, sims = top_k(cache.mat, vec, mask(cache, query.filter), int(query.limit))
