@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import builtins
 import hashlib
+import random
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -47,6 +49,10 @@ from .tokens import TokenCounter, default_token_counter
 __all__ = ["GoodMemory", "create_good_memory"]
 
 Clock = Callable[[], datetime]
+
+# planning happens outside the write transaction; 4 processes superseding one fact needed more than 3 tries
+# (3 of 800 calls failed with 3); with 12 and backoff none did (tests/integration/test_races.py)
+_WRITE_ATTEMPTS = 12
 
 
 def _utc_clock() -> datetime:
@@ -147,16 +153,18 @@ class GoodMemory:
                                               max_chars=cfg.max_message_chars)
         with self._lock:
             injected = frozenset(self._injected.get(user_id, {}))
-        for attempt in range(3):
+        for attempt in range(_WRITE_ATTEMPTS):
             wc = WriteContext(storage=self.storage, embedder=self.embedder, extractor=self.extractor, config=cfg,
                               injected=injected, warnings=list(warnings))
             try:
                 return run_remember(wc, prepared, user_id=user_id, session_id=session_id, agent_id=agent_id,
                                     domain=domain, now=now, at=event_at)
             except SlotConflictError:
-                # another writer changed a slot since we planned: plan again against what it wrote
-                if attempt == 2:
+                # another writer changed a slot (or took a turn id) since we planned: plan again against what it
+                # wrote, after a random pause so writers that collided once do not collide again in lockstep
+                if attempt == _WRITE_ATTEMPTS - 1:
                     raise
+                time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
         raise AssertionError("unreachable")
 
     # -- read -----------------------------------------------------------

@@ -164,6 +164,8 @@ class SQLStorage:
                     yield conn
             except GoodMemoryError:
                 raise
+            except IntegrityError as exc:  # a subclass of DatabaseError: a constraint is a conflict, not an outage
+                raise integrity_error(exc) from exc
             except (OperationalError, DatabaseError) as exc:
                 raise map_operational(exc, self.url) from exc
             except SQLAlchemyError as exc:
