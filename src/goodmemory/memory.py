@@ -158,7 +158,7 @@ class GoodMemory:
                               injected=injected, warnings=list(warnings))
             try:
                 return run_remember(wc, prepared, user_id=user_id, session_id=session_id, agent_id=agent_id,
-                                    domain=domain, now=now, at=event_at)
+                                    domain=domain, now=now, at=event_at, content_turn_ids=attempt > 0)
             except SlotConflictError:
                 # another writer changed a slot (or took a turn id) since we planned: plan again against what it
                 # wrote, after a random pause so writers that collided once do not collide again in lockstep

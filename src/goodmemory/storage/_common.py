@@ -15,13 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DimensionMismatchError, InvalidInputError, StorageError
-from ..models import MemoryRecord
+from ..errors import DimensionMismatchError, InvalidInputError, SlotConflictError, StorageError
+from ..models import MemoryKind, MemoryRecord
 from . import _schema as S
 from .base import MemoryEvent, MemoryFilter, WriteBatch, slot_scope
 
-__all__ = ["check_batch", "check_bulk_batch", "chunks", "event_rows", "key_range", "memory_row", "tombstone_dicts",
-           "where"]
+__all__ = ["check_batch", "check_bulk_batch", "check_new_turns", "chunks", "event_rows", "key_range", "memory_row",
+           "new_turn_keys", "tombstone_dicts", "where"]
 
 
 def check_batch(user_id: str, batch: WriteBatch, dim: int | None) -> tuple[dict[str, np.ndarray], int | None]:
@@ -58,6 +58,22 @@ def check_bulk_batch(user_id: str, batch: WriteBatch, dim: int | None) -> tuple[
     if stray is not None:
         raise StorageError(f"vector for unknown memory {stray}: write_bulk takes vectors of its own new records")
     return arrays, dim
+
+
+def new_turn_keys(batch: WriteBatch) -> list[str]:
+    """Keys of the raw turns (and digests) a batch inserts: each may be held by one record of the user."""
+    return [r.key for r in batch.inserts if r.kind == MemoryKind.EPISODE]
+
+
+def check_new_turns(taken: Sequence[str]) -> None:
+    """Refuse a batch inserting a turn whose key (``episode.<message id>``) the user already holds.
+
+    Turn ids are planned outside the write transaction (``"{session_id}:{index}"``); two writers in one
+    session can plan the same one. Checked inside the transaction, the loser gets a conflict and plans
+    again instead of storing a second turn under the same id (or being told its turn was already kept).
+    """
+    if taken:
+        raise SlotConflictError(f"turn {taken[0]!r} was stored by another writer since this write was planned")
 
 
 def memory_row(r: MemoryRecord) -> dict[str, Any]:

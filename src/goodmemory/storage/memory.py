@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import DimensionMismatchError, SlotConflictError, StorageError
 from ..models import MemoryRecord, MemoryStatus, new_id
-from ._common import check_batch
+from ._common import check_batch, check_new_turns, new_turn_keys
 from ._text import index_terms, search_body, stemmed_query_terms
 from .base import (
     DeleteCounts,
@@ -61,6 +61,9 @@ class InMemoryStorage:
             self._check_open()
             arrays, dim = check_batch(user_id, batch, self._dim)
             rows = dict(self._rows.get(user_id, {}))
+            turn_keys = set(new_turn_keys(batch))
+            if turn_keys:
+                check_new_turns([r.key for r in rows.values() if r.kind.value == "episode" and r.key in turn_keys])
             for r in batch.inserts:
                 if r.id in rows or any(r.id in u for u in self._rows.values()):
                     raise StorageError(f"duplicate memory id {r.id}")

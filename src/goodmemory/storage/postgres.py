@@ -85,9 +85,11 @@ from ._common import (
     StatementCache,
     check_batch,
     check_bulk_batch,
+    check_new_turns,
     chunks,
     event_rows,
     memory_row,
+    new_turn_keys,
     split_lists,
     tombstone_dicts,
     where,
@@ -287,6 +289,11 @@ class PostgresStorage:
             for row in updates:
                 if conn.execute(UPDATE_MEMORY, row).rowcount != 1:
                     raise SlotConflictError(f"update of unknown memory {row['id']}: it changed or was deleted since this write was planned")
+            turn_keys = new_turn_keys(batch)
+            if turn_keys:
+                check_new_turns([r[0] for r in conn.execute(select(S.memories.c.key).where(
+                    S.memories.c.user_id == user_id, S.memories.c.key.in_(turn_keys),
+                    S.memories.c.kind == "episode"))])
             if inserts:
                 conn.execute(INSERT_MEMORY, inserts)
             if vec_rows:

@@ -57,9 +57,11 @@ from ._common import (
     cacheable,
     check_batch,
     check_bulk_batch,
+    check_new_turns,
     chunks,
     event_rows,
     memory_row,
+    new_turn_keys,
     split_lists,
     tombstone_dicts,
     user_param,
@@ -214,6 +216,11 @@ class SQLStorage:
                     conn.execute(
                         text("DELETE FROM gm_fts WHERE memory_id = :m AND user_id = :u"), {"m": r.id, "u": user_id}
                     )
+                turn_keys = new_turn_keys(batch)
+                if turn_keys:
+                    check_new_turns([r[0] for r in conn.execute(select(S.memories.c.key).where(
+                        S.memories.c.user_id == user_id, S.memories.c.key.in_(turn_keys),
+                        S.memories.c.kind == MemoryKind.EPISODE.value))])
                 if batch.inserts:
                     conn.execute(insert(S.memories), [memory_row(r) for r in batch.inserts])
                 fts_rows = [

@@ -435,6 +435,19 @@ class StorageConformance(BulkLoadConformance):
         assert [e.action for e in storage.events("u", a.id)] == ["add", "update"]
         assert storage.events("other", a.id) == []
 
+    def test_one_record_per_turn(self, storage: Storage) -> None:
+        """A second insert of a turn id the user holds is a conflict (two writers planned the same id)."""
+        from ..errors import SlotConflictError
+
+        a = make_record("u", "user: I keep bees", key="episode.s1:0", kind=MemoryKind.EPISODE)
+        b = make_record("u", "user: I keep ants", key="episode.s1:0", kind=MemoryKind.EPISODE)
+        storage.write("u", WriteBatch(inserts=[a]))
+        with pytest.raises(SlotConflictError):
+            storage.write("u", WriteBatch(inserts=[b]))
+        storage.write("other", WriteBatch(inserts=[make_record("other", "user: x", key="episode.s1:0",
+                                                               kind=MemoryKind.EPISODE)]))
+        assert [r.text for r in storage.list("u", MemoryFilter(statuses=None))] == ["user: I keep bees"]
+
     def test_one_active_record_per_slot(self, storage: Storage) -> None:
         if not storage.capabilities.enforces_unique_active_slot:
             pytest.skip("adapter does not enforce unique active slots")
