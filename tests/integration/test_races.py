@@ -45,16 +45,10 @@ def test_instance_on_an_empty_file_refuses_another_dimension_written_later(tmp_p
     writer = create_good_memory(url, embedder=FakeEmbedder(), extractor=NullExtractor())
     try:
         writer.remember([{"role": "user", "content": "I keep bees"}], user_id="u1", session_id="s1")
-        try:
+        with pytest.raises(GoodMemoryError, match="dimension"):
             reader.recall("bees", user_id="u1")
-        except GoodMemoryError:
-            pass
-        try:
+        with pytest.raises(GoodMemoryError, match="dimension"):
             reader.remember([{"role": "user", "content": "I keep ants"}], user_id="u1", session_id="s2")
-        except GoodMemoryError:
-            pass
-        else:
-            raise AssertionError("a 32-dimensional write into a 64-dimensional store was accepted")
     finally:
         reader.close()
         writer.close()
