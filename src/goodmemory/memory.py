@@ -18,12 +18,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from . import _validate as V
+from ._feedback import check_feedback_text, run_feedback
 from ._read import ReadContext, run_build_context, run_recall
-from ._write import WriteContext, outdate_sources, prepare_messages, run_remember
+from ._write import WriteContext, prepare_messages, run_remember
 from .config import GoodMemoryConfig, StorageConfig, default_storage_url
 from .embeddings import CachedEmbedder, Embedder, default_embedder
 from .errors import ConfigurationError, InvalidInputError, MemoryNotFoundError, SlotConflictError
-from .extraction.base import ExtractionContext, Extractor
+from .extraction.base import Extractor
 from .integrations.otel import instrument_facade  # spans when opentelemetry is present; else a no-op
 from .maintenance import run_maintain
 from .models import (
@@ -35,13 +36,11 @@ from .models import (
     MaintenanceReport,
     MemoryKind,
     MemoryRecord,
-    MemorySource,
     MemoryStatus,
     Message,
     RecallResult,
     UserExport,
     WriteResult,
-    new_id,
 )
 from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch, write_new
 from .tokens import TokenCounter, default_token_counter
@@ -260,64 +259,12 @@ class GoodMemory:
             correction = V.clean_text(correction)
         if note is not None and not isinstance(note, str):
             raise InvalidInputError("note must be a string")
+        note = check_feedback_text(correction, note, self.config)
         rec = self._get(user_id, memory_id)
         if rec.status != MemoryStatus.ACTIVE and sig != FeedbackSignal.REJECT:
             raise InvalidInputError(f"memory {memory_id} is {rec.status.value}; feedback applies to active memories")
-        now = self.clock()
-        upd = rec.model_copy(deep=True)
-        upd.updated_at = now
-        changed: dict[str, Any] = {}
-        batch = WriteBatch()
-        new_id_: str | None = None
-        if sig == FeedbackSignal.CONFIRM:
-            upd.confidence = round(min(0.99, rec.confidence + (1 - rec.confidence) * 0.5), 4)
-            upd.last_confirmed_at = now
-            changed = {"confidence": [rec.confidence, upd.confidence], "last_confirmed_at": now.isoformat()}
-        elif sig == FeedbackSignal.REJECT:
-            upd.status = MemoryStatus.RETRACTED
-            upd.valid_to = now
-            changed = {"status": [rec.status.value, "retracted"]}
-        elif sig in (FeedbackSignal.HELPFUL, FeedbackSignal.NOT_HELPFUL):
-            delta = 1.0 if sig == FeedbackSignal.HELPFUL else -1.0
-            upd.feedback_score = max(-3.0, min(3.0, rec.feedback_score + delta))
-            changed = {"feedback_score": [rec.feedback_score, upd.feedback_score]}
-        else:
-            assert correction is not None
-            new = self._correction_record(rec, correction, user_id=user_id, now=now)
-            upd.status = MemoryStatus.SUPERSEDED
-            upd.valid_to = now
-            upd.superseded_by = new.id
-            batch.inserts.append(new)
-            batch.vectors[new.id] = self.embedder.embed([new.text])[0]
-            batch.events.append(MemoryEvent(new.id, "add", now, {"text": new.text, "via": "user correction"}))
-            new_id_ = new.id
-            batch.updates.extend(outdate_sources(self.storage, user_id, [(rec, new)]))
-            changed = {"status": [rec.status.value, "superseded"], "superseded_by": new.id, "value": new.value}
-        batch.updates.append(upd)
-        batch.events.append(MemoryEvent(rec.id, f"feedback:{sig.value}", now, {"note": note or "", **{
-            k: v for k, v in changed.items() if k != "value"}}))
-        self.storage.write(user_id, batch)
-        return FeedbackResult(memory_id=rec.id, signal=sig, changed=changed, new_memory_id=new_id_,
-                              memory=self.storage.get(user_id, new_id_ or rec.id))
-
-    def _correction_record(self, rec: MemoryRecord, correction: str, *, user_id: str, now: datetime) -> MemoryRecord:
-        msg = Message(role="user", content=correction, id=f"correction:{new_id()[:12]}", timestamp=now)
-        ctx = ExtractionContext(user_id=user_id, session_id=rec.source.session_id, agent_id=rec.agent_id,
-                                domain=rec.domain, at=now, existing={rec.key: rec.value})
-        try:
-            cands = [c for c in self.extractor.extract([msg], ctx) if c.key == rec.key]
-        except Exception:  # the correction still counts without extraction
-            cands = []
-        value = cands[0].value if cands else correction.strip()
-        text = cands[0].text if cands else correction.strip()
-        return rec.model_copy(update={
-            "id": new_id(), "value": value, "text": text, "confidence": 0.95, "status": MemoryStatus.ACTIVE,
-            "valid_from": now, "valid_to": None, "supersedes": rec.id, "superseded_by": None,
-            "source": MemorySource(session_id=rec.source.session_id, message_ids=[msg.id or ""], timestamp=now,
-                                   role="user", extractor="user correction"),
-            "created_at": now, "updated_at": now, "last_confirmed_at": now, "recall_count": 0,
-            "last_recalled_at": None, "conflicts_with": [], "content_hash": "", "keywords": correction,
-        }, deep=True)
+        return run_feedback(self.storage, self.embedder, self.extractor, rec, sig, user_id=user_id,
+                            correction=correction, note=note, now=self.clock())
 
     # -- forget ---------------------------------------------------------
     def forget(
