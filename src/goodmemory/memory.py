@@ -42,6 +42,7 @@ from .models import (
     UserExport,
     WriteResult,
 )
+from .secrets import redact_replies
 from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch, write_new
 from .tokens import TokenCounter, default_token_counter
 
@@ -146,6 +147,11 @@ class GoodMemory:
         cfg = self.config
         msgs = V.check_messages(messages, max_count=cfg.max_messages_per_call,
                                 hard_max_chars=cfg.hard_max_message_chars)
+        if not cfg.allow_secrets:
+            # a credential given in reply to "what's the password?" never names itself: redact it before
+            # extraction and the episode, where nothing else knows what was asked
+            replies = redact_replies([(m.role, m.content) for m in msgs])
+            msgs = [m if m.content == c else m.model_copy(update={"content": c}) for m, c in zip(msgs, replies, strict=True)]
         now = self.clock()
         event_at = at_ or now
         prepared, warnings = prepare_messages(msgs, session_id=session_id, at=event_at,
