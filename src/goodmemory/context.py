@@ -60,10 +60,23 @@ def quote(text: str) -> str:
     return json.dumps(" ".join(safe.split()), ensure_ascii=False)
 
 
-def _flag(text: str) -> str:
-    """Flags may carry memory values (conflicts, outdated values): same neutralising as memory text."""
+# flags whose body is memory values: (label, separator, at most this many splits)
+_VALUE_FLAGS = (("outdated: ", " \u2192 now ", 1), ("conflict: ", " vs ", -1))
+
+
+def _neutral(text: str) -> str:
     safe = text.replace("<", "\u2039").replace(">", "\u203a").replace("(", "[").replace(")", "]")
     return " ".join(safe.split())
+
+
+def _flag(text: str) -> str:
+    """Flags may carry memory values (conflicts, outdated values): each value is a JSON string, like memory
+    text, so a value holding a quote or a parenthesis stays data (the label and separator are ours)."""
+    for label, sep, splits in _VALUE_FLAGS:
+        if text.startswith(label):
+            parts = text[len(label):].split(sep, splits)
+            return label + sep.join(json.dumps(_neutral(p), ensure_ascii=False) for p in parts)
+    return _neutral(text)
 
 
 @dataclass
