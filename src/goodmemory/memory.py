@@ -19,6 +19,7 @@ from typing import Any
 
 from . import _validate as V
 from ._feedback import check_feedback_text, run_feedback
+from ._forget import plan_forget, slot_history_to_forget
 from ._read import ReadContext, run_build_context, run_recall
 from ._write import WriteContext, prepare_messages, run_remember
 from .config import GoodMemoryConfig, StorageConfig, default_storage_url
@@ -285,8 +286,9 @@ class GoodMemory:
     ) -> ForgetReceipt:
         """Hard-delete memories (rows, full-text, vectors, history); returns counts per index.
 
-        With only ``user_id``: everything of that user. ``memory_id`` also removes
-        the slot's history and the raw turns the memory came from.
+        With only ``user_id``: everything of that user. ``memory_id`` forgets that memory's value: the
+        memory, the older values it replaced, the raw turns they came from, and the value wherever
+        else the user's turns repeat it (see ``goodmemory._forget`` and SECURITY.md).
         """
         self._check_open()
         user_id = V.check_user(user_id)
@@ -296,63 +298,38 @@ class GoodMemory:
         targets: builtins.list[MemoryRecord]
         if memory_id is not None:
             rec = self._get(user_id, memory_id)
-            targets = [h.memory for h in self.history(rec.id, user_id=user_id)]
+            targets = slot_history_to_forget(rec, [h.memory for h in self.history(rec.id, user_id=user_id)])
             source_ids = {m for t in targets for m in t.source.message_ids}
             if rec.kind != MemoryKind.EPISODE and source_ids:
                 eps = self.storage.list(user_id, MemoryFilter(statuses=None, kinds=(MemoryKind.EPISODE,),
                                                               keys=tuple(f"episode.{m}" for m in source_ids)))
-                targets.extend(eps)
+                targets.extend(e for e in eps if e.id not in {t.id for t in targets})
         else:
             flt = MemoryFilter(statuses=None, session_id=session_id, domain=domain)
             targets = self.storage.list(user_id, flt)
             if key is not None:
                 targets = [r for r in targets if r.key == key or r.key.startswith(key + "~")]
-        gone = {m for r in targets if r.kind == MemoryKind.EPISODE for m in r.source.message_ids}
-        if gone:
-            # digests quote the forgotten turns: they go too
-            known = {r.id for r in targets}
-            targets.extend(r for r in self.storage.list(user_id, MemoryFilter(statuses=None, kinds=(MemoryKind.EPISODE,),
-                                                                              key_prefix="episode.digest."))
-                           if r.id not in known and set(r.source.message_ids) & gone)
-        ids = [r.id for r in targets]
+        plan, pattern = plan_forget(self.storage, user_id, targets,
+                                    forget_values=memory_id is not None or key is not None)
+        ids = [r.id for r in plan.targets]
         if dry_run:
             return ForgetReceipt(user_id=user_id, deleted={"rows": len(ids)}, memory_ids=ids, dry_run=True)
-        # records that borrowed words from the forgotten turns lose that augmentation
-        gone_msgs = {m for r in targets if r.kind == MemoryKind.EPISODE for m in r.source.message_ids}
-        idset = set(ids)
-        scrub: builtins.list[MemoryRecord] = []
-        gone_values = {(r.key.split("~")[0], r.value) for r in targets if r.kind != MemoryKind.EPISODE}
-        for r in self.storage.list(user_id, MemoryFilter(statuses=None)) if targets else []:
-            if r.id in idset:
-                continue
-            update: dict[str, Any] = {}
-            if gone_msgs and set(r.source.message_ids) & gone_msgs and r.keywords:
-                update["keywords"] = ""
-            marks = r.metadata.get("outdated")
-            if marks:
-                # "outdated: A -> now B" marks must not keep a forgotten value alive
-                kept = [m for m in marks if m.get("by") not in idset
-                        and (m.get("key"), m.get("old")) not in gone_values
-                        and (m.get("key"), m.get("new")) not in gone_values]
-                if kept != marks:
-                    update["metadata"] = {**r.metadata, "outdated": kept}
-            if update:
-                scrub.append(r.model_copy(update=update, deep=True))
-        if scrub:
-            self.storage.write(user_id, WriteBatch(updates=scrub))
+        rewrite = plan.batch(self.embedder.embed, lambda mid: self.storage.events(user_id, mid), pattern)
+        if rewrite:
+            self.storage.write(user_id, rewrite)
         counts = self.storage.delete(user_id, ids, reason="forget")
-        cached = self.embedder.forget_texts([r.text for r in targets])
+        cached = self.embedder.forget_texts([*(r.text for r in plan.targets), *plan.old_texts])
         with self._lock:
             inj = self._injected.get(user_id)
             if inj is not None:
-                for r in targets:
-                    inj.pop(_norm(r.text), None)
+                for t in [*(r.text for r in plan.targets), *plan.old_texts]:
+                    inj.pop(_norm(t), None)
                 if memory_id is None and key is None and session_id is None and domain is None:
                     self._injected.pop(user_id, None)
         deleted = counts.as_dict()
         deleted["embedding_cache"] = cached
         return ForgetReceipt(user_id=user_id, deleted=deleted, memory_ids=counts.memory_ids,
-                             tombstone_id=counts.tombstone_id)
+                             tombstone_id=counts.tombstone_id, rewritten=len(plan.reembed))
 
     # -- export / import ------------------------------------------------
     def export(self, *, user_id: str) -> UserExport:

@@ -290,6 +290,8 @@ class ForgetReceipt(_Model):
     memory_ids: list[str] = Field(default_factory=list)
     tombstone_id: str | None = None
     dry_run: bool = False
+    # records kept but rewritten because they repeated a forgotten value ("[forgotten]" in its place)
+    rewritten: int = 0
 
     @property
     def total(self) -> int:

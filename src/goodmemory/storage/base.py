@@ -152,9 +152,12 @@ class WriteBatch:
     updates: list[MemoryRecord] = field(default_factory=list)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
     events: list[MemoryEvent] = field(default_factory=list)
+    # memories whose history is replaced by this batch's events for them (forget rewrites a turn that
+    # repeated a forgotten value, and its history with it); their old events are deleted first
+    reset_history: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.inserts or self.updates or self.events)
+        return bool(self.inserts or self.updates or self.events or self.reset_history)
 
 
 @dataclass

@@ -81,7 +81,11 @@ class InMemoryStorage:
             # commit: swap in the new state only after every check passed
             self._rows[user_id] = rows
             self._vectors[user_id] = vectors
-            self._events.setdefault(user_id, []).extend(batch.events)
+            kept = self._events.get(user_id, [])
+            if batch.reset_history:
+                reset = set(batch.reset_history)
+                kept = [e for e in kept if e.memory_id not in reset]
+            self._events[user_id] = [*kept, *batch.events]
             self._dim = dim
 
     @staticmethod

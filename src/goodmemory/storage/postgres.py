@@ -314,6 +314,9 @@ class PostgresStorage:
                     ),
                     vec_rows,
                 )
+            if batch.reset_history:
+                conn.execute(delete(S.events).where(S.events.c.user_id == user_id,
+                                                    S.events.c.memory_id.in_(batch.reset_history)))
             if events:
                 conn.execute(insert(S.events), events)
 

@@ -245,6 +245,9 @@ class SQLStorage:
                         delete(S.vectors).where(S.vectors.c.memory_id.in_([v["memory_id"] for v in vecs]))
                     )
                     conn.execute(insert(S.vectors), vecs)
+                if batch.reset_history:
+                    conn.execute(delete(S.events).where(S.events.c.user_id == user_id,
+                                                        S.events.c.memory_id.in_(batch.reset_history)))
                 if batch.events:
                     conn.execute(
                         insert(S.events), event_rows(user_id, batch.events)
