@@ -329,7 +329,8 @@ class GoodMemory:
         deleted = counts.as_dict()
         deleted["embedding_cache"] = cached
         return ForgetReceipt(user_id=user_id, deleted=deleted, memory_ids=counts.memory_ids,
-                             tombstone_id=counts.tombstone_id, rewritten=len(plan.reembed))
+                             tombstone_id=counts.tombstone_id, rewritten=len(plan.reembed),
+                             pending_scrub=counts.pending_scrub)
 
     # -- export / import ------------------------------------------------
     def export(self, *, user_id: str) -> UserExport:

@@ -168,6 +168,9 @@ class DeleteCounts:
     history: int = 0
     memory_ids: list[str] = field(default_factory=list)
     tombstone_id: str | None = None
+    # the rows are gone, but the adapter could not yet overwrite their bytes on disk (a reader held the
+    # database); a later delete, open or close retries
+    pending_scrub: bool = False
 
     def as_dict(self) -> dict[str, int]:
         return {"rows": self.rows, "full_text": self.full_text, "vectors": self.vectors, "history": self.history}

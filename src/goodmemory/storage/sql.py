@@ -67,7 +67,16 @@ from ._common import (
     user_param,
     where,
 )
-from ._sqlite import TermCounts, VecCache, integrity_error, map_operational, mask, nullcontext, top_k
+from ._sqlite import (
+    TermCounts,
+    VecCache,
+    integrity_error,
+    map_operational,
+    mask,
+    nullcontext,
+    scrub_file,
+    top_k,
+)
 from ._text import choose_terms, fts5_match, query_terms, search_body
 from .base import (
     DeleteCounts,
@@ -143,15 +152,19 @@ class SQLStorage:
         )
         self._vec_cache: dict[str, VecCache] = {}
         self._dim: int | None = None
+        self._scrub_pending = False
         try:
             with self._tx() as conn:
                 S.migrate(conn, "fts5")
                 self._fts_secure_delete = S.enable_fts_secure_delete(conn)
                 row = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "dim")).first()
                 self._dim = int(row[0]) if row else None
+                pending = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "scrub_pending")).first()
         except GoodMemoryError:
             self.engine.dispose()
             raise
+        if pending is not None and not self._memory_db:
+            self._checkpoint()  # a forget of an earlier run could not overwrite the bytes on disk
 
     # -- plumbing -------------------------------------------------------
     @property
@@ -512,23 +525,15 @@ class SQLStorage:
             self._bump(conn, user_id)
         self._vec_cache.pop(user_id, None)
         if not self._memory_db:
-            self._checkpoint()
+            counts.pending_scrub = not self._checkpoint()
         return counts
 
-    def _checkpoint(self) -> None:
-        """Rewrite the file and truncate the WAL, so deleted text leaves every byte on disk.
-
-        secure_delete zeroes freed cells, but a page rebalance can leave an older copy of a row in a
-        page's unallocated area; only VACUUM rewrites those pages. Its cost grows with the file,
-        so it can be turned off (``vacuum_on_delete=False``) where a scheduled VACUUM is preferred.
-        """
-        try:
-            with self._conn() as conn:
-                if self.vacuum_on_delete:
-                    conn.exec_driver_sql("VACUUM")
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        except StorageError:  # busy: the next delete retries
-            pass
+    def _checkpoint(self) -> bool:
+        """Rewrite the file and truncate the WAL, so deleted text leaves every byte on disk (see
+        ``_sqlite.scrub_file``); False when a reader kept it from completing (retried later)."""
+        done = scrub_file(self._conn, self._tx, vacuum=self.vacuum_on_delete)
+        self._scrub_pending = not done
+        return done
 
     def tombstones(self, user_id: str) -> builtins.list[dict[str, Any]]:
         with self._conn() as conn:
@@ -548,6 +553,8 @@ class SQLStorage:
     def close(self) -> None:
         self._vec_cache.clear()
         if not self._memory_db:
+            if self._scrub_pending:
+                self._checkpoint()
             try:  # keep the planner's statistics fresh for the next opener
                 with self._conn() as conn:
                     conn.exec_driver_sql("PRAGMA optimize")
