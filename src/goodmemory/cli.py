@@ -339,7 +339,12 @@ def export(
         data = mem.export(user_id=user_id)
     payload = data.model_dump_json(indent=2)
     if out is not None:
-        out.write_text(payload, encoding="utf-8")
+        try:
+            out.write_text(payload, encoding="utf-8")
+        except OSError as exc:
+            _err(f"error: cannot write the export to {out}: {exc.strerror or exc}\n"
+                 "hint: give --out a file in an existing, writable directory")
+            raise typer.Exit(1) from None
         if _state(ctx).output == Output.json:
             typer.echo(json.dumps({"path": str(out), "memories": len(data.memories)}))
         else:

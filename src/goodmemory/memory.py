@@ -355,6 +355,7 @@ class GoodMemory:
                 raise InvalidInputError("import_ takes a UserExport, its dict or its JSON")
         except ValidationError as exc:
             raise InvalidInputError(f"not a GoodMemory export: {exc.errors()[0]['msg']}") from None
+        V.check_export(data, max_chars=self.config.hard_max_message_chars)
         target = V.check_user(data.user_id if user_id is None else user_id)
         present = {r.id for r in self.storage.list(target, MemoryFilter(statuses=None))}
         if target != data.user_id:
