@@ -7,7 +7,10 @@ suite only for some inputs).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -20,7 +23,7 @@ from ..models import MemoryKind, MemoryRecord
 from . import _schema as S
 from .base import MemoryEvent, MemoryFilter, WriteBatch, slot_scope
 
-__all__ = ["check_batch", "check_bulk_batch", "check_new_turns", "chunks", "event_rows", "key_range", "memory_row",
+__all__ = ["UserHasher", "check_batch", "load_user_hasher", "check_bulk_batch", "check_new_turns", "chunks", "event_rows", "key_range", "memory_row",
            "new_turn_keys", "tombstone_dicts", "where"]
 
 
@@ -227,3 +230,40 @@ def split_lists(rows: Sequence[Any], requests: Sequence[tuple[MemoryFilter, int 
         records.sort(key=flt.sort_key(), reverse=flt.newest_first)
         out.append(records)
     return out
+
+
+class UserHasher:
+    """The user id as stored where content is gone (tombstones, cache versions): a keyed hash.
+
+    ``HMAC(store key, sha256(user id))``: a plain hash of a guessable id is no protection (hash the
+    candidates and compare); with a per-store key the file alone does not answer "was alice here?"
+    from a dictionary built elsewhere. Keying the earlier plain sha256 lets old rows be rekeyed
+    without knowing the user ids.
+    """
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+
+    def rekey(self, plain_hash: str) -> str:
+        return hmac.new(self._key, plain_hash.encode("ascii"), hashlib.sha256).hexdigest()
+
+    def __call__(self, user_id: str) -> str:
+        return self.rekey(hashlib.sha256(user_id.encode("utf-8", "surrogatepass")).hexdigest())
+
+
+def load_user_hasher(conn: Any) -> UserHasher:
+    """The store's key from ``gm_meta`` (inside the caller's migration transaction); made on first use,
+    when the plain hashes written before are rekeyed in place."""
+    from sqlalchemy import insert, inspect, select, update
+
+    row = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "user_hash_key")).first()
+    if row is not None:
+        return UserHasher(bytes.fromhex(row[0]))
+    hasher = UserHasher(secrets.token_bytes(32))
+    conn.execute(insert(S.meta).values(name="user_hash_key", value=hasher._key.hex()))
+    for tbl, col in ((S.tombstones, "user_hash"), (S.user_versions, "user_id")):
+        if not inspect(conn).has_table(tbl.name):
+            continue
+        for (old,) in conn.execute(select(tbl.c[col]).distinct()).all():
+            conn.execute(update(tbl).where(tbl.c[col] == old).values({col: hasher.rekey(old)}))
+    return hasher

@@ -60,6 +60,7 @@ from ._common import (
     check_new_turns,
     chunks,
     event_rows,
+    load_user_hasher,
     memory_row,
     new_turn_keys,
     split_lists,
@@ -88,7 +89,7 @@ from .base import (
     VectorQuery,
     WriteBatch,
 )
-from .memory import _tombstone, _user_hash
+from .memory import _tombstone
 
 __all__ = ["SQLStorage"]
 
@@ -157,6 +158,7 @@ class SQLStorage:
             with self._tx() as conn:
                 S.migrate(conn, "fts5")
                 self._fts_secure_delete = S.enable_fts_secure_delete(conn)
+                self._user_hash = load_user_hasher(conn)
                 row = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "dim")).first()
                 self._dim = int(row[0]) if row else None
                 pending = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "scrub_pending")).first()
@@ -206,7 +208,7 @@ class SQLStorage:
                 "INSERT INTO gm_user_versions(user_id, version) VALUES(:u, 1) "
                 "ON CONFLICT(user_id) DO UPDATE SET version = gm_user_versions.version + 1"
             ),
-            {"u": _user_hash(user_id)},
+            {"u": self._user_hash(user_id)},
         )
 
     # -- writes ---------------------------------------------------------
@@ -427,7 +429,7 @@ class SQLStorage:
 
     def _matrix(self, conn: Connection, user_id: str, dim: int) -> VecCache:
         version = conn.execute(
-            select(S.user_versions.c.version).where(S.user_versions.c.user_id == _user_hash(user_id))
+            select(S.user_versions.c.version).where(S.user_versions.c.user_id == self._user_hash(user_id))
         ).scalar()
         version = int(version or 0)
         cached = self._vec_cache.get(user_id)
@@ -513,7 +515,7 @@ class SQLStorage:
                     delete(S.memories).where(S.memories.c.user_id == user_id, S.memories.c.id.in_(chunk))
                 ).rowcount
             counts.tombstone_id = new_id()
-            t = _tombstone(counts, user_id, reason)
+            t = _tombstone(counts, self._user_hash(user_id), reason)
             conn.execute(
                 insert(S.tombstones).values(
                     id=t["id"], user_hash=t["user_hash"], at=t["at"], reason=reason, counts=json.dumps(t["counts"])
@@ -538,7 +540,7 @@ class SQLStorage:
     def tombstones(self, user_id: str) -> builtins.list[dict[str, Any]]:
         with self._conn() as conn:
             rows = conn.execute(
-                select(S.tombstones).where(S.tombstones.c.user_hash == _user_hash(user_id)).order_by(S.tombstones.c.at)
+                select(S.tombstones).where(S.tombstones.c.user_hash == self._user_hash(user_id)).order_by(S.tombstones.c.at)
             ).all()
         return tombstone_dicts(rows)
 
