@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .config import GoodMemoryConfig
-from .context import CLOSE, OPEN
+from .context import CLOSE, OPEN, PREAMBLE
 from .digest import build_digest, density, digest_record
 from .embeddings import Embedder
 from .errors import ExtractionError, GoodMemoryError, SlotConflictError, StorageError
@@ -33,12 +33,18 @@ from .taxonomy import default_transferable, normalize_key, volatility_for
 
 __all__ = ["WriteContext", "outdate_sources", "prepare_messages", "run_remember", "strip_injected"]
 
-_BLOCK = re.compile(re.escape(OPEN) + r".*?(" + re.escape(CLOSE) + r"|\Z)", re.S)
+_BLOCK = re.compile(re.escape(OPEN) + r".*?" + re.escape(CLOSE), re.S)
+# an unclosed block: the tag, then only lines shaped like a rendered block (preamble, headers, cited items)
+_UNCLOSED = re.compile(re.escape(OPEN) + r"(?:[ \t]*\n(?:" + re.escape(PREAMBLE[:20]) + r"[^\n]*|#{2,3} [^\n]*|- \[[^\n]*)"
+                       r"(?=\n|\Z))*\n?")
 
 
 def strip_injected(text: str) -> str:
-    """Remove context blocks that GoodMemory rendered, so they are never re-learned."""
-    return _BLOCK.sub(" ", text).strip() if OPEN in text else text
+    """Remove context blocks that GoodMemory rendered, so they are never re-learned; an unclosed tag
+    takes only the rendered lines after it (a user quoting the tag keeps the rest of the message)."""
+    if OPEN not in text:
+        return text
+    return _UNCLOSED.sub(" ", _BLOCK.sub(" ", text)).strip()
 
 
 @dataclass
