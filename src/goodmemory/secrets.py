@@ -79,7 +79,7 @@ _CVV_WORDS = (r"cvv2?|cvc2?|cid|csc|security\s+code|c[oó]digo\s+de\s+seguridad|
               r"cryptogramme|code\s+de\s+s[ée]curit[ée]|codice\s+di\s+sicurezza")
 # a short qualifier between the word and its value: "for the shared drive", "del wifi", "für das WLAN"
 _QUAL = r"(?:\s+(?!is\b|es\b|est\b|ist\b|è\b|é\b|lautet\b|was\b)[\w'’.@-]+){0,6}?"
-_COPULA = (r"\s*(?:(?:[:=—–]|-(?=\s)|\b(?:is|was|is\s+now|are|es|est|ist|lautet|é|è|era|war|sera|será|to)\b|['’]s\b)"
+_COPULA = (r"\s*(?:(?:[:=—–]|-(?=\s)|\b(?:is\s+now|is|was|are|es|est|ist|lautet|é|è|era|war|sera|será|to)\b|['’]s\b)"
            r"\s*){1,2}")
 _VALUE = r"[\"'`“‘]?(?P<s>[^\s\"'`”’]{3,128}?)[\"'`”’]?(?=[\s,;)]|[.!?](?:\s|$)|$)"
 
@@ -119,7 +119,7 @@ _CARD_VETO = re.compile(
     r"routing|booking|ticket|case|phone|serial|imei|iban|vin|loyalty|customer|frequent|isbn)\b[^.\d]{0,25}$", re.I)
 _CARD_HINT = re.compile(r"\b(?:card|visa|mastercard|amex|discover|credit|debit|cc|tarjeta|carte|karte|cart[aã]o|"
                         r"carta)\b", re.I)
-_CVV = re.compile(rf"(?<![\w-])(?:{_CVV_WORDS})(?:\s+(?:number|code))?(?:{_QUAL})(?:{_COPULA}|\s+)(?P<s>\d{{3,4}})\b",
+_CVV = re.compile(rf"(?<![\w-])(?P<w>{_CVV_WORDS})(?:\s+(?:number|code))?(?:{_QUAL})(?P<c>{_COPULA}|\s+)(?P<s>\d{{3,4}})\b",
                   re.I)
 _IBAN = re.compile(r"\b(?P<s>[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30})", re.I)
 _IBAN_LENGTHS = {"AD": 24, "AT": 20, "BE": 16, "CH": 21, "CZ": 24, "DE": 22, "DK": 18, "ES": 24, "FI": 18, "FR": 27,
@@ -140,7 +140,7 @@ _NATIONAL_ID = re.compile(
     r"steuer(?:identifikations)?nummer|personalausweis(?:nummer)?|s[ée]curit[ée]\s+sociale|codice\s+fiscale|cpf|"
     r"bsn|burgerservicenummer|carte\s+d['’]identit[ée]|c[ée]dula)"
     r"(?:\s+(?:number|no\.?|#))?" + _QUAL + r"(?:" + _COPULA + r"|\s+)"
-    + r"(?P<s>[A-Z0-9][A-Z0-9.\-]{3,18}(?:[ ][0-9]{1,6}){0,6}(?:-\d{2})?)\b", re.I)
+    + r"(?P<s>\d{1,3}(?:[ ]\d{1,6}){3,8}|[A-Z0-9][A-Z0-9.\-]{3,18}(?:[ ][0-9]{1,6}){0,6}(?:-\d{2})?)\b", re.I)
 _SEED = re.compile(
     r"\b(?:seed(?:\s+(?:phrase|words))?|recovery\s+(?:phrase|words)|mnemonic|backup\s+words|(?:12|24)\s+words|"
     r"frase\s+(?:semilla|de\s+recuperaci[oó]n)|wiederherstellungs(?:phrase|satz)|phrase\s+de\s+r[ée]cup[ée]ration)"
@@ -234,7 +234,11 @@ def _find(text: str) -> list[SecretSpan]:
         if _CARD_VETO.search(before) and not _CARD_HINT.search(before):
             continue
         found.append(SecretSpan("card_number", m.start(), m.end()))
-    found.extend(_span("cvv", m, text) for m in _CVV.finditer(text))
+    for m in _CVV.finditer(text):
+        # "CSC 102" and "CID 123" are also course and case codes: bare, they count only beside a card
+        weak = m.group("w").lower() in ("csc", "cid") and not m.group("c").strip()
+        if not weak or _CARD_HINT.search(text[max(0, m.start() - 40) : m.start()]):
+            found.append(_span("cvv", m, text))
     for m in _IBAN.finditer(text):
         span = _iban(text, m)
         if span is not None:
