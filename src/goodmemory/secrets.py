@@ -49,7 +49,7 @@ _INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u200e\u200f\u
 
 def _normalise(text: str) -> tuple[str, list[int]]:
     """NFKC per character, invisible characters dropped; ``pos[i]`` is the original index of char ``i``."""
-    if text.isascii():
+    if text.isascii() or (unicodedata.is_normalized("NFKC", text) and not _INVISIBLE.intersection(text)):
         return text, list(range(len(text)))
     out: list[str] = []
     pos: list[int] = []
@@ -147,6 +147,19 @@ _SEED = re.compile(
     + _QUAL + _COPULA + r"(?P<s>[^\W\d_]{2,12}(?:\s+[^\W\d_]{2,12}){11,23})\b", re.I)
 
 
+# Each group's words alone: a text without them cannot match the group's full pattern, so the full
+# pattern (with its qualifiers and copulas, costly on every word) runs only where one occurs.
+_HAS_PW = re.compile(rf"(?<![\w-])(?:{_STRONG_PW}|{_WEAK_PW})|\b(?:login|log-in|sign[ -]?in)\b", re.I)
+_HAS_PIN = re.compile(rf"(?<![\w-])(?:{_PIN_WORDS})", re.I)
+_HAS_KEYWORD = re.compile(r"(?:key|token|secret|clave|zugangstoken|schl[uü]ssel|chiave|cl[eé])(?![a-z])", re.I)
+_HAS_CVV = re.compile(rf"(?<![\w-])(?:{_CVV_WORDS})", re.I)
+_HAS_ID = re.compile(r"social|ssn|ss\s?#|ss\s+number|insurance|nino|\bni\b|pas|national|identity|id\s+card|"
+                     r"dni|nie|nif|steuer|personalausweis|s[ée]curit[ée]|fiscale|cpf|bsn|burgerservice|identit|c[ée]dula",
+                     re.I)
+_HAS_SEED = re.compile(r"seed|recovery|mnemonic|backup\s+words|\d\d\s+words|frase|wiederherstellung|r[ée]cup[ée]ration",
+                       re.I)
+
+
 def luhn_ok(digits: str) -> bool:
     """The Luhn checksum used by payment cards."""
     total = 0
@@ -203,6 +216,57 @@ def _span(kind: str, m: re.Match[str], text: str, *, trim: bool = False) -> Secr
 
 def _find(text: str) -> list[SecretSpan]:
     found: list[SecretSpan] = []
+    digits = sum(c.isdigit() for c in text)
+    lower = text.lower()
+
+    def has(*words: str) -> bool:  # a substring test first: the trigger regexes cost ~10x more
+        return any(w in lower for w in words)
+
+    if has("pass", "pw", "kennwort", "wachtwoord", "contrase", "senha", "mot de passe", "parola", "clave",
+           "credential", "login", "log-in", "sign") and _HAS_PW.search(text):
+        _passwords(text, found)
+    if "://" in text or "=" in text:
+        found.extend(_span("password", m, text) for pat in (_URL_PASSWORD, _QUERY_PASSWORD) for m in pat.finditer(text))
+    if digits >= 4 and has("pin", "code", "geheimzahl", "clave") and _HAS_PIN.search(text):
+        found.extend(_span("pin", m, text) for m in _PIN.finditer(text))
+
+    if has("sk-", "sk_", "pk_", "rk_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "npm_", "hf_",
+           "whsec_", "xapp-", "shpat_", "dop_v1_", "sg.", "akia", "asia", "xox", "aiza", "eyj", "private key"):
+        for kind, pattern in _KEY_PATTERNS:
+            found.extend(SecretSpan(kind, m.start(), m.end()) for m in pattern.finditer(text))
+    if has("key", "token", "secret", "clave", "schl", "chiave", "clé", "cle") and _HAS_KEYWORD.search(text):
+        for m in _API_KEY_PHRASE.finditer(text):
+            if len(m.group("s")) >= 8 and any(c.isdigit() for c in m.group("s")):
+                found.append(_span("api_key", m, text, trim=True))
+        found.extend(_span("token", m, text) for m in _KEYWORD_TOKEN.finditer(text) if _looks_random(m.group("s")))
+    if "bearer" in lower:
+        found.extend(_span("token", m, text) for m in _BEARER.finditer(text))
+
+    if digits >= 13:
+        _cards(text, found)
+    if digits >= 3 and has("cvv", "cvc", "cid", "csc", "security", "seguridad", "prüf", "pruf", "crypto", "sécurité",
+                           "securite", "sicurezza") and _HAS_CVV.search(text):
+        for m in _CVV.finditer(text):
+            # "CSC 102" and "CID 123" are also course and case codes: bare, they count only beside a card
+            weak = m.group("w").lower() in ("csc", "cid") and not m.group("c").strip()
+            if not weak or _CARD_HINT.search(text[max(0, m.start() - 40) : m.start()]):
+                found.append(_span("cvv", m, text))
+    if digits >= 6:
+        for m in _IBAN.finditer(text):
+            span = _iban(text, m)
+            if span is not None:
+                found.append(span)
+        found.extend(SecretSpan("ssn", m.start(), m.end()) for m in _SSN_BARE.finditer(text))
+        found.extend(_span("national_id", m, text) for m in _NINO_BARE.finditer(text))
+        if _HAS_ID.search(text):
+            _named_ids(text, found)
+    if has("seed", "recovery", "mnemonic", "backup", "words", "frase", "wiederherstell", "récup", "recup") and \
+            _HAS_SEED.search(text):
+        found.extend(_span("seed_phrase", m, text) for m in _SEED.finditer(text))
+    return found
+
+
+def _passwords(text: str, found: list[SecretSpan]) -> None:
     for m in _PASSWORD.finditer(text):
         strong = re.fullmatch(_WEAK_PW, m.group("w"), re.I) is None
         copula_to = re.search(r"\bto\s*$", text[m.end("q"):m.start("s")], re.I) is not None
@@ -212,20 +276,11 @@ def _find(text: str) -> list[SecretSpan]:
         # "Password: correct horse battery staple" is a passphrase; "Password: must be changed" is a sentence
         if not any(w.lower() in _SENTENCE_WORDS for w in m.group("s").split()):
             found.append(_span("password", m, text))
-    for m in _PW_QUOTED.finditer(text):
-        found.append(_span("password", m, text))
+    found.extend(_span("password", m, text) for m in _PW_QUOTED.finditer(text))
     found.extend(_span("password", m, text) for m in _LOGIN_PAIR.finditer(text) if _credential_like(m.group("s")))
-    found.extend(_span("password", m, text) for pat in (_URL_PASSWORD, _QUERY_PASSWORD) for m in pat.finditer(text))
-    found.extend(_span("pin", m, text) for m in _PIN.finditer(text))
 
-    for kind, pattern in _KEY_PATTERNS:
-        found.extend(SecretSpan(kind, m.start(), m.end()) for m in pattern.finditer(text))
-    for m in _API_KEY_PHRASE.finditer(text):
-        if len(m.group("s")) >= 8 and any(c.isdigit() for c in m.group("s")):
-            found.append(_span("api_key", m, text, trim=True))
-    found.extend(_span("token", m, text) for m in _BEARER.finditer(text))
-    found.extend(_span("token", m, text) for m in _KEYWORD_TOKEN.finditer(text) if _looks_random(m.group("s")))
 
+def _cards(text: str, found: list[SecretSpan]) -> None:
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group())
         if not (13 <= len(digits) <= 19) or digits[0] not in "23456" or not luhn_ok(digits):
@@ -234,25 +289,15 @@ def _find(text: str) -> list[SecretSpan]:
         if _CARD_VETO.search(before) and not _CARD_HINT.search(before):
             continue
         found.append(SecretSpan("card_number", m.start(), m.end()))
-    for m in _CVV.finditer(text):
-        # "CSC 102" and "CID 123" are also course and case codes: bare, they count only beside a card
-        weak = m.group("w").lower() in ("csc", "cid") and not m.group("c").strip()
-        if not weak or _CARD_HINT.search(text[max(0, m.start() - 40) : m.start()]):
-            found.append(_span("cvv", m, text))
-    for m in _IBAN.finditer(text):
-        span = _iban(text, m)
-        if span is not None:
-            found.append(span)
 
-    found.extend(SecretSpan("ssn", m.start(), m.end()) for m in _SSN_BARE.finditer(text))
+
+def _named_ids(text: str, found: list[SecretSpan]) -> None:
     found.extend(_span("ssn", m, text) for m in _SSN_PHRASE.finditer(text))
-    found.extend(_span("national_id", m, text) for pat in (_NINO_BARE, _NINO_PHRASE) for m in pat.finditer(text))
+    found.extend(_span("national_id", m, text) for m in _NINO_PHRASE.finditer(text))
     found.extend(_span("passport", m, text) for m in _PASSPORT.finditer(text) if any(c.isdigit() for c in m.group("s")))
     for m in _NATIONAL_ID.finditer(text):
         if sum(c.isdigit() for c in m.group("s")) >= 4:
             found.append(_span("national_id", m, text))
-    found.extend(_span("seed_phrase", m, text) for m in _SEED.finditer(text))
-    return found
 
 
 def _iban(text: str, m: re.Match[str]) -> SecretSpan | None:
