@@ -41,9 +41,12 @@ def check_at(at: Any) -> datetime | None:
     return at if at.tzinfo else at.replace(tzinfo=UTC)
 
 
+_MAX_INT = 2**31 - 1  # what every store binds as an integer; more is no limit at all
+
+
 def check_positive(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= _MAX_INT:
+        raise InvalidInputError(f"{name} must be a positive integer up to {_MAX_INT}, got {value!r}")
     return value
 
 
@@ -129,3 +132,21 @@ def check_messages(messages: Any, *, max_count: int, hard_max_chars: int) -> lis
             raise InvalidInputError(f"messages[{i}].id must be a non-empty string of at most 255 characters")
         out.append(msg.model_copy(update={"content": _clean(msg.content)}))
     return out
+
+
+MAX_ID_CHARS = 64  # the width of the id columns
+
+
+def check_export(data: Any, *, max_chars: int) -> None:
+    """An export fit to store: ids the store can key by, texts within the hard limit, valid text throughout."""
+    try:
+        data.model_dump_json().encode("utf-8")
+    except ValueError:  # lone surrogates (pydantic's serialization error is a ValueError)
+        raise InvalidInputError("the export holds invalid text (lone surrogates); export it again") from None
+    for r in data.memories:
+        for mid in (r.id, r.supersedes, r.superseded_by, *r.conflicts_with):
+            if mid is not None and (not mid or len(mid) > MAX_ID_CHARS):
+                raise InvalidInputError(f"the export holds a memory id of {len(mid)} characters "
+                                        f"(1 to {MAX_ID_CHARS}); it was not written by GoodMemory")
+        if max(len(r.text), len(r.value), len(r.keywords), len(r.key)) > max_chars:
+            raise InvalidInputError(f"memory {r.id} is longer than hard_max_message_chars ({max_chars})")

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .config import GoodMemoryConfig
-from .context import CLOSE, OPEN
+from .context import CLOSE, OPEN, PREAMBLE
 from .digest import build_digest, density, digest_record
 from .embeddings import Embedder
-from .errors import ExtractionError, GoodMemoryError, StorageError
+from .errors import ExtractionError, GoodMemoryError, SlotConflictError, StorageError
 from .extraction.base import ExtractionContext, Extractor
 from .merge import Plan, SlotView, WritePolicy, decide, normalize_value
 from .models import (
@@ -33,12 +33,18 @@ from .taxonomy import default_transferable, normalize_key, volatility_for
 
 __all__ = ["WriteContext", "outdate_sources", "prepare_messages", "run_remember", "strip_injected"]
 
-_BLOCK = re.compile(re.escape(OPEN) + r".*?(" + re.escape(CLOSE) + r"|\Z)", re.S)
+_BLOCK = re.compile(re.escape(OPEN) + r".*?" + re.escape(CLOSE), re.S)
+# an unclosed block: the tag, then only lines shaped like a rendered block (preamble, headers, cited items)
+_UNCLOSED = re.compile(re.escape(OPEN) + r"(?:[ \t]*\n(?:" + re.escape(PREAMBLE[:20]) + r"[^\n]*|#{2,3} [^\n]*|- \[[^\n]*)"
+                       r"(?=\n|\Z))*\n?")
 
 
 def strip_injected(text: str) -> str:
-    """Remove context blocks that GoodMemory rendered, so they are never re-learned."""
-    return _BLOCK.sub(" ", text).strip() if OPEN in text else text
+    """Remove context blocks that GoodMemory rendered, so they are never re-learned; an unclosed tag
+    takes only the rendered lines after it (a user quoting the tag keeps the rest of the message)."""
+    if OPEN not in text:
+        return text
+    return _UNCLOSED.sub(" ", _BLOCK.sub(" ", text)).strip()
 
 
 @dataclass
@@ -82,12 +88,15 @@ def turn_hash(m: Message) -> str:
     return hashlib.sha256(f"{m.role}\x1f{m.content}".encode("utf-8", "replace")).hexdigest()[:20]
 
 
-def assign_ids(storage: Storage, user_id: str, session_id: str, messages: list[Message]) -> list[Message]:
+def assign_ids(storage: Storage, user_id: str, session_id: str, messages: list[Message], *,
+               with_content: bool = False) -> list[Message]:
     """Ids ``"{session_id}:{index}"`` that continue across calls and stay stable under replay.
 
     A turn already stored in this session (same role and content) gets its stored id back, so
     remembering the same turns again changes nothing; a new turn takes its position in the call if
-    that index is free, else the next free index of the session.
+    that index is free, else the next free index of the session. ``with_content`` (after another
+    writer took the planned id) appends the turn's hash, ``"{session_id}:{index}.{hash}"``, so
+    writers racing in one session cannot plan the same id for different turns again.
     """
     if all(m.id for m in messages):
         return messages
@@ -103,7 +112,7 @@ def assign_ids(storage: Storage, user_id: str, session_id: str, messages: list[M
     prefix = f"{session_id}:"
 
     def index(mid: str) -> int:
-        tail = mid[len(prefix):] if mid.startswith(prefix) else ""
+        tail = mid[len(prefix):].split(".", 1)[0] if mid.startswith(prefix) else ""
         return int(tail) if tail.isdigit() else -1
 
     next_free = max([index(u) for u in used] + [-1]) + 1
@@ -120,6 +129,8 @@ def assign_ids(storage: Storage, user_id: str, session_id: str, messages: list[M
                 next_free += 1
             else:
                 next_free = max(next_free, i + 1)
+            if with_content:
+                mid = f"{mid}.{turn_hash(m)[:10]}"
         claimed.add(mid)
         out.append(m.model_copy(update={"id": mid}))
     return out
@@ -245,11 +256,13 @@ def run_remember(
     domain: str | None,
     now: datetime,
     at: datetime,
+    content_turn_ids: bool = False,
 ) -> WriteResult:
     cfg = wc.config
     storage = wc.storage
+    given = {m.id for m in messages if m.id}
     if session_id is not None:
-        messages = assign_ids(storage, user_id, session_id, messages)
+        messages = assign_ids(storage, user_id, session_id, messages, with_content=content_turn_ids)
     hashes = {m.id: turn_hash(m) for m in messages}
     cleaned = [m.model_copy(update={"content": strip_injected(m.content)}) for m in messages]
 
@@ -270,6 +283,10 @@ def run_remember(
         previous = text
         ep.metadata["turn_hash"] = hashes.get(m.id, "")
         old = existing_eps.get(ep.key)
+        if old is not None and m.id not in given and old.metadata.get("turn_hash", ep.metadata["turn_hash"]) != \
+                ep.metadata["turn_hash"]:
+            # another writer in this session took the id we planned for a different turn: plan again
+            raise SlotConflictError(f"turn id {m.id!r} was taken by another writer since this write was planned")
         if old is not None:
             decisions.append(WriteDecision(action=WriteAction.MERGE, memory_id=old.id,
                                            reason="turn already kept as episode evidence"))

@@ -69,6 +69,9 @@ def _global(
     user_id: Annotated[str | None, typer.Option("--user-id", "-u", help=f"the user (default: ${USER_ENV})")] = None,
     output: Annotated[Output, typer.Option("--output", "-o", help="output format")] = Output.text,
 ) -> None:
+    if url is not None and not url.strip():
+        # an empty --url (e.g. an unset shell variable) must not silently mean the default database
+        raise _usage("--url is empty: give a storage URL such as sqlite:///mem.db, or leave --url out")
     ctx.obj = _State(url=url, user_id=user_id or os.environ.get(USER_ENV) or None, output=output)
 
 
@@ -98,10 +101,40 @@ def _errors() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
+def _foreign_sqlite(url: str) -> str | None:
+    """The path of an existing SQLite file that holds tables but is not a GoodMemory database."""
+    import sqlite3
+
+    from sqlalchemy.engine import make_url
+
+    try:
+        path = make_url(url).database if url.startswith("sqlite") else None
+    except Exception:  # a malformed URL: create_good_memory says what is wrong
+        return None
+    if not path or path == ":memory:" or not Path(path).is_file() or Path(path).stat().st_size == 0:
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None  # not SQLite at all: the adapter explains
+    return path if names and "gm_meta" not in names else None
+
+
 @contextmanager
 def _memory(ctx: typer.Context) -> Iterator[GoodMemory]:
     st = _state(ctx)
     with _errors():
+        from .config import default_storage_url
+
+        foreign = _foreign_sqlite(st.url or default_storage_url())
+        if foreign is not None:
+            _err(f"error: {foreign} is a SQLite database but not a GoodMemory database; GoodMemory will not add "
+                 "its tables to it\nhint: give --url a new file or an existing GoodMemory database")
+            raise typer.Exit(1)
         mem = create_good_memory(st.url)
         try:
             yield mem
@@ -339,7 +372,12 @@ def export(
         data = mem.export(user_id=user_id)
     payload = data.model_dump_json(indent=2)
     if out is not None:
-        out.write_text(payload, encoding="utf-8")
+        try:
+            out.write_text(payload, encoding="utf-8")
+        except OSError as exc:
+            _err(f"error: cannot write the export to {out}: {exc.strerror or exc}\n"
+                 "hint: give --out a file in an existing, writable directory")
+            raise typer.Exit(1) from None
         if _state(ctx).output == Output.json:
             typer.echo(json.dumps({"path": str(out), "memories": len(data.memories)}))
         else:

@@ -54,16 +54,38 @@ def section_for(kind: MemoryKind) -> str:
     return "history"
 
 
+# Angle brackets and their look-alikes become single guillemets (no memory can write a delimiter, even one a
+# model would read as one); bidi embeddings, overrides and isolates and invisible zero-width spaces are dropped
+# (they reorder or hide text). Kept: the joiners (emoji sequences, Persian) and the LRM/RLM marks of RTL text.
+_INERT = str.maketrans({"<": "\u2039", ">": "\u203a", "\uff1c": "\u2039", "\uff1e": "\u203a", "\ufe64": "\u2039",
+                        "\ufe65": "\u203a", "\u2329": "\u2039", "\u232a": "\u203a", "\u3008": "\u2039",
+                        "\u3009": "\u203a", **dict.fromkeys("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+                                                           "\u200b\u2060\ufeff\u180e")})
+
+
 def quote(text: str) -> str:
     """Quote memory text as inert data on a single line."""
-    safe = text.replace("<", "\u2039").replace(">", "\u203a")
+    safe = text.translate(_INERT)
     return json.dumps(" ".join(safe.split()), ensure_ascii=False)
 
 
-def _flag(text: str) -> str:
-    """Flags may carry memory values (conflicts, outdated values): same neutralising as memory text."""
-    safe = text.replace("<", "\u2039").replace(">", "\u203a").replace("(", "[").replace(")", "]")
+# flags whose body is memory values: (label, separator, at most this many splits)
+_VALUE_FLAGS = (("outdated: ", " \u2192 now ", 1), ("conflict: ", " vs ", -1))
+
+
+def _neutral(text: str) -> str:
+    safe = text.translate(_INERT).replace("(", "[").replace(")", "]")
     return " ".join(safe.split())
+
+
+def _flag(text: str) -> str:
+    """Flags may carry memory values (conflicts, outdated values): each value is a JSON string, like memory
+    text, so a value holding a quote or a parenthesis stays data (the label and separator are ours)."""
+    for label, sep, splits in _VALUE_FLAGS:
+        if text.startswith(label):
+            parts = text[len(label):].split(sep, splits)
+            return label + sep.join(json.dumps(_neutral(p), ensure_ascii=False) for p in parts)
+    return _neutral(text)
 
 
 @dataclass

@@ -9,19 +9,23 @@ from __future__ import annotations
 
 import builtins
 import hashlib
+import random
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from . import _validate as V
+from ._feedback import check_feedback_text, run_feedback
+from ._forget import plan_forget, slot_history_to_forget
 from ._read import ReadContext, run_build_context, run_recall
-from ._write import WriteContext, outdate_sources, prepare_messages, run_remember
+from ._write import WriteContext, prepare_messages, run_remember
 from .config import GoodMemoryConfig, StorageConfig, default_storage_url
 from .embeddings import CachedEmbedder, Embedder, default_embedder
 from .errors import ConfigurationError, InvalidInputError, MemoryNotFoundError, SlotConflictError
-from .extraction.base import ExtractionContext, Extractor
+from .extraction.base import Extractor
 from .integrations.otel import instrument_facade  # spans when opentelemetry is present; else a no-op
 from .maintenance import run_maintain
 from .models import (
@@ -33,20 +37,23 @@ from .models import (
     MaintenanceReport,
     MemoryKind,
     MemoryRecord,
-    MemorySource,
     MemoryStatus,
     Message,
     RecallResult,
     UserExport,
     WriteResult,
-    new_id,
 )
+from .secrets import redact_replies
 from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch, write_new
 from .tokens import TokenCounter, default_token_counter
 
 __all__ = ["GoodMemory", "create_good_memory"]
 
 Clock = Callable[[], datetime]
+
+# planning happens outside the write transaction; 4 processes superseding one fact needed more than 3 tries
+# (3 of 800 calls failed with 3); with 12 and backoff none did (tests/integration/test_races.py)
+_WRITE_ATTEMPTS = 12
 
 
 def _utc_clock() -> datetime:
@@ -141,22 +148,29 @@ class GoodMemory:
         cfg = self.config
         msgs = V.check_messages(messages, max_count=cfg.max_messages_per_call,
                                 hard_max_chars=cfg.hard_max_message_chars)
+        if not cfg.allow_secrets:
+            # a credential given in reply to "what's the password?" never names itself: redact it before
+            # extraction and the episode, where nothing else knows what was asked
+            replies = redact_replies([(m.role, m.content) for m in msgs])
+            msgs = [m if m.content == c else m.model_copy(update={"content": c}) for m, c in zip(msgs, replies, strict=True)]
         now = self.clock()
         event_at = at_ or now
         prepared, warnings = prepare_messages(msgs, session_id=session_id, at=event_at,
                                               max_chars=cfg.max_message_chars)
         with self._lock:
             injected = frozenset(self._injected.get(user_id, {}))
-        for attempt in range(3):
+        for attempt in range(_WRITE_ATTEMPTS):
             wc = WriteContext(storage=self.storage, embedder=self.embedder, extractor=self.extractor, config=cfg,
                               injected=injected, warnings=list(warnings))
             try:
                 return run_remember(wc, prepared, user_id=user_id, session_id=session_id, agent_id=agent_id,
-                                    domain=domain, now=now, at=event_at)
+                                    domain=domain, now=now, at=event_at, content_turn_ids=attempt > 0)
             except SlotConflictError:
-                # another writer changed a slot since we planned: plan again against what it wrote
-                if attempt == 2:
+                # another writer changed a slot (or took a turn id) since we planned: plan again against what it
+                # wrote, after a random pause so writers that collided once do not collide again in lockstep
+                if attempt == _WRITE_ATTEMPTS - 1:
                     raise
+                time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
         raise AssertionError("unreachable")
 
     # -- read -----------------------------------------------------------
@@ -252,64 +266,12 @@ class GoodMemory:
             correction = V.clean_text(correction)
         if note is not None and not isinstance(note, str):
             raise InvalidInputError("note must be a string")
+        note = check_feedback_text(correction, note, self.config)
         rec = self._get(user_id, memory_id)
         if rec.status != MemoryStatus.ACTIVE and sig != FeedbackSignal.REJECT:
             raise InvalidInputError(f"memory {memory_id} is {rec.status.value}; feedback applies to active memories")
-        now = self.clock()
-        upd = rec.model_copy(deep=True)
-        upd.updated_at = now
-        changed: dict[str, Any] = {}
-        batch = WriteBatch()
-        new_id_: str | None = None
-        if sig == FeedbackSignal.CONFIRM:
-            upd.confidence = round(min(0.99, rec.confidence + (1 - rec.confidence) * 0.5), 4)
-            upd.last_confirmed_at = now
-            changed = {"confidence": [rec.confidence, upd.confidence], "last_confirmed_at": now.isoformat()}
-        elif sig == FeedbackSignal.REJECT:
-            upd.status = MemoryStatus.RETRACTED
-            upd.valid_to = now
-            changed = {"status": [rec.status.value, "retracted"]}
-        elif sig in (FeedbackSignal.HELPFUL, FeedbackSignal.NOT_HELPFUL):
-            delta = 1.0 if sig == FeedbackSignal.HELPFUL else -1.0
-            upd.feedback_score = max(-3.0, min(3.0, rec.feedback_score + delta))
-            changed = {"feedback_score": [rec.feedback_score, upd.feedback_score]}
-        else:
-            assert correction is not None
-            new = self._correction_record(rec, correction, user_id=user_id, now=now)
-            upd.status = MemoryStatus.SUPERSEDED
-            upd.valid_to = now
-            upd.superseded_by = new.id
-            batch.inserts.append(new)
-            batch.vectors[new.id] = self.embedder.embed([new.text])[0]
-            batch.events.append(MemoryEvent(new.id, "add", now, {"text": new.text, "via": "user correction"}))
-            new_id_ = new.id
-            batch.updates.extend(outdate_sources(self.storage, user_id, [(rec, new)]))
-            changed = {"status": [rec.status.value, "superseded"], "superseded_by": new.id, "value": new.value}
-        batch.updates.append(upd)
-        batch.events.append(MemoryEvent(rec.id, f"feedback:{sig.value}", now, {"note": note or "", **{
-            k: v for k, v in changed.items() if k != "value"}}))
-        self.storage.write(user_id, batch)
-        return FeedbackResult(memory_id=rec.id, signal=sig, changed=changed, new_memory_id=new_id_,
-                              memory=self.storage.get(user_id, new_id_ or rec.id))
-
-    def _correction_record(self, rec: MemoryRecord, correction: str, *, user_id: str, now: datetime) -> MemoryRecord:
-        msg = Message(role="user", content=correction, id=f"correction:{new_id()[:12]}", timestamp=now)
-        ctx = ExtractionContext(user_id=user_id, session_id=rec.source.session_id, agent_id=rec.agent_id,
-                                domain=rec.domain, at=now, existing={rec.key: rec.value})
-        try:
-            cands = [c for c in self.extractor.extract([msg], ctx) if c.key == rec.key]
-        except Exception:  # the correction still counts without extraction
-            cands = []
-        value = cands[0].value if cands else correction.strip()
-        text = cands[0].text if cands else correction.strip()
-        return rec.model_copy(update={
-            "id": new_id(), "value": value, "text": text, "confidence": 0.95, "status": MemoryStatus.ACTIVE,
-            "valid_from": now, "valid_to": None, "supersedes": rec.id, "superseded_by": None,
-            "source": MemorySource(session_id=rec.source.session_id, message_ids=[msg.id or ""], timestamp=now,
-                                   role="user", extractor="user correction"),
-            "created_at": now, "updated_at": now, "last_confirmed_at": now, "recall_count": 0,
-            "last_recalled_at": None, "conflicts_with": [], "content_hash": "", "keywords": correction,
-        }, deep=True)
+        return run_feedback(self.storage, self.embedder, self.extractor, rec, sig, user_id=user_id,
+                            correction=correction, note=note, now=self.clock())
 
     # -- forget ---------------------------------------------------------
     def forget(
@@ -324,8 +286,9 @@ class GoodMemory:
     ) -> ForgetReceipt:
         """Hard-delete memories (rows, full-text, vectors, history); returns counts per index.
 
-        With only ``user_id``: everything of that user. ``memory_id`` also removes
-        the slot's history and the raw turns the memory came from.
+        With only ``user_id``: everything of that user. ``memory_id`` forgets that memory's value: the
+        memory, the older values it replaced, the raw turns they came from, and the value wherever
+        else the user's turns repeat it (see ``goodmemory._forget`` and SECURITY.md).
         """
         self._check_open()
         user_id = V.check_user(user_id)
@@ -335,63 +298,39 @@ class GoodMemory:
         targets: builtins.list[MemoryRecord]
         if memory_id is not None:
             rec = self._get(user_id, memory_id)
-            targets = [h.memory for h in self.history(rec.id, user_id=user_id)]
+            targets = slot_history_to_forget(rec, [h.memory for h in self.history(rec.id, user_id=user_id)])
             source_ids = {m for t in targets for m in t.source.message_ids}
             if rec.kind != MemoryKind.EPISODE and source_ids:
                 eps = self.storage.list(user_id, MemoryFilter(statuses=None, kinds=(MemoryKind.EPISODE,),
                                                               keys=tuple(f"episode.{m}" for m in source_ids)))
-                targets.extend(eps)
+                targets.extend(e for e in eps if e.id not in {t.id for t in targets})
         else:
             flt = MemoryFilter(statuses=None, session_id=session_id, domain=domain)
             targets = self.storage.list(user_id, flt)
             if key is not None:
                 targets = [r for r in targets if r.key == key or r.key.startswith(key + "~")]
-        gone = {m for r in targets if r.kind == MemoryKind.EPISODE for m in r.source.message_ids}
-        if gone:
-            # digests quote the forgotten turns: they go too
-            known = {r.id for r in targets}
-            targets.extend(r for r in self.storage.list(user_id, MemoryFilter(statuses=None, kinds=(MemoryKind.EPISODE,),
-                                                                              key_prefix="episode.digest."))
-                           if r.id not in known and set(r.source.message_ids) & gone)
-        ids = [r.id for r in targets]
+        plan, pattern = plan_forget(self.storage, user_id, targets,
+                                    forget_values=memory_id is not None or key is not None)
+        ids = [r.id for r in plan.targets]
         if dry_run:
             return ForgetReceipt(user_id=user_id, deleted={"rows": len(ids)}, memory_ids=ids, dry_run=True)
-        # records that borrowed words from the forgotten turns lose that augmentation
-        gone_msgs = {m for r in targets if r.kind == MemoryKind.EPISODE for m in r.source.message_ids}
-        idset = set(ids)
-        scrub: builtins.list[MemoryRecord] = []
-        gone_values = {(r.key.split("~")[0], r.value) for r in targets if r.kind != MemoryKind.EPISODE}
-        for r in self.storage.list(user_id, MemoryFilter(statuses=None)) if targets else []:
-            if r.id in idset:
-                continue
-            update: dict[str, Any] = {}
-            if gone_msgs and set(r.source.message_ids) & gone_msgs and r.keywords:
-                update["keywords"] = ""
-            marks = r.metadata.get("outdated")
-            if marks:
-                # "outdated: A -> now B" marks must not keep a forgotten value alive
-                kept = [m for m in marks if m.get("by") not in idset
-                        and (m.get("key"), m.get("old")) not in gone_values
-                        and (m.get("key"), m.get("new")) not in gone_values]
-                if kept != marks:
-                    update["metadata"] = {**r.metadata, "outdated": kept}
-            if update:
-                scrub.append(r.model_copy(update=update, deep=True))
-        if scrub:
-            self.storage.write(user_id, WriteBatch(updates=scrub))
+        rewrite = plan.batch(self.embedder.embed, lambda mid: self.storage.events(user_id, mid), pattern)
+        if rewrite:
+            self.storage.write(user_id, rewrite)
         counts = self.storage.delete(user_id, ids, reason="forget")
-        cached = self.embedder.forget_texts([r.text for r in targets])
+        cached = self.embedder.forget_texts([*(r.text for r in plan.targets), *plan.old_texts])
         with self._lock:
             inj = self._injected.get(user_id)
             if inj is not None:
-                for r in targets:
-                    inj.pop(_norm(r.text), None)
+                for t in [*(r.text for r in plan.targets), *plan.old_texts]:
+                    inj.pop(_norm(t), None)
                 if memory_id is None and key is None and session_id is None and domain is None:
                     self._injected.pop(user_id, None)
         deleted = counts.as_dict()
         deleted["embedding_cache"] = cached
         return ForgetReceipt(user_id=user_id, deleted=deleted, memory_ids=counts.memory_ids,
-                             tombstone_id=counts.tombstone_id)
+                             tombstone_id=counts.tombstone_id, rewritten=len(plan.reembed),
+                             pending_scrub=counts.pending_scrub)
 
     # -- export / import ------------------------------------------------
     def export(self, *, user_id: str) -> UserExport:
@@ -416,6 +355,7 @@ class GoodMemory:
                 raise InvalidInputError("import_ takes a UserExport, its dict or its JSON")
         except ValidationError as exc:
             raise InvalidInputError(f"not a GoodMemory export: {exc.errors()[0]['msg']}") from None
+        V.check_export(data, max_chars=self.config.hard_max_message_chars)
         target = V.check_user(data.user_id if user_id is None else user_id)
         present = {r.id for r in self.storage.list(target, MemoryFilter(statuses=None))}
         if target != data.user_id:

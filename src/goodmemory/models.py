@@ -290,6 +290,11 @@ class ForgetReceipt(_Model):
     memory_ids: list[str] = Field(default_factory=list)
     tombstone_id: str | None = None
     dry_run: bool = False
+    # records kept but rewritten because they repeated a forgotten value ("[forgotten]" in its place)
+    rewritten: int = 0
+    # deleted from every index, but the bytes are not yet overwritten on disk (another connection held the
+    # database); the next forget (or opening the store) completes it
+    pending_scrub: bool = False
 
     @property
     def total(self) -> int:

@@ -1,35 +1,35 @@
 """Secret detection and redaction (pure, no I/O).
 
-This module owns the answer to "is this text a credential or a government or
-card identifier that must never be stored verbatim?". It detects passwords and
-PINs, API keys and bearer tokens, full card numbers (Luhn-checked) and CVV
-codes, US social security numbers, passport and national id numbers.
+This module owns the answer to "is this text a credential or a government, bank or card
+identifier that must never be stored verbatim?". It detects passwords, passphrases and PINs
+(in English, Spanish, French, German, Portuguese, Italian and Dutch phrasings), API keys, tokens
+and private keys, passwords inside connection URLs, full card numbers (Luhn-checked) and CVV
+codes, IBANs (mod-97-checked), US social security numbers, UK National Insurance numbers, other
+national ids and passport numbers named as such, and wallet seed phrases. A reply to a question
+asking for a password or PIN is checked as that credential (:func:`redact_replies`).
 
-It deliberately does *not* flag ordinary account, order, confirmation, claim,
-policy, tracking or phone numbers, nor licence plates: those are the facts a
-memory exists to keep.
+Text is matched after NFKC normalisation with zero-width and bidi control characters removed, so
+full-width digits (``４１１１``) and ``4111\\u200b1111...`` are the same card number; spans are
+reported in the original text.
+
+It deliberately does *not* flag ordinary account, order, confirmation, claim, policy, tracking or
+phone numbers, prices, dates, nor licence plates: those are the facts a memory exists to keep.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["SECRET_KINDS", "SecretSpan", "find_secrets", "luhn_ok", "redact"]
+__all__ = ["SECRET_KINDS", "SecretSpan", "find_secrets", "luhn_ok", "redact", "redact_replies"]
 
 SECRET_KINDS: tuple[str, ...] = (
-    "password",
-    "pin",
-    "api_key",
-    "token",
-    "private_key",
-    "card_number",
-    "cvv",
-    "ssn",
-    "passport",
-    "national_id",
+    "password", "pin", "api_key", "token", "private_key", "card_number", "cvv", "iban", "ssn", "passport",
+    "national_id", "seed_phrase",
 )
 
 
@@ -42,68 +42,122 @@ class SecretSpan:
     end: int
 
 
+# -- normalisation ------------------------------------------------------------
+_INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                       "\u2066\u2067\u2068\u2069")
+
+
+def _normalise(text: str) -> tuple[str, list[int]]:
+    """NFKC per character, invisible characters dropped; ``pos[i]`` is the original index of char ``i``."""
+    if text.isascii() or (unicodedata.is_normalized("NFKC", text) and not _INVISIBLE.intersection(text)):
+        return text, list(range(len(text)))
+    out: list[str] = []
+    pos: list[int] = []
+    for i, ch in enumerate(text):
+        if ch in _INVISIBLE:
+            continue
+        n = unicodedata.normalize("NFKC", ch) if ord(ch) > 127 else ch
+        out.append(n)
+        pos.extend([i] * len(n))
+    return "".join(out), pos
+
+
+# -- vocabulary ---------------------------------------------------------------
 # Words that follow "my password is" without being the password.
 _NOT_A_PASSWORD = frozenset(
-    ["not", "too", "wrong", "expired", "incorrect", "invalid", "the", "a", "an", "my", "same", "different", "correct", "right", "working", "reset", "locked", "changed", "weak", "strong", "long", "short", "required", "case", "still", "now", "also", "very", "really", "being", "set", "saved", "stored", "empty", "blank", "forgotten", "lost", "compromised", "fine", "ok", "okay", "in", "on", "at", "for", "what", "that", "this", "it", "so", "just", "probably", "definitely", "stuck", "broken", "something", "there", "here", "gone", "old", "new"]
-)
+    ["not", "too", "wrong", "expired", "incorrect", "invalid", "the", "a", "an", "my", "same", "different", "correct", "right", "working", "reset", "locked", "changed", "weak", "strong", "long", "short", "required", "case", "still", "now", "also", "very", "really", "being", "set", "saved", "stored", "empty", "blank", "forgotten", "lost", "compromised", "fine", "ok", "okay", "in", "on", "at", "for", "what", "that", "this", "it", "so", "just", "probably", "definitely", "stuck", "broken", "something", "there", "here", "gone", "old", "new", "must", "should", "will", "can", "cannot", "doesn't", "isn't", "been", "hidden", "secret", "private", "unknown", "nicht", "falsch", "abgelaufen", "zu", "sehr", "incorrecta", "incorrecto", "demasiado", "muy", "caducada", "no", "pas", "trop", "expiré", "non", "troppo", "sbagliata", "errada", "niet", "fout", "te"])
+# Words that make "password: <words>" a sentence about the password rather than the passphrase itself.
+_SENTENCE_WORDS = frozenset(
+    ["is", "are", "be", "been", "was", "were", "must", "should", "will", "can", "cannot", "not", "no", "never", "needs", "need", "required", "requires", "has", "have", "had", "expired", "changed", "reset", "the", "my", "your", "our", "you", "i", "we", "it", "this", "that", "same", "one", "please", "see", "ask", "below", "above", "here", "there", "sent", "forgotten", "lost", "unknown", "ist", "muss", "nicht", "es", "debe", "no", "est", "doit", "pas", "é", "deve", "non", "è"])
+_STRONG_PW = (r"pass(?:word|wort|code|phrase)s?|pass\s+phrase|passwd|pwd|kennwort|wachtwoord|contrase[nñ]a|senha|"
+              r"mot\s+de\s+passe|parola\s+d['’]ordine|master\s+password")
+_WEAK_PW = r"pass|pw|clave|credentials?"
+_PIN_WORDS = (r"pin(?:\s*(?:code|number|nummer|número|numero))?|pincode|geheimzahl|code\s+pin|c[oó]digo\s+pin|"
+              r"(?:alarm|door|keypad|unlock|access|gate|garage)\s+code|code\s+de\s+(?:ma|la)\s+carte(?:\s+bleue)?|"
+              r"clave\s+de\s+(?:mi|la)\s+tarjeta")
+_CVV_WORDS = (r"cvv2?|cvc2?|cid|csc|security\s+code|c[oó]digo\s+de\s+seguridad|(?:karten)?pr[uü]fnummer|"
+              r"cryptogramme|code\s+de\s+s[ée]curit[ée]|codice\s+di\s+sicurezza")
+# a short qualifier between the word and its value: "for the shared drive", "del wifi", "für das WLAN"
+_QUAL = r"(?:\s+(?!is\b|es\b|est\b|ist\b|è\b|é\b|lautet\b|was\b)[\w'’.@-]+){0,6}?"
+_COPULA = (r"\s*(?:(?:[:=—–]|-(?=\s)|\b(?:is\s+now|is|was|are|es|est|ist|lautet|é|è|era|war|sera|será|to)\b|['’]s\b)"
+           r"\s*){1,2}")
+_VALUE = r"[\"'`“‘]?(?P<s>[^\s\"'`”’]{3,128}?)[\"'`”’]?(?=[\s,;)]|[.!?](?:\s|$)|$)"
 
-_VALUE = r"[\"'`]?(?P<s>[^\s\"'`]{3,128}?)[\"'`]?(?=[\s,;)]|[.!?](?:\s|$)|$)"
-_IS = r"\s*(?:is|was|=|:|-)\s*"
-
-_PASSWORD = re.compile(
-    r"\b(?:password|passwd|passcode|pass\s?phrase|pwd|pw)(?:\s+(?:for|to|on)\s+[\w.@-]+)?" + _IS + _VALUE,
-    re.IGNORECASE,
-)
-_PIN = re.compile(r"\b(?:pin(?:\s+(?:code|number))?)" + _IS + r"(?P<s>\d{4,8})\b", re.IGNORECASE)
+_PASSWORD = re.compile(rf"(?<![\w-])(?P<w>{_STRONG_PW}|{_WEAK_PW})(?P<q>{_QUAL}){_COPULA}{_VALUE}", re.I)
+_PW_PHRASE = re.compile(rf"(?<![\w-])(?:{_STRONG_PW})(?:{_QUAL})\s*[:=—–]\s*(?P<s>[^\W\d_]+(?:[ ][^\W\d_]+){{1,5}})"
+                        r"\s*(?=$|[.;,\n])", re.I)
+_PW_QUOTED = re.compile(rf"(?<![\w-])(?:{_STRONG_PW})(?:{_QUAL}){_COPULA}[\"'“‘](?P<s>[^\"'”’\n]{{4,80}})[\"'”’]", re.I)
+_LOGIN_PAIR = re.compile(r"\b(?:login|log-in|sign[ -]?in|credentials?)\b[^\n]{0,40}?\S\s*/\s*(?P<s>[^\s/]{4,64})", re.I)
+_URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:(?P<s>[^\s@/]{1,128})@", re.I)
+_QUERY_PASSWORD = re.compile(r"[?&;](?:password|passwd|pwd|pass)=(?P<s>[^&;\s]{1,128})", re.I)
+_PIN = re.compile(rf"(?<![\w-])(?:{_PIN_WORDS})(?:{_QUAL})(?:{_COPULA}|\s+)(?P<s>\d{{4,8}})\b", re.I)
 
 _KEY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("api_key", re.compile(r"\bsk-(?:proj-|live-|test-|ant-[a-z0-9]+-)?[A-Za-z0-9_\-]{16,}")),
     ("api_key", re.compile(r"\b(?:sk|pk|rk)_(?:live|test)_[0-9A-Za-z]{16,}")),
     ("token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}")),
     ("token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{20,}")),
+    ("token", re.compile(r"\b(?:glpat-|npm_|hf_|whsec_|xapp-|shpat_|dop_v1_)[A-Za-z0-9_\-]{16,}")),
+    ("api_key", re.compile(r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}")),
     ("api_key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
     ("token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
     ("api_key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")),
     ("token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-    (
-        "private_key",
-        re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)", re.DOTALL),
-    ),
+    ("private_key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)", re.S)),
 )
-_API_KEY_PHRASE = re.compile(r"\bapi[ _-]?key" + _IS + _VALUE, re.IGNORECASE)
-_BEARER = re.compile(r"\bbearer\s+(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)", re.IGNORECASE)
+_API_KEY_PHRASE = re.compile(r"\bapi[ _-]?key" + _QUAL + _COPULA + _VALUE, re.I)
+_BEARER = re.compile(r"\bbearer\s+(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)", re.I)
+# "secret is ...", "auth token ...", "aws_secret_access_key = ...", "client_secret: ...", "clave de API es ..."
 _KEYWORD_TOKEN = re.compile(
-    r"\b(?:access\s+|auth\s+|api\s+|client\s+|secret\s+|private\s+)?(?:key|token|secret)"
-    + _IS
-    + r"[\"'`]?(?P<s>[A-Za-z0-9+/_\-.=]{16,})",
-    re.IGNORECASE,
-)
+    r"(?:\b[\w-]*?[_-]|\b(?:access|auth|api|client|secret|private|bot|webhook|wallet)\s+)?"
+    r"(?:key|token|secret|clave|zugangstoken|schl[uü]ssel|chiave|cl[eé])(?![a-z])" + _QUAL
+    + r"(?:" + _COPULA + r"|\s+)" + r"[\"'`]?(?P<s>(?:0x)?[A-Za-z0-9+/_\-.=]{16,})", re.I)
 
-_CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
+_CARD = re.compile(r"(?<![\d.-])(?:\d[ .-]?){12,18}\d(?![\d-]|\.\d)")
 _CARD_VETO = re.compile(
     r"\b(?:account|acct|order|tracking|confirmation|claim|policy|reference|ref|invoice|member(?:ship)?|"
-    r"routing|booking|ticket|case|phone|serial|imei|iban|vin|loyalty|customer)\b[^.\d]{0,25}$",
-    re.IGNORECASE,
-)
-_CARD_HINT = re.compile(r"\b(?:card|visa|mastercard|amex|discover|credit|debit|cc)\b", re.IGNORECASE)
-_CVV = re.compile(
-    r"\b(?:cvv2?|cvc2?|cid|csc|security\s+code)(?:\s+(?:number|code))?" + r"(?:" + _IS + r"|\s+)" + r"(?P<s>\d{3,4})\b",
-    re.IGNORECASE,
-)
+    r"routing|booking|ticket|case|phone|serial|imei|iban|vin|loyalty|customer|frequent|isbn)\b[^.\d]{0,25}$", re.I)
+_CARD_HINT = re.compile(r"\b(?:card|visa|mastercard|amex|discover|credit|debit|cc|tarjeta|carte|karte|cart[aã]o|"
+                        r"carta)\b", re.I)
+_CVV = re.compile(rf"(?<![\w-])(?P<w>{_CVV_WORDS})(?:\s+(?:number|code))?(?:{_QUAL})(?P<c>{_COPULA}|\s+)(?P<s>\d{{3,4}})\b",
+                  re.I)
+_IBAN = re.compile(r"\b(?P<s>[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30})", re.I)
+_IBAN_LENGTHS = {"AD": 24, "AT": 20, "BE": 16, "CH": 21, "CZ": 24, "DE": 22, "DK": 18, "ES": 24, "FI": 18, "FR": 27,
+                 "GB": 22, "GR": 27, "IE": 22, "IT": 27, "LU": 20, "NL": 18, "NO": 15, "PL": 28, "PT": 25, "SE": 24}
 
 _SSN_BARE = re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
 _SSN_PHRASE = re.compile(
-    r"\b(?:social\s+security(?:\s+(?:number|no\.?|#))?|ssn)" + r"(?:" + _IS + r"|\s+)" + r"(?:number\s+)?(?P<s>\d{3}[- ]?\d{2}[- ]?\d{4})\b",
-    re.IGNORECASE,
-)
+    r"\b(?:social(?:\s+security)?(?:\s+(?:number|no\.?|#))?|ssn|ss\s?#|ss\s+number)#?" + _QUAL + r"(?:" + _COPULA
+    + r"|\s+)" + r"(?:number\s+)?(?P<s>\d{3}[- .]?\d{2}[- .]?\d{4})\b", re.I)
+_NINO_BARE = re.compile(r"\b(?P<s>(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D])\b")
+_NINO_PHRASE = re.compile(r"\b(?:national\s+insurance|nino|ni)(?:\s+(?:number|no\.?|#))?" + _QUAL + r"(?:" + _COPULA
+                          + r"|\s+)" + r"(?P<s>[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D])\b", re.I)
 _PASSPORT = re.compile(
-    r"\bpassport(?:\s+(?:number|no\.?|#|id))?" + r"(?:" + _IS + r"|\s+)" + r"(?P<s>[A-Z0-9]{6,12})\b", re.IGNORECASE
-)
+    r"\b(?:passport|pasaporte|passeport|(?:reise)?pass(?:nummer)?|passaporto|passaporte|paspoort)(?:nummer)?"
+    r"(?:\s+(?:number|no\.?|#|id))?" + _QUAL + r"(?:" + _COPULA + r"|\s+)" + r"(?P<s>[A-Z0-9]{6,12})\b", re.I)
 _NATIONAL_ID = re.compile(
-    r"\b(?:national\s+(?:id|identity|insurance)(?:\s+card)?|identity\s+card|id\s+card)"
-    r"(?:\s+(?:number|no\.?|#))?" + r"(?:" + _IS + r"|\s+)" + r"(?P<s>[A-Z0-9][A-Z0-9-]{3,18}(?:[ ]\d{2,6}){0,4})\b",
-    re.IGNORECASE,
-)
+    r"\b(?:national\s+(?:id|identity|insurance)(?:\s+card)?|identity\s+card|id\s+card|dni|nie|nif|steuer-?id|"
+    r"steuer(?:identifikations)?nummer|personalausweis(?:nummer)?|s[ée]curit[ée]\s+sociale|codice\s+fiscale|cpf|"
+    r"bsn|burgerservicenummer|carte\s+d['’]identit[ée]|c[ée]dula)"
+    r"(?:\s+(?:number|no\.?|#))?" + _QUAL + r"(?:" + _COPULA + r"|\s+)"
+    + r"(?P<s>\d{1,3}(?:[ ]\d{1,6}){3,8}|[A-Z0-9][A-Z0-9.\-]{3,18}(?:[ ][0-9]{1,6}){0,6}(?:-\d{2})?)\b", re.I)
+_SEED = re.compile(
+    r"\b(?:seed(?:\s+(?:phrase|words))?|recovery\s+(?:phrase|words)|mnemonic|backup\s+words|(?:12|24)\s+words|"
+    r"frase\s+(?:semilla|de\s+recuperaci[oó]n)|wiederherstellungs(?:phrase|satz)|phrase\s+de\s+r[ée]cup[ée]ration)"
+    + _QUAL + _COPULA + r"(?P<s>[^\W\d_]{2,12}(?:\s+[^\W\d_]{2,12}){11,23})\b", re.I)
+
+
+# Each group's words alone: a text without them cannot match the group's full pattern, so the full
+# pattern (with its qualifiers and copulas, costly on every word) runs only where one occurs.
+_HAS_PW = re.compile(rf"(?<![\w-])(?:{_STRONG_PW}|{_WEAK_PW})|\b(?:login|log-in|sign[ -]?in)\b", re.I)
+_HAS_PIN = re.compile(rf"(?<![\w-])(?:{_PIN_WORDS})", re.I)
+_HAS_KEYWORD = re.compile(r"(?:key|token|secret|clave|zugangstoken|schl[uü]ssel|chiave|cl[eé])(?![a-z])", re.I)
+_HAS_CVV = re.compile(rf"(?<![\w-])(?:{_CVV_WORDS})", re.I)
+_HAS_ID = re.compile(r"social|ssn|ss\s?#|ss\s+number|insurance|nino|\bni\b|pas|national|identity|id\s+card|"
+                     r"dni|nie|nif|steuer|personalausweis|s[ée]curit[ée]|fiscale|cpf|bsn|burgerservice|identit|c[ée]dula",
+                     re.I)
+_HAS_SEED = re.compile(r"seed|recovery|mnemonic|backup\s+words|\d\d\s+words|frase|wiederherstellung|r[ée]cup[ée]ration",
+                       re.I)
 
 
 def luhn_ok(digits: str) -> bool:
@@ -119,6 +173,14 @@ def luhn_ok(digits: str) -> bool:
     return total % 10 == 0
 
 
+def _iban_ok(code: str) -> bool:
+    s = code[4:] + code[:4]
+    try:
+        return int("".join(str(int(c, 36)) for c in s)) % 97 == 1
+    except ValueError:
+        return False
+
+
 def _entropy(s: str) -> float:
     counts = Counter(s)
     n = len(s)
@@ -131,47 +193,94 @@ def _looks_random(s: str) -> bool:
     return has_digit and has_alpha and _entropy(s) >= 3.0
 
 
-def _password_ok(value: str) -> bool:
+def _credential_like(v: str) -> bool:
+    """A value a person types as a credential: a digit or a symbol in a word of 4+ characters."""
+    return len(v) >= 4 and (any(c.isdigit() for c in v) or any(not c.isalnum() for c in v))
+
+
+def _password_ok(value: str, strong: bool) -> bool:
     v = value.rstrip(".,;:!?")
-    if len(v) < 4:
+    if len(v) < 4 or "://" in v:
         return False
-    return not (v.isalpha() and v.lower() in _NOT_A_PASSWORD)
+    if not strong:
+        return _credential_like(v)
+    return not (v.replace("'", "").isalpha() and v.lower() in _NOT_A_PASSWORD)
 
 
-def _group(m: re.Match[str]) -> tuple[int, int]:
-    return m.start("s"), m.end("s")
+def _span(kind: str, m: re.Match[str], text: str, *, trim: bool = False) -> SecretSpan:
+    s, e = m.start("s"), m.end("s")
+    while trim and e > s and text[e - 1] in ".,;:!?":
+        e -= 1
+    return SecretSpan(kind, s, e)
 
 
-def find_secrets(text: str) -> list[SecretSpan]:
-    """Every secret in ``text``, sorted by position, overlaps resolved (longest wins)."""
-    if not text:
-        return []
+def _find(text: str) -> list[SecretSpan]:
     found: list[SecretSpan] = []
+    digits = sum(c.isdigit() for c in text)
     lower = text.lower()
 
-    if "pass" in lower or "pwd" in lower or "pw" in lower:
-        for m in _PASSWORD.finditer(text):
-            if _password_ok(m.group("s")):
-                s, e = _group(m)
-                while e > s and text[e - 1] in ".,;:!?":
-                    e -= 1
-                found.append(SecretSpan("password", s, e))
-    if "pin" in lower:
-        found.extend(SecretSpan("pin", *_group(m)) for m in _PIN.finditer(text))
+    def has(*words: str) -> bool:  # a substring test first: the trigger regexes cost ~10x more
+        return any(w in lower for w in words)
 
-    for kind, pattern in _KEY_PATTERNS:
-        found.extend(SecretSpan(kind, m.start(), m.end()) for m in pattern.finditer(text))
-    if "key" in lower:
+    if has("pass", "pw", "kennwort", "wachtwoord", "contrase", "senha", "mot de passe", "parola", "clave",
+           "credential", "login", "log-in", "sign") and _HAS_PW.search(text):
+        _passwords(text, found)
+    if "://" in text or "=" in text:
+        found.extend(_span("password", m, text) for pat in (_URL_PASSWORD, _QUERY_PASSWORD) for m in pat.finditer(text))
+    if digits >= 4 and has("pin", "code", "geheimzahl", "clave") and _HAS_PIN.search(text):
+        found.extend(_span("pin", m, text) for m in _PIN.finditer(text))
+
+    if has("sk-", "sk_", "pk_", "rk_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "npm_", "hf_",
+           "whsec_", "xapp-", "shpat_", "dop_v1_", "sg.", "akia", "asia", "xox", "aiza", "eyj", "private key"):
+        for kind, pattern in _KEY_PATTERNS:
+            found.extend(SecretSpan(kind, m.start(), m.end()) for m in pattern.finditer(text))
+    if has("key", "token", "secret", "clave", "schl", "chiave", "clé", "cle") and _HAS_KEYWORD.search(text):
         for m in _API_KEY_PHRASE.finditer(text):
             if len(m.group("s")) >= 8 and any(c.isdigit() for c in m.group("s")):
-                found.append(SecretSpan("api_key", *_group(m)))
+                found.append(_span("api_key", m, text, trim=True))
+        found.extend(_span("token", m, text) for m in _KEYWORD_TOKEN.finditer(text) if _looks_random(m.group("s")))
     if "bearer" in lower:
-        found.extend(SecretSpan("token", *_group(m)) for m in _BEARER.finditer(text))
-    if "key" in lower or "token" in lower or "secret" in lower:
-        for m in _KEYWORD_TOKEN.finditer(text):
-            if _looks_random(m.group("s")):
-                found.append(SecretSpan("token", *_group(m)))
+        found.extend(_span("token", m, text) for m in _BEARER.finditer(text))
 
+    if digits >= 13:
+        _cards(text, found)
+    if digits >= 3 and has("cvv", "cvc", "cid", "csc", "security", "seguridad", "prüf", "pruf", "crypto", "sécurité",
+                           "securite", "sicurezza") and _HAS_CVV.search(text):
+        for m in _CVV.finditer(text):
+            # "CSC 102" and "CID 123" are also course and case codes: bare, they count only beside a card
+            weak = m.group("w").lower() in ("csc", "cid") and not m.group("c").strip()
+            if not weak or _CARD_HINT.search(text[max(0, m.start() - 40) : m.start()]):
+                found.append(_span("cvv", m, text))
+    if digits >= 6:
+        for m in _IBAN.finditer(text):
+            span = _iban(text, m)
+            if span is not None:
+                found.append(span)
+        found.extend(SecretSpan("ssn", m.start(), m.end()) for m in _SSN_BARE.finditer(text))
+        found.extend(_span("national_id", m, text) for m in _NINO_BARE.finditer(text))
+        if _HAS_ID.search(text):
+            _named_ids(text, found)
+    if has("seed", "recovery", "mnemonic", "backup", "words", "frase", "wiederherstell", "récup", "recup") and \
+            _HAS_SEED.search(text):
+        found.extend(_span("seed_phrase", m, text) for m in _SEED.finditer(text))
+    return found
+
+
+def _passwords(text: str, found: list[SecretSpan]) -> None:
+    for m in _PASSWORD.finditer(text):
+        strong = re.fullmatch(_WEAK_PW, m.group("w"), re.I) is None
+        copula_to = re.search(r"\bto\s*$", text[m.end("q"):m.start("s")], re.I) is not None
+        if _password_ok(m.group("s"), strong and not copula_to):
+            found.append(_span("password", m, text, trim=True))
+    for m in _PW_PHRASE.finditer(text):
+        # "Password: correct horse battery staple" is a passphrase; "Password: must be changed" is a sentence
+        if not any(w.lower() in _SENTENCE_WORDS for w in m.group("s").split()):
+            found.append(_span("password", m, text))
+    found.extend(_span("password", m, text) for m in _PW_QUOTED.finditer(text))
+    found.extend(_span("password", m, text) for m in _LOGIN_PAIR.finditer(text) if _credential_like(m.group("s")))
+
+
+def _cards(text: str, found: list[SecretSpan]) -> None:
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group())
         if not (13 <= len(digits) <= 19) or digits[0] not in "23456" or not luhn_ok(digits):
@@ -180,21 +289,40 @@ def find_secrets(text: str) -> list[SecretSpan]:
         if _CARD_VETO.search(before) and not _CARD_HINT.search(before):
             continue
         found.append(SecretSpan("card_number", m.start(), m.end()))
-    if any(w in lower for w in ("cvv", "cvc", "cid", "csc", "security code")):
-        found.extend(SecretSpan("cvv", *_group(m)) for m in _CVV.finditer(text))
 
-    found.extend(SecretSpan("ssn", m.start(), m.end()) for m in _SSN_BARE.finditer(text))
-    if "social" in lower or "ssn" in lower:
-        found.extend(SecretSpan("ssn", *_group(m)) for m in _SSN_PHRASE.finditer(text))
-    if "passport" in lower:
-        for m in _PASSPORT.finditer(text):
-            if any(c.isdigit() for c in m.group("s")):
-                found.append(SecretSpan("passport", *_group(m)))
-    if "national" in lower or "id card" in lower or "identity" in lower:
-        for m in _NATIONAL_ID.finditer(text):
-            if sum(c.isdigit() for c in m.group("s")) >= 4:
-                found.append(SecretSpan("national_id", *_group(m)))
-    return _resolve(found)
+
+def _named_ids(text: str, found: list[SecretSpan]) -> None:
+    found.extend(_span("ssn", m, text) for m in _SSN_PHRASE.finditer(text))
+    found.extend(_span("national_id", m, text) for m in _NINO_PHRASE.finditer(text))
+    found.extend(_span("passport", m, text) for m in _PASSPORT.finditer(text) if any(c.isdigit() for c in m.group("s")))
+    for m in _NATIONAL_ID.finditer(text):
+        if sum(c.isdigit() for c in m.group("s")) >= 4:
+            found.append(_span("national_id", m, text))
+
+
+def _iban(text: str, m: re.Match[str]) -> SecretSpan | None:
+    """The longest mod-97-valid IBAN at the start of ``m`` (the pattern may run into following words)."""
+    chars = [(c.upper(), m.start("s") + i) for i, c in enumerate(m.group("s")) if c != " "]
+    country = chars[0][0] + chars[1][0]
+    lengths = [_IBAN_LENGTHS[country]] if country in _IBAN_LENGTHS else range(min(len(chars), 34), 14, -1)
+    for n in lengths:
+        if n <= len(chars) and _iban_ok("".join(c for c, _ in chars[:n])):
+            end = chars[n - 1][1] + 1
+            if end < len(text) and text[end].isalnum():
+                continue
+            return SecretSpan("iban", m.start("s"), end)
+    return None
+
+
+def find_secrets(text: str) -> list[SecretSpan]:
+    """Every secret in ``text``, sorted by position, overlaps resolved (longest wins)."""
+    if not text:
+        return []
+    norm, pos = _normalise(text)
+    spans = _find(norm)
+    if norm is not text:
+        spans = [SecretSpan(s.kind, pos[s.start], pos[s.end - 1] + 1) for s in spans if s.end > s.start]
+    return _resolve(spans)
 
 
 def _resolve(spans: list[SecretSpan]) -> list[SecretSpan]:
@@ -217,7 +345,10 @@ def redact(text: str) -> tuple[str, list[str]]:
     Every other occurrence of a detected secret value is redacted too, so the
     output never contains a detected secret verbatim.
     """
-    spans = find_secrets(text)
+    return _redact_spans(text, find_secrets(text))
+
+
+def _redact_spans(text: str, spans: list[SecretSpan]) -> tuple[str, list[str]]:
     if not spans:
         return text, []
     values: dict[str, str] = {}
@@ -237,3 +368,47 @@ def redact(text: str) -> tuple[str, list[str]]:
             out = out.replace(value, f"[REDACTED:{kind}]")
     kinds = list(dict.fromkeys(span.kind for span in spans))
     return out, kinds
+
+
+# -- a credential given in answer to a question asking for it ------------------------------
+_ASKS = re.compile(rf"(?:{_STRONG_PW}|{_PIN_WORDS}|{_CVV_WORDS}|\bpin\b)", re.I)
+_FILLER = frozenset(["it", "it's", "its", "is", "ok", "okay", "sure", "yes", "yeah", "fine", "here", "the", "my", "a", "es", "c'est", "est", "ist", "lautet", "é", "è", "sí", "si", "oui", "ja", "sim", "it’s"])
+
+
+def _reply_spans(reply: str, asked: str) -> list[SecretSpan]:
+    pin = re.search(rf"(?:{_PIN_WORDS}|{_CVV_WORDS}|\bpin\b)", asked, re.I) is not None and \
+        re.search(_STRONG_PW, asked, re.I) is None
+    norm, pos = _normalise(reply)
+    words = list(re.finditer(r"[^\s,;]+", norm))
+    if not words or len(words) > 8:
+        return []
+    spans: list[SecretSpan] = []
+    for w in words:
+        v = w.group().rstrip(".!?")
+        if pin:
+            if re.fullmatch(r"\d{3,8}", v):
+                spans.append(SecretSpan("pin", w.start(), w.start() + len(v)))
+        elif v.lower() not in _FILLER and (_credential_like(v) or len(words) == 1) and len(v) >= 4:
+            spans.append(SecretSpan("password", w.start(), w.start() + len(v)))
+    return [SecretSpan(s.kind, pos[s.start], pos[s.end - 1] + 1) for s in spans]
+
+
+def redact_replies(turns: Sequence[tuple[str, str]]) -> list[str]:
+    """The contents of ``(role, content)`` turns with the credentials given in reply redacted.
+
+    A short user reply right after a turn asking for a password or PIN ("What's the password?" ->
+    "it's Blue-Falcon-77") is the credential even though the reply never names it; only those
+    values are replaced here (everything else is left to :func:`redact`).
+    """
+    out = [content for _, content in turns]
+    for i in range(1, len(turns)):
+        role, content = turns[i]
+        prev = turns[i - 1][1]
+        if role != "user" or "?" not in prev and not re.search(r"\b(?:need|give|send|tell)\b", prev, re.I):
+            continue
+        if not _ASKS.search(_normalise(prev)[0]):
+            continue
+        spans = _resolve([*_reply_spans(content, prev), *find_secrets(content)])
+        if spans:
+            out[i] = _redact_spans(content, spans)[0]
+    return out

@@ -32,7 +32,10 @@ def _entry(text: str, *, kind: MemoryKind = MemoryKind.FACT, mid: str = "0123456
 
 
 def _expected_quoted(text: str) -> str:
-    return " ".join(text.replace("<", "\u2039").replace(">", "\u203a").split())
+    # angle brackets and look-alikes become guillemets, bidi/zero-width controls go (context._INERT)
+    from goodmemory.context import _INERT
+
+    return " ".join(text.translate(_INERT).split())
 
 
 def parse_block(block: str) -> list[dict[str, str]]:

@@ -308,7 +308,9 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(1) from None
     try:
         if args.transport == "stdio":
-            create_server(memory, user_id=args.user_id).run("stdio")
+            from ._mcp_stdio import serve_stdio
+
+            anyio.run(serve_stdio, create_server(memory, user_id=args.user_id))
         else:
             _serve_http(memory, user_id=args.user_id, host=args.host, port=args.port, path=args.path)
     except InvalidInputError as exc:

@@ -7,7 +7,10 @@ suite only for some inputs).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -15,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DimensionMismatchError, InvalidInputError, StorageError
-from ..models import MemoryRecord
+from ..errors import DimensionMismatchError, InvalidInputError, SlotConflictError, StorageError
+from ..models import MemoryKind, MemoryRecord
 from . import _schema as S
 from .base import MemoryEvent, MemoryFilter, WriteBatch, slot_scope
 
-__all__ = ["check_batch", "check_bulk_batch", "chunks", "event_rows", "key_range", "memory_row", "tombstone_dicts",
-           "where"]
+__all__ = ["UserHasher", "check_batch", "load_user_hasher", "check_bulk_batch", "check_new_turns", "chunks", "event_rows", "key_range", "memory_row",
+           "new_turn_keys", "tombstone_dicts", "where"]
 
 
 def check_batch(user_id: str, batch: WriteBatch, dim: int | None) -> tuple[dict[str, np.ndarray], int | None]:
@@ -58,6 +61,22 @@ def check_bulk_batch(user_id: str, batch: WriteBatch, dim: int | None) -> tuple[
     if stray is not None:
         raise StorageError(f"vector for unknown memory {stray}: write_bulk takes vectors of its own new records")
     return arrays, dim
+
+
+def new_turn_keys(batch: WriteBatch) -> list[str]:
+    """Keys of the raw turns (and digests) a batch inserts: each may be held by one record of the user."""
+    return [r.key for r in batch.inserts if r.kind == MemoryKind.EPISODE]
+
+
+def check_new_turns(taken: Sequence[str]) -> None:
+    """Refuse a batch inserting a turn whose key (``episode.<message id>``) the user already holds.
+
+    Turn ids are planned outside the write transaction (``"{session_id}:{index}"``); two writers in one
+    session can plan the same one. Checked inside the transaction, the loser gets a conflict and plans
+    again instead of storing a second turn under the same id (or being told its turn was already kept).
+    """
+    if taken:
+        raise SlotConflictError(f"turn {taken[0]!r} was stored by another writer since this write was planned")
 
 
 def memory_row(r: MemoryRecord) -> dict[str, Any]:
@@ -211,3 +230,40 @@ def split_lists(rows: Sequence[Any], requests: Sequence[tuple[MemoryFilter, int 
         records.sort(key=flt.sort_key(), reverse=flt.newest_first)
         out.append(records)
     return out
+
+
+class UserHasher:
+    """The user id as stored where content is gone (tombstones, cache versions): a keyed hash.
+
+    ``HMAC(store key, sha256(user id))``: a plain hash of a guessable id is no protection (hash the
+    candidates and compare); with a per-store key the file alone does not answer "was alice here?"
+    from a dictionary built elsewhere. Keying the earlier plain sha256 lets old rows be rekeyed
+    without knowing the user ids.
+    """
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+
+    def rekey(self, plain_hash: str) -> str:
+        return hmac.new(self._key, plain_hash.encode("ascii"), hashlib.sha256).hexdigest()
+
+    def __call__(self, user_id: str) -> str:
+        return self.rekey(hashlib.sha256(user_id.encode("utf-8", "surrogatepass")).hexdigest())
+
+
+def load_user_hasher(conn: Any) -> UserHasher:
+    """The store's key from ``gm_meta`` (inside the caller's migration transaction); made on first use,
+    when the plain hashes written before are rekeyed in place."""
+    from sqlalchemy import insert, inspect, select, update
+
+    row = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "user_hash_key")).first()
+    if row is not None:
+        return UserHasher(bytes.fromhex(row[0]))
+    hasher = UserHasher(secrets.token_bytes(32))
+    conn.execute(insert(S.meta).values(name="user_hash_key", value=hasher._key.hex()))
+    for tbl, col in ((S.tombstones, "user_hash"), (S.user_versions, "user_id")):
+        if not inspect(conn).has_table(tbl.name):
+            continue
+        for (old,) in conn.execute(select(tbl.c[col]).distinct()).all():
+            conn.execute(update(tbl).where(tbl.c[col] == old).values({col: hasher.rekey(old)}))
+    return hasher

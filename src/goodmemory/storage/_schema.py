@@ -253,7 +253,14 @@ def current_version(conn: Connection) -> int:
     if not has_meta:
         return 0
     row = conn.execute(text("SELECT value FROM gm_meta WHERE name='schema_version'")).first()
-    return int(row[0]) if row else 0
+    if row is None:
+        return 0
+    try:
+        return int(row[0])
+    except (TypeError, ValueError):
+        raise SchemaVersionError(
+            f"this database's schema_version is {row[0]!r}, not a number: it is not a GoodMemory database or "
+            "it was damaged; restore it from a backup") from None
 
 
 def migrate(conn: Connection, fts: str, *, target: int | None = None) -> int:

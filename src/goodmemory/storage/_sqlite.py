@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 import numpy as np
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, delete, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from ..errors import SlotConflictError, StorageError, StorageUnavailableError
+from . import _schema as S
 from .base import MemoryFilter
 
-__all__ = ["TermCounts", "VecCache", "integrity_error", "map_operational", "mask", "nullcontext", "top_k"]
+__all__ = ["TermCounts", "VecCache", "integrity_error", "map_operational", "mask", "nullcontext", "scrub_file",
+           "top_k"]
 
 
 @dataclass
@@ -134,3 +138,40 @@ def map_operational(exc: OperationalError | DBAPIError, url: str) -> StorageErro
             "and that no other program holds a lock on it."
         )
     return StorageError(f"storage error: {msg}")
+
+
+def scrub_file(conn: Callable[[], AbstractContextManager[Connection]],
+               tx: Callable[[], AbstractContextManager[Connection]], *, vacuum: bool) -> bool:
+    """VACUUM, then checkpoint the WAL with TRUNCATE, so deleted text leaves the .db, -wal and -shm files.
+
+    secure_delete zeroes freed cells, but a page rebalance can leave an older copy of a row in a
+    page's unallocated area; only VACUUM rewrites those pages (its cost grows with the file:
+    ``vacuum=False`` where a scheduled VACUUM is preferred). Returns whether it completed: a reader
+    holding a snapshot makes the checkpoint answer "busy" (a result row, not an error) and the deleted
+    bytes may still be in the WAL, so a ``scrub_pending`` flag in ``gm_meta`` makes the next delete,
+    close or opener of the file retry.
+    """
+    try:
+        with conn() as c:
+            if vacuum:
+                c.exec_driver_sql("VACUUM")
+            row = c.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").first()
+        done = row is not None and int(row[0]) == 0
+    except StorageError:  # busy or locked
+        done = False
+    try:
+        if not done:
+            with tx() as c:
+                c.execute(text("INSERT INTO gm_meta(name, value) VALUES('scrub_pending', '1') "
+                               "ON CONFLICT(name) DO NOTHING"))
+        else:
+            with conn() as c:
+                flagged = c.execute(select(S.meta.c.value).where(S.meta.c.name == "scrub_pending")).first()
+            if flagged is not None:
+                with tx() as c:
+                    c.execute(delete(S.meta).where(S.meta.c.name == "scrub_pending"))
+                with conn() as c:  # clearing the flag wrote to the WAL again
+                    c.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    except StorageError:
+        pass
+    return done

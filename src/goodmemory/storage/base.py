@@ -152,9 +152,12 @@ class WriteBatch:
     updates: list[MemoryRecord] = field(default_factory=list)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
     events: list[MemoryEvent] = field(default_factory=list)
+    # memories whose history is replaced by this batch's events for them (forget rewrites a turn that
+    # repeated a forgotten value, and its history with it); their old events are deleted first
+    reset_history: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.inserts or self.updates or self.events)
+        return bool(self.inserts or self.updates or self.events or self.reset_history)
 
 
 @dataclass
@@ -165,6 +168,9 @@ class DeleteCounts:
     history: int = 0
     memory_ids: list[str] = field(default_factory=list)
     tombstone_id: str | None = None
+    # the rows are gone, but the adapter could not yet overwrite their bytes on disk (a reader held the
+    # database); a later delete, open or close retries
+    pending_scrub: bool = False
 
     def as_dict(self) -> dict[str, int]:
         return {"rows": self.rows, "full_text": self.full_text, "vectors": self.vectors, "history": self.history}

@@ -7,8 +7,8 @@ runs against both) and is handy in tests.
 from __future__ import annotations
 
 import builtins
-import hashlib
 import math
+import os
 import threading
 from collections import Counter
 from collections.abc import Sequence
@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import DimensionMismatchError, SlotConflictError, StorageError
 from ..models import MemoryRecord, MemoryStatus, new_id
-from ._common import check_batch
+from ._common import UserHasher, check_batch, check_new_turns, new_turn_keys
 from ._text import index_terms, search_body, stemmed_query_terms
 from .base import (
     DeleteCounts,
@@ -44,6 +44,7 @@ class InMemoryStorage:
         self._events: dict[str, list[MemoryEvent]] = {}
         self._tombstones: list[dict[str, Any]] = []
         self._dim: int | None = None
+        self._user_hash = UserHasher(os.urandom(32))
         self._lock = threading.RLock()
         self._closed = False
 
@@ -61,6 +62,9 @@ class InMemoryStorage:
             self._check_open()
             arrays, dim = check_batch(user_id, batch, self._dim)
             rows = dict(self._rows.get(user_id, {}))
+            turn_keys = set(new_turn_keys(batch))
+            if turn_keys:
+                check_new_turns([r.key for r in rows.values() if r.kind.value == "episode" and r.key in turn_keys])
             for r in batch.inserts:
                 if r.id in rows or any(r.id in u for u in self._rows.values()):
                     raise StorageError(f"duplicate memory id {r.id}")
@@ -78,7 +82,11 @@ class InMemoryStorage:
             # commit: swap in the new state only after every check passed
             self._rows[user_id] = rows
             self._vectors[user_id] = vectors
-            self._events.setdefault(user_id, []).extend(batch.events)
+            kept = self._events.get(user_id, [])
+            if batch.reset_history:
+                reset = set(batch.reset_history)
+                kept = [e for e in kept if e.memory_id not in reset]
+            self._events[user_id] = [*kept, *batch.events]
             self._dim = dim
 
     @staticmethod
@@ -194,11 +202,11 @@ class InMemoryStorage:
             counts.history = len(events) - len(kept)
             self._events[user_id] = kept
             counts.tombstone_id = new_id()
-            self._tombstones.append(_tombstone(counts, user_id, reason))
+            self._tombstones.append(_tombstone(counts, self._user_hash(user_id), reason))
             return counts
 
     def tombstones(self, user_id: str) -> builtins.list[dict[str, Any]]:
-        h = _user_hash(user_id)
+        h = self._user_hash(user_id)
         with self._lock:
             return [dict(t) for t in self._tombstones if t["user_hash"] == h]
 
@@ -210,15 +218,11 @@ class InMemoryStorage:
         self._closed = True
 
 
-def _user_hash(user_id: str) -> str:
-    return hashlib.sha256(user_id.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _tombstone(counts: DeleteCounts, user_id: str, reason: str) -> dict[str, Any]:
-    """Content-free: a hash of the user id, when, why, and how much."""
+def _tombstone(counts: DeleteCounts, user_hash: str, reason: str) -> dict[str, Any]:
+    """Content-free: a keyed hash of the user id (see ``UserHasher``), when, why, and how much."""
     return {
         "id": counts.tombstone_id,
-        "user_hash": _user_hash(user_id),
+        "user_hash": user_hash,
         "at": datetime.now(UTC).isoformat(),
         "reason": reason,
         "counts": counts.as_dict(),

@@ -85,9 +85,12 @@ from ._common import (
     StatementCache,
     check_batch,
     check_bulk_batch,
+    check_new_turns,
     chunks,
     event_rows,
+    load_user_hasher,
     memory_row,
+    new_turn_keys,
     split_lists,
     tombstone_dicts,
     where,
@@ -117,7 +120,7 @@ from .base import (
     VectorQuery,
     WriteBatch,
 )
-from .memory import _tombstone, _user_hash
+from .memory import _tombstone
 
 __all__ = ["PostgresStorage"]
 
@@ -228,6 +231,7 @@ class PostgresStorage:
             conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
         ensure_pgvector(conn, self._where_msg)
         S.migrate(conn, "tsvector")
+        self._user_hash = load_user_hasher(conn)
         self._load_meta(conn)
         if self._dim is not None:
             # after the partitioning migration (or if one was dropped by hand): every partition indexed
@@ -287,6 +291,11 @@ class PostgresStorage:
             for row in updates:
                 if conn.execute(UPDATE_MEMORY, row).rowcount != 1:
                     raise SlotConflictError(f"update of unknown memory {row['id']}: it changed or was deleted since this write was planned")
+            turn_keys = new_turn_keys(batch)
+            if turn_keys:
+                check_new_turns([r[0] for r in conn.execute(select(S.memories.c.key).where(
+                    S.memories.c.user_id == user_id, S.memories.c.key.in_(turn_keys),
+                    S.memories.c.kind == "episode"))])
             if inserts:
                 conn.execute(INSERT_MEMORY, inserts)
             if vec_rows:
@@ -307,6 +316,9 @@ class PostgresStorage:
                     ),
                     vec_rows,
                 )
+            if batch.reset_history:
+                conn.execute(delete(S.events).where(S.events.c.user_id == user_id,
+                                                    S.events.c.memory_id.in_(batch.reset_history)))
             if events:
                 conn.execute(insert(S.events), events)
 
@@ -494,7 +506,7 @@ class PostgresStorage:
                     delete(S.memories).where(S.memories.c.user_id == user_id, S.memories.c.id.in_(chunk))
                 ).rowcount
             counts.tombstone_id = new_id()
-            t = _tombstone(counts, user_id, reason)
+            t = _tombstone(counts, self._user_hash(user_id), reason)
             conn.execute(
                 insert(S.tombstones).values(
                     id=t["id"], user_hash=t["user_hash"], at=t["at"], reason=reason, counts=json.dumps(t["counts"])
@@ -507,7 +519,7 @@ class PostgresStorage:
     def tombstones(self, user_id: str) -> builtins.list[dict[str, Any]]:
         stmt = (
             select(S.tombstones)
-            .where(S.tombstones.c.user_hash == _user_hash(user_id))
+            .where(S.tombstones.c.user_hash == self._user_hash(user_id))
             .order_by(S.tombstones.c.at, S.tombstones.c.id)
         )
         rows = self._run(lambda conn: conn.execute(stmt).all(), read=True)

@@ -57,15 +57,27 @@ from ._common import (
     cacheable,
     check_batch,
     check_bulk_batch,
+    check_new_turns,
     chunks,
     event_rows,
+    load_user_hasher,
     memory_row,
+    new_turn_keys,
     split_lists,
     tombstone_dicts,
     user_param,
     where,
 )
-from ._sqlite import TermCounts, VecCache, integrity_error, map_operational, mask, nullcontext, top_k
+from ._sqlite import (
+    TermCounts,
+    VecCache,
+    integrity_error,
+    map_operational,
+    mask,
+    nullcontext,
+    scrub_file,
+    top_k,
+)
 from ._text import choose_terms, fts5_match, query_terms, search_body
 from .base import (
     DeleteCounts,
@@ -77,7 +89,7 @@ from .base import (
     VectorQuery,
     WriteBatch,
 )
-from .memory import _tombstone, _user_hash
+from .memory import _tombstone
 
 __all__ = ["SQLStorage"]
 
@@ -141,15 +153,20 @@ class SQLStorage:
         )
         self._vec_cache: dict[str, VecCache] = {}
         self._dim: int | None = None
+        self._scrub_pending = False
         try:
             with self._tx() as conn:
                 S.migrate(conn, "fts5")
                 self._fts_secure_delete = S.enable_fts_secure_delete(conn)
+                self._user_hash = load_user_hasher(conn)
                 row = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "dim")).first()
                 self._dim = int(row[0]) if row else None
+                pending = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "scrub_pending")).first()
         except GoodMemoryError:
             self.engine.dispose()
             raise
+        if pending is not None and not self._memory_db:
+            self._checkpoint()  # a forget of an earlier run could not overwrite the bytes on disk
 
     # -- plumbing -------------------------------------------------------
     @property
@@ -164,6 +181,8 @@ class SQLStorage:
                     yield conn
             except GoodMemoryError:
                 raise
+            except IntegrityError as exc:  # a subclass of DatabaseError: a constraint is a conflict, not an outage
+                raise integrity_error(exc) from exc
             except (OperationalError, DatabaseError) as exc:
                 raise map_operational(exc, self.url) from exc
             except SQLAlchemyError as exc:
@@ -189,7 +208,7 @@ class SQLStorage:
                 "INSERT INTO gm_user_versions(user_id, version) VALUES(:u, 1) "
                 "ON CONFLICT(user_id) DO UPDATE SET version = gm_user_versions.version + 1"
             ),
-            {"u": _user_hash(user_id)},
+            {"u": self._user_hash(user_id)},
         )
 
     # -- writes ---------------------------------------------------------
@@ -212,6 +231,11 @@ class SQLStorage:
                     conn.execute(
                         text("DELETE FROM gm_fts WHERE memory_id = :m AND user_id = :u"), {"m": r.id, "u": user_id}
                     )
+                turn_keys = new_turn_keys(batch)
+                if turn_keys:
+                    check_new_turns([r[0] for r in conn.execute(select(S.memories.c.key).where(
+                        S.memories.c.user_id == user_id, S.memories.c.key.in_(turn_keys),
+                        S.memories.c.kind == MemoryKind.EPISODE.value))])
                 if batch.inserts:
                     conn.execute(insert(S.memories), [memory_row(r) for r in batch.inserts])
                 fts_rows = [
@@ -236,6 +260,9 @@ class SQLStorage:
                         delete(S.vectors).where(S.vectors.c.memory_id.in_([v["memory_id"] for v in vecs]))
                     )
                     conn.execute(insert(S.vectors), vecs)
+                if batch.reset_history:
+                    conn.execute(delete(S.events).where(S.events.c.user_id == user_id,
+                                                        S.events.c.memory_id.in_(batch.reset_history)))
                 if batch.events:
                     conn.execute(
                         insert(S.events), event_rows(user_id, batch.events)
@@ -400,9 +427,9 @@ class SQLStorage:
             .limit(bindparam("gm_limit", type_=Integer))
         )
 
-    def _matrix(self, conn: Connection, user_id: str) -> VecCache:
+    def _matrix(self, conn: Connection, user_id: str, dim: int) -> VecCache:
         version = conn.execute(
-            select(S.user_versions.c.version).where(S.user_versions.c.user_id == _user_hash(user_id))
+            select(S.user_versions.c.version).where(S.user_versions.c.user_id == self._user_hash(user_id))
         ).scalar()
         version = int(version or 0)
         cached = self._vec_cache.get(user_id)
@@ -417,7 +444,6 @@ class SQLStorage:
             .join(S.memories, S.memories.c.id == S.vectors.c.memory_id)
             .where(S.vectors.c.user_id == user_id, S.memories.c.user_id == user_id)
         ).all()
-        dim = self._dim or 1
         mat = (
             np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
             if rows else np.zeros((0, dim), dtype=np.float32)
@@ -438,10 +464,15 @@ class SQLStorage:
 
     def search_vector(self, user_id: str, query: VectorQuery) -> builtins.list[tuple[str, float]]:
         vec = np.asarray(query.vector, dtype=np.float32).reshape(-1)
-        if self._dim is not None and vec.shape[0] != self._dim:
-            raise DimensionMismatchError(f"query vector has dimension {vec.shape[0]}, store has {self._dim}")
         with self._conn() as conn:
-            cache = self._matrix(conn, user_id)
+            if self._dim is None:  # another instance or process may have written the first vectors
+                row = conn.execute(select(S.meta.c.value).where(S.meta.c.name == "dim")).first()
+                self._dim = int(row[0]) if row else None
+            if self._dim is None:
+                return []
+            if vec.shape[0] != self._dim:
+                raise DimensionMismatchError(f"query vector has dimension {vec.shape[0]}, store has {self._dim}")
+            cache = self._matrix(conn, user_id, self._dim)
         if not cache.ids:
             return []
         rows, sims = top_k(cache.mat, vec, mask(cache, query.filter), int(query.limit))
@@ -484,7 +515,7 @@ class SQLStorage:
                     delete(S.memories).where(S.memories.c.user_id == user_id, S.memories.c.id.in_(chunk))
                 ).rowcount
             counts.tombstone_id = new_id()
-            t = _tombstone(counts, user_id, reason)
+            t = _tombstone(counts, self._user_hash(user_id), reason)
             conn.execute(
                 insert(S.tombstones).values(
                     id=t["id"], user_hash=t["user_hash"], at=t["at"], reason=reason, counts=json.dumps(t["counts"])
@@ -496,28 +527,20 @@ class SQLStorage:
             self._bump(conn, user_id)
         self._vec_cache.pop(user_id, None)
         if not self._memory_db:
-            self._checkpoint()
+            counts.pending_scrub = not self._checkpoint()
         return counts
 
-    def _checkpoint(self) -> None:
-        """Rewrite the file and truncate the WAL, so deleted text leaves every byte on disk.
-
-        secure_delete zeroes freed cells, but a page rebalance can leave an older copy of a row in a
-        page's unallocated area; only VACUUM rewrites those pages. Its cost grows with the file,
-        so it can be turned off (``vacuum_on_delete=False``) where a scheduled VACUUM is preferred.
-        """
-        try:
-            with self._conn() as conn:
-                if self.vacuum_on_delete:
-                    conn.exec_driver_sql("VACUUM")
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        except StorageError:  # busy: the next delete retries
-            pass
+    def _checkpoint(self) -> bool:
+        """Rewrite the file and truncate the WAL, so deleted text leaves every byte on disk (see
+        ``_sqlite.scrub_file``); False when a reader kept it from completing (retried later)."""
+        done = scrub_file(self._conn, self._tx, vacuum=self.vacuum_on_delete)
+        self._scrub_pending = not done
+        return done
 
     def tombstones(self, user_id: str) -> builtins.list[dict[str, Any]]:
         with self._conn() as conn:
             rows = conn.execute(
-                select(S.tombstones).where(S.tombstones.c.user_hash == _user_hash(user_id)).order_by(S.tombstones.c.at)
+                select(S.tombstones).where(S.tombstones.c.user_hash == self._user_hash(user_id)).order_by(S.tombstones.c.at)
             ).all()
         return tombstone_dicts(rows)
 
@@ -532,6 +555,8 @@ class SQLStorage:
     def close(self) -> None:
         self._vec_cache.clear()
         if not self._memory_db:
+            if self._scrub_pending:
+                self._checkpoint()
             try:  # keep the planner's statistics fresh for the next opener
                 with self._conn() as conn:
                     conn.exec_driver_sql("PRAGMA optimize")

@@ -435,6 +435,31 @@ class StorageConformance(BulkLoadConformance):
         assert [e.action for e in storage.events("u", a.id)] == ["add", "update"]
         assert storage.events("other", a.id) == []
 
+    def test_one_record_per_turn(self, storage: Storage) -> None:
+        """A second insert of a turn id the user holds is a conflict (two writers planned the same id)."""
+        from ..errors import SlotConflictError
+
+        a = make_record("u", "user: I keep bees", key="episode.s1:0", kind=MemoryKind.EPISODE)
+        b = make_record("u", "user: I keep ants", key="episode.s1:0", kind=MemoryKind.EPISODE)
+        storage.write("u", WriteBatch(inserts=[a]))
+        with pytest.raises(SlotConflictError):
+            storage.write("u", WriteBatch(inserts=[b]))
+        storage.write("other", WriteBatch(inserts=[make_record("other", "user: x", key="episode.s1:0",
+                                                               kind=MemoryKind.EPISODE)]))
+        assert [r.text for r in storage.list("u", MemoryFilter(statuses=None))] == ["user: I keep bees"]
+
+    def test_reset_history_replaces_a_records_events(self, storage: Storage) -> None:
+        a, b = make_record("u", "user: code is zq1"), make_record("u", "user: other", minutes=1)
+        storage.write("u", WriteBatch(inserts=[a, b], events=[MemoryEvent(a.id, "add", T0, {"text": "code is zq1"}),
+                                                              MemoryEvent(b.id, "add", T0, {"text": "other"})]))
+        a2 = a.model_copy(update={"text": "user: code is [forgotten]"})
+        storage.write("u", WriteBatch(updates=[a2], reset_history=[a.id],
+                                      events=[MemoryEvent(a.id, "add", T0, {"text": "code is [forgotten]"})]))
+        assert [e.detail for e in storage.events("u", a.id)] == [{"text": "code is [forgotten]"}]
+        assert [e.detail for e in storage.events("u", b.id)] == [{"text": "other"}]
+        storage.write("other", WriteBatch(reset_history=[a.id]))  # another user's ids: nothing happens
+        assert len(storage.events("u", a.id)) == 1
+
     def test_one_active_record_per_slot(self, storage: Storage) -> None:
         if not storage.capabilities.enforces_unique_active_slot:
             pytest.skip("adapter does not enforce unique active slots")
