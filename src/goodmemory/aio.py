@@ -150,10 +150,11 @@ class AsyncGoodMemory:
         session_id: str | None = None,
         domain: str | None = None,
         dry_run: bool = False,
+        all: bool = False,
     ) -> ForgetReceipt:
         """See :meth:`GoodMemory.forget`."""
         return await self._scoped(user_id, self.sync.forget, memory_id, user_id=user_id, key=key,
-                                  session_id=session_id, domain=domain, dry_run=dry_run)
+                                  session_id=session_id, domain=domain, dry_run=dry_run, all=all)
 
     async def export(self, *, user_id: str) -> UserExport:
         """See :meth:`GoodMemory.export`."""

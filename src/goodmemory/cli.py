@@ -351,7 +351,9 @@ def forget(
     if memory_id is None and key is None and session_id is None and domain is None and not dry_run and not yes:
         raise _usage(f"this deletes every memory of {user_id!r}; add --yes (or --dry-run to preview)")
     with _memory(ctx) as mem, _errors():
-        res = mem.forget(memory_id, user_id=user_id, key=key, session_id=session_id, domain=domain, dry_run=dry_run)
+        everything = memory_id is None and key is None and session_id is None and domain is None
+        res = mem.forget(memory_id, user_id=user_id, key=key, session_id=session_id, domain=domain, dry_run=dry_run,
+                         all=everything)
 
     def text() -> str:
         head = "would delete" if res.dry_run else "deleted"

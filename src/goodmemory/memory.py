@@ -283,10 +283,13 @@ class GoodMemory:
         session_id: str | None = None,
         domain: str | None = None,
         dry_run: bool = False,
+        all: bool = False,
     ) -> ForgetReceipt:
         """Hard-delete memories (rows, full-text, vectors, history); returns counts per index.
 
-        With only ``user_id``: everything of that user. ``memory_id`` forgets that memory's value: the
+        ``all=True`` with no other filter: everything of that user (without it, a call that names no memory,
+        key, session or domain is refused, so a missing argument never wipes a user). ``memory_id`` forgets
+        that memory's value: the
         memory, the older values it replaced, the raw turns they came from, and the value wherever
         else the user's turns repeat it (see ``goodmemory._forget`` and SECURITY.md).
         """
@@ -295,6 +298,13 @@ class GoodMemory:
         session_id = V.check_opt_str(session_id, "session_id")
         domain = V.check_opt_str(domain, "domain")
         key = V.check_opt_str(key, "key")
+        everything = memory_id is None and key is None and session_id is None and domain is None
+        if everything and all is not True:
+            raise InvalidInputError("forget() names no memory_id, key, session_id or domain: that deletes every "
+                                    "memory of the user, so pass all=True to mean it")
+        if all is True and not everything:
+            raise InvalidInputError("all=True forgets everything of the user: it takes no memory_id, key, "
+                                    "session_id or domain")
         targets: builtins.list[MemoryRecord]
         if memory_id is not None:
             rec = self._get(user_id, memory_id)

@@ -130,7 +130,7 @@ SCOPED: dict[str, Callable[[Any], Call]] = {
     "recall": lambda u: lambda m: m.recall("Lisbon", user_id=u),
     "build_context": lambda u: lambda m: m.build_context("Lisbon", user_id=u),
     "export": lambda u: lambda m: m.export(user_id=u),
-    "forget": lambda u: lambda m: m.forget(user_id=u),
+    "forget": lambda u: lambda m: m.forget(user_id=u, all=True),
     "list": lambda u: lambda m: m.list(user_id=u),
     "get": lambda u: lambda m: m.get("x", user_id=u),
     "history": lambda u: lambda m: m.history("x", user_id=u),
@@ -259,7 +259,7 @@ def test_import_of_a_non_export(mem: GoodMemory, export: Any) -> None:
 
 def test_import_into_empty_user_id_is_refused(mem: GoodMemory) -> None:
     exp = mem.export(user_id="u1")
-    mem.forget(user_id="u1")
+    mem.forget(user_id="u1", all=True)
     _refused(mem, lambda m: m.import_(exp, user_id=""), InvalidInputError, r"user_id must be")
 
 

@@ -196,7 +196,7 @@ def test_postgres_import_round_trip_through_copy(pg_schema: str) -> None:
         storage: Any = mem.storage
         assert storage.count("u2", MemoryFilter(statuses=None)) == len(exp.memories)
         assert [m for m, _ in storage.search_text("u2", TextQuery("Bolt"))] != []
-        assert mem.forget(user_id="u2").deleted["vectors"] == len(exp.memories)
+        assert mem.forget(user_id="u2", all=True).deleted["vectors"] == len(exp.memories)
 
 
 @pytest.mark.postgres

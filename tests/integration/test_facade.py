@@ -16,7 +16,7 @@ from goodmemory import (
     WriteAction,
     create_good_memory,
 )
-from goodmemory.errors import EmbeddingError
+from goodmemory.errors import EmbeddingError, InvalidInputError
 from goodmemory.tokens import count_tokens
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
@@ -144,9 +144,9 @@ def test_forget_one_memory_and_everything(mem: GoodMemory) -> None:
     assert all("ABC-1234" not in h.memory.text for h in mem.recall("ABC-1234 plate", user_id="u1").hits)
     with pytest.raises(MemoryNotFoundError):
         mem.get(plate.id, user_id="u1")
-    dry = mem.forget(user_id="u1", dry_run=True)
+    dry = mem.forget(user_id="u1", dry_run=True, all=True)
     assert dry.dry_run and dry.deleted["rows"] == len(mem.export(user_id="u1").memories)
-    receipt = mem.forget(user_id="u1")
+    receipt = mem.forget(user_id="u1", all=True)
     assert receipt.deleted["rows"] == 2
     assert mem.export(user_id="u1").memories == []
     assert len(mem.export(user_id="u2").memories) == 2  # the other user is untouched
@@ -294,3 +294,14 @@ def test_context_leads_with_the_most_important_profile_facts(mem: GoodMemory) ->
     mem.storage.write("u1", WriteBatch(inserts=facts, vectors={f.id: v for f, v in zip(facts, vectors, strict=True)}))
     ctx = mem.build_context("any plans for the weekend?", user_id="u1", max_tokens=400)
     assert [i.memory_id for i in ctx.items[:3]] == [facts[1].id, facts[3].id, facts[5].id]
+
+
+def test_forget_everything_needs_all_true(mem: GoodMemory) -> None:
+    mem.remember([{"role": "user", "content": "I live in Lisbon."}], user_id="u1", session_id="s1")
+    before = mem.export(user_id="u1").memories
+    with pytest.raises(InvalidInputError, match="all=True"):
+        mem.forget(user_id="u1")
+    with pytest.raises(InvalidInputError, match="all=True"):
+        mem.forget(user_id="u1", session_id="s1", all=True)
+    assert mem.export(user_id="u1").memories == before  # neither call deleted anything
+    assert mem.forget(user_id="u1", all=True).deleted["rows"] == len(before)

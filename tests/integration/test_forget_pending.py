@@ -47,7 +47,7 @@ def test_a_pending_scrub_survives_a_restart(tmp_path: Path) -> None:
     reader = sqlite3.connect(str(db), isolation_level=None, timeout=0.2)
     reader.execute("BEGIN")
     reader.execute("SELECT count(*) FROM gm_memories").fetchall()
-    assert m.forget(user_id="u").pending_scrub
+    assert m.forget(user_id="u", all=True).pending_scrub
     storage.engine.dispose()  # the process goes away without a clean close
     reader.execute("COMMIT")  # the reader stays connected: SQLite does not checkpoint on its own
     assert MARK.encode() in _file_bytes(db)

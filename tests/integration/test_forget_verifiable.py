@@ -243,7 +243,7 @@ def test_sqlite_forget_user_leaves_no_trace(sql_mem: GoodMemory, db: Path) -> No
     texts = [r.text for r in recs]
     expected = index_counts(db, [r.id for r in recs])
 
-    receipt = m.forget(user_id=USER)
+    receipt = m.forget(user_id=USER, all=True)
 
     assert {k: receipt.deleted[k] for k in expected} == expected and expected["rows"] == len(recs) == 7
     assert receipt.deleted["embedding_cache"] == len(set(texts))
@@ -260,7 +260,7 @@ def test_sqlite_forget_user_leaves_no_trace(sql_mem: GoodMemory, db: Path) -> No
 
 
 def test_sqlite_forget_user_leaves_no_user_id(sql_mem: GoodMemory, db: Path) -> None:
-    sql_mem.forget(user_id=USER)
+    sql_mem.forget(user_id=USER, all=True)
     sql_mem.close()
     sql_mem.storage.close()
     assert table_hits(db, (USER,)) == []
@@ -288,7 +288,7 @@ def test_fts5_has_no_secure_delete_here_and_optimize_suffices(sql_mem: GoodMemor
     assert isinstance(storage, SQLStorage)
     if sqlite3.sqlite_version_info < (3, 44, 0):
         assert storage._fts_secure_delete is False
-    sql_mem.forget(user_id=USER)
+    sql_mem.forget(user_id=USER, all=True)
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         # the index answers nothing for the forgotten term and holds no page with it
@@ -315,7 +315,7 @@ def test_in_memory_forget_leaves_no_trace(clock: FrozenClock) -> None:
     assert MARK not in repr(storage.__dict__)  # rows, vectors, events, tombstones
 
     texts = [r.text for r in m.export(user_id=USER).memories]
-    receipt = m.forget(user_id=USER)
+    receipt = m.forget(user_id=USER, all=True)
     assert receipt.deleted["rows"] == len(texts) == 3
     _check_tombstone(m, None, receipt, USER)
     assert cache_hits(m, texts) == [] and USER not in m._injected

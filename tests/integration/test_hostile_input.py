@@ -79,7 +79,7 @@ def test_huge_batch_of_short_messages(tmp_path: Path) -> None:
         assert len(_raw_turns(m, "u1")) == n
         hits = m.recall("word4321", user_id="u1").hits
         assert hits and hits[0].memory.text == "assistant: turn 4321 word4321"
-        assert m.forget(user_id="u1").deleted["rows"] >= n
+        assert m.forget(user_id="u1", all=True).deleted["rows"] >= n
 
 
 # -- RTL and emoji -----------------------------------------------------------

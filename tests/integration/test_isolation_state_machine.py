@@ -295,7 +295,7 @@ class IsolationMachine(RuleBasedStateMachine):
     @rule(user=st.sampled_from(USERS))
     def forget_user(self, user: str) -> None:
         self._step(user)
-        self._forget_all(user)
+        self._forget_all(user, all=True)
         for i in range(2):
             assert self._export(i, user) == []
 
@@ -400,7 +400,7 @@ def test_same_slot_keys_of_two_users_never_meet(tmp_path: Path) -> None:
             for u in range(len(USERS)):
                 vals = [r.value for r in m.list(user_id=USERS[u], kinds=["fact"])]
                 assert vals == [fact_marker(u, 0, 0, 0)]
-            m.forget(user_id="u1")
+            m.forget(user_id="u1", all=True)
             assert [r.value for r in m.list(user_id="u0", kinds=["fact"])] == [fact_marker(0, 0, 0, 0)]
             assert [r.value for r in m.list(user_id="u2", kinds=["fact"])] == [fact_marker(2, 0, 0, 0)]
         storage.close()

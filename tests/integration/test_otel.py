@@ -45,7 +45,7 @@ def test_spans_follow_gen_ai_memory_conventions(memory: GoodMemory, exporter: In
     memory.build_context("hotel near home", user_id="u1", max_tokens=200)
     city = next(r for r in memory.list(user_id="u1") if r.kind.value == "profile")
     memory.forget(city.id, user_id="u1")
-    memory.forget(user_id="u1")
+    memory.forget(user_id="u1", all=True)
 
     spans = exporter.get_finished_spans()
     ops = [s.attributes["gen_ai.operation.name"] for s in spans]

@@ -135,7 +135,7 @@ def test_recall_feedback_history_and_forget_one(base_url: str) -> None:
         ("/v1/recall", {"query": "x", "limit": 0}, "limit"),
         ("/v1/context", {"query": "x", "max_tokens": -5}, "max_tokens"),
         ("/v1/recall", {"query": "x", "kinds": ["nonsense"]}, "kinds"),
-        ("/v1/forget", {}, "all=true"),
+        ("/v1/forget", {}, "all="),
     ],
     ids=["content-not-text", "messages-not-a-list", "bad-role", "limit-0", "negative-budget", "bad-kind", "forget-all"],
 )

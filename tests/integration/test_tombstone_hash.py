@@ -28,14 +28,14 @@ def test_no_plain_hash_of_a_forgotten_user_stays(tmp_path: Path) -> None:
     db = tmp_path / "gm.db"
     with _open(db) as m:
         m.remember([{"role": "user", "content": "I keep bees"}], user_id=USER, session_id="s")
-        m.forget(user_id=USER)
+        m.forget(user_id=USER, all=True)
         assert len(m.storage.tombstones(USER)) == 1  # still found by the user id
     raw = _raw(db)
     assert PLAIN.encode() not in raw and USER.encode() not in raw
     # another store keys the same user differently: no hash to compare across files
     with _open(tmp_path / "other.db") as m2:
         m2.remember([{"role": "user", "content": "x y z"}], user_id=USER, session_id="s")
-        m2.forget(user_id=USER)
+        m2.forget(user_id=USER, all=True)
     conn = sqlite3.connect(db)
     a = conn.execute("SELECT user_hash FROM gm_tombstones").fetchone()[0]
     conn.close()
@@ -49,7 +49,7 @@ def test_plain_hashes_written_before_are_rekeyed_on_open(tmp_path: Path) -> None
     db = tmp_path / "gm.db"
     with _open(db) as m:
         m.remember([{"role": "user", "content": "I keep bees"}], user_id=USER, session_id="s")
-        m.forget(user_id=USER)
+        m.forget(user_id=USER, all=True)
     conn = sqlite3.connect(db)  # a store written by the earlier version: plain hashes, no key
     conn.execute("DELETE FROM gm_meta WHERE name = 'user_hash_key'")
     conn.execute("UPDATE gm_tombstones SET user_hash = ?", (PLAIN,))

@@ -131,7 +131,7 @@ class GoodMemoryCandidate:
         self.feedback_message_ids: set[str] = set()  # messages feedback corrections created
 
     def prepare(self, user_id: str, scenario: Scenario) -> None:
-        self.mem.forget(user_id=user_id)
+        self.mem.forget(user_id=user_id, all=True)
         self.feedback_message_ids = set()
         remember: list[dict[str, Any]] = []
         for s in scenario.sessions:

@@ -159,7 +159,8 @@ def create_server(memory: GoodMemory | AsyncGoodMemory, *, user_id: str, name: s
             raise ToolError("say what to forget: memory_id, key, session_id or domain "
                             "(or everything=true to delete all of the user's memory)")
         try:
-            res = await amem.forget(memory_id, user_id=user_id, key=key, session_id=session_id, domain=domain)
+            res = await amem.forget(memory_id, user_id=user_id, key=key, session_id=session_id, domain=domain,
+                                    all=memory_id is None and key is None and session_id is None and domain is None)
         except GoodMemoryError as exc:
             raise ToolError(str(exc)) from None
         return {"deleted": res.deleted, "memory_ids": res.memory_ids}

@@ -245,11 +245,9 @@ def create_app(memory: GoodMemory | AsyncGoodMemory, *, api_keys: Mapping[str, s
 
     @app.post("/v1/forget", response_model=ForgetReceipt, tags=["memories"])
     async def forget(body: ForgetBody, user: User) -> ForgetReceipt:
-        if not body.all and body.key is None and body.session_id is None and body.domain is None:
-            raise InvalidInputError("forget without key, session_id or domain deletes everything of the user: "
-                                    "send all=true to confirm")
+        # the library refuses a filterless call without all=true, and all=true beside a filter
         return await amem.forget(user_id=user, key=body.key, session_id=body.session_id, domain=body.domain,
-                                 dry_run=body.dry_run)
+                                 dry_run=body.dry_run, all=body.all)
 
     @app.get("/v1/export", response_model=UserExport, tags=["portability"])
     async def export(user: User) -> UserExport:
