@@ -4,6 +4,7 @@
     python scripts/bench.py --quick              # 1,000 records, 50 queries (CI)
     python scripts/bench.py --memories 300 --queries 20 --json /tmp/bench.json
     python scripts/bench.py --storage sqlite:///tmp/gm.db --seed 7
+    python scripts/bench.py --cold --json /tmp/cold.json   # new process to first context, second instance
 
 The synthetic user talks like a user of an agent: first-person sentences across
 kinds (identity, preferences, accounts / orders / plates with identifiers,
@@ -655,6 +656,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     p.add_argument("--fake-pass", action="store_true",
                    help="also re-run the ingest with FakeEmbedder (adds minutes at 10k records)")
+    p.add_argument("--cold", action="store_true",
+                   help="only the start-up: new processes to their first build_context (scripts/_bench_cold.py)")
+    p.add_argument("--cold-runs", type=int, default=5, help="timed processes for --cold (default 5)")
     p.add_argument("--torch-threads", type=int, default=None,
                    help="torch intra-op threads for the embedder (default: torch's own choice)")
     args = p.parse_args(argv)
@@ -669,8 +673,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    result = run(args)
-    print(table(result))
+    if args.cold:
+        from _bench_cold import cold_table, run_cold  # scripts/ is on sys.path when run as a script
+
+        result = run_cold(args.cold_runs)
+        print(cold_table(result))
+    else:
+        result = run(args)
+        print(table(result))
     if args.json_path:
         Path(args.json_path).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0

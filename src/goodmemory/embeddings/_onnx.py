@@ -17,12 +17,13 @@ import contextlib
 import hashlib
 import json
 import os
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .._cachedir import atomic_write, cache_dir
 
 __all__ = ["EXPORT_VERSION", "MIN_COSINE", "OnnxMiniLM", "PROBES", "cache_dir", "fingerprint", "load_cached"]
 
@@ -36,16 +37,6 @@ PROBES = (
 )
 _SMALL_FILES = ("config.json", "modules.json", "sentence_bert_config.json", "tokenizer.json",
                 "tokenizer_config.json", "special_tokens_map.json", "1_Pooling/config.json")
-
-
-def cache_dir() -> Path:
-    """``GOODMEMORY_CACHE_DIR`` if set, else the user cache directory (``platformdirs``)."""
-    env = os.environ.get("GOODMEMORY_CACHE_DIR")
-    if env:
-        return Path(env)
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("goodmemory", appauthor=False))
 
 
 def fingerprint(model_path: Path) -> str:
@@ -180,19 +171,6 @@ def _export_lock(directory: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-
-
 def load_or_export(model_path: Path, directory: Path, export: Callable[[], tuple[bytes, np.ndarray]], *,
                    threads: int, batch_size: int) -> tuple[OnnxMiniLM, bool]:
     """The cached session, else ``export()`` -> (graph bytes, probe vectors of the regular path), verified,
@@ -214,6 +192,6 @@ def load_or_export(model_path: Path, directory: Path, export: Callable[[], tuple
         graph_file, meta_file = _paths(directory, fingerprint(model_path))
         meta = {"size": len(graph), "sha256": hashlib.sha256(graph).hexdigest(), "export_version": EXPORT_VERSION,
                 "model_path": str(model_path), "probes": reference.astype(float).tolist()}
-        _atomic_write(graph_file, graph)
-        _atomic_write(meta_file, json.dumps(meta).encode("utf-8"))
+        atomic_write(graph_file, graph)
+        atomic_write(meta_file, json.dumps(meta).encode("utf-8"))
         return runtime, True
