@@ -124,3 +124,17 @@ def test_a_new_process_with_a_warm_cache_does_not_export_or_import_torch(warm_ca
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["onnx-cached", "0", "False", "True"]
+
+
+def test_a_warm_cache_is_opened_in_the_background_at_construction(warm_cache: Path, tmp_path: Path,
+                                                                  fresh_process: None) -> None:
+    import threading
+
+    e = MiniLMEmbedder(cache_dir=warm_cache)
+    for t in threading.enumerate():
+        if t.name == "goodmemory-embedder-load":
+            t.join(timeout=120)
+    assert e._backend is not None and e.runtime == "onnx-cached"  # loaded before any embed()
+    assert e.embed(["x"]).shape == (1, 384)
+    cold = MiniLMEmbedder(cache_dir=tmp_path)  # nothing cached there: no thread, nothing loaded
+    assert cold._backend is None and not any(t.name == "goodmemory-embedder-load" for t in threading.enumerate())

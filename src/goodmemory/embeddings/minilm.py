@@ -49,6 +49,9 @@ _SHARED: dict[tuple[Any, ...], Any] = {}
 _SHARED_LOCK = threading.Lock()
 #: how many ONNX exports this process ran (tests: a warm cache means none)
 export_count = 0
+if hasattr(os, "register_at_fork"):  # a fork waits for a load in flight: the child never inherits a held lock
+    os.register_at_fork(before=_SHARED_LOCK.acquire, after_in_parent=_SHARED_LOCK.release,
+                        after_in_child=_SHARED_LOCK.release)
 
 
 def _threads() -> int:
@@ -60,7 +63,7 @@ class MiniLMEmbedder:
     name = "all-MiniLM-L6-v2"
 
     def __init__(self, model_path: str | Path | None = None, *, batch_size: int = 64,
-                 cache_dir: str | Path | None = None) -> None:
+                 cache_dir: str | Path | None = None, prefetch: bool = True) -> None:
         path = Path(model_path) if model_path else packaged_model_path()
         if path is None:
             raise ConfigurationError(
@@ -73,6 +76,32 @@ class MiniLMEmbedder:
         #: "onnx-cached" (graph read from the cache), "onnx-exported" (this call wrote it), "onnx-shared"
         #: (another instance of this process loaded it), "torch", or "" before the first call
         self.runtime = ""
+        if prefetch:
+            self._prefetch()
+
+    def _key(self) -> tuple[Any, ...] | None:
+        if os.environ.get("GOODMEMORY_EMBED_RUNTIME", "onnx") == "torch":
+            return None
+        return ("onnx", self.model_path, self.cache_dir, _threads(), self.batch_size)
+
+    def _prefetch(self) -> None:
+        """With the graph in the cache and not loaded yet, open it on a daemon thread: the caller's own start-up
+        (storage, extractor, token counter) runs meanwhile, and the first ``embed`` waits for it under the lock.
+        Without a cached graph nothing starts here (exporting is torch's work; it stays on the caller)."""
+        key = self._key()
+        if key is None or key in _SHARED:
+            return
+        try:
+            if not _onnx.cached_graph(self.model_path, self.cache_dir).exists():
+                return
+        except OSError:
+            return
+
+        def load() -> None:
+            with contextlib.suppress(Exception):  # the first embed() loads again and raises properly
+                self._load()
+
+        threading.Thread(target=load, name="goodmemory-embedder-load", daemon=True).start()
 
     @property
     def cache_dir(self) -> Path:
@@ -81,9 +110,10 @@ class MiniLMEmbedder:
     def _load(self) -> Any:
         if self._backend is not None:
             return self._backend
-        want_onnx = os.environ.get("GOODMEMORY_EMBED_RUNTIME", "onnx") != "torch"
-        key = ("onnx", self.model_path, self.cache_dir, _threads(), self.batch_size) if want_onnx else None
+        key = self._key()
         with _SHARED_LOCK:
+            if self._backend is not None:  # the prefetch thread finished while we waited
+                return self._backend
             made = False
             if key is not None and key not in _SHARED:
                 made = True
