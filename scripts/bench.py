@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import random
 import resource
 import sys
@@ -411,6 +412,7 @@ class Ingest:
     records: int
     seconds: float
     remember_seconds: float
+    call_ms: list[float] = field(default_factory=list)  # one remember() call each
 
 
 def ingest(mem: Any, seed: int, *, target_records: int | None, max_messages: int | None, desc: str,
@@ -419,6 +421,7 @@ def ingest(mem: Any, seed: int, *, target_records: int | None, max_messages: int
     total = target_records if target_records is not None else max_messages or 0
     bar = _progress(total, desc, progress, unit="rec" if target_records is not None else "msg")
     n_msgs, records, spent = 0, 0, 0.0
+    call_ms: list[float] = []
     t_start = time.perf_counter()
     for s in sessions(seed):
         if target_records is not None and records >= target_records:
@@ -429,13 +432,15 @@ def ingest(mem: Any, seed: int, *, target_records: int | None, max_messages: int
         t0 = time.perf_counter()
         mem.remember(s.messages, user_id=USER_ID, session_id=s.session_id, domain=s.domain, at=s.at)
         spent += time.perf_counter() - t0
+        call_ms.append((time.perf_counter() - t0) * 1e3)
         n_msgs += len(s.messages)
         now_records = mem.storage.count(USER_ID)
         bar.update((now_records - records) if target_records is not None else len(s.messages))
         records = now_records
         bar.set_postfix_str(f"{n_msgs} msgs, {n_msgs / spent:.0f} msg/s" if spent else "")
     bar.close()
-    return Ingest(messages=n_msgs, records=records, seconds=time.perf_counter() - t_start, remember_seconds=spent)
+    return Ingest(messages=n_msgs, records=records, seconds=time.perf_counter() - t_start, remember_seconds=spent,
+                  call_ms=call_ms)
 
 
 def extraction_only(seed: int, n_messages: int) -> float:
@@ -565,6 +570,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     peak_mb = peak_kb / 1024 if sys.platform != "darwin" else peak_kb / 1024 / 1024
     result: dict[str, Any] = {
         "remember_msgs_per_s": round(ing.messages / ing.remember_seconds, 2),
+        # per remember() call of BATCH_MESSAGES messages, over the whole ingest and over its last 10%
+        # (the store near --memories records)
+        "remember_call_p50_ms": round(_pct(ing.call_ms, 50), 2),
+        "remember_call_p95_ms": round(_pct(ing.call_ms, 95), 2),
+        "remember_last10pct_msgs_per_s": _tail_rate(ing.call_ms),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         # remember() wall time minus the time spent inside the embedding model, same run
         "extract_policy_msgs_per_s": round(ing.messages / max(ing.remember_seconds - ingest_embed_s, 1e-9), 2),
         "fake_embedder_msgs_per_s": fake_rate,
@@ -597,6 +608,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def _tail_rate(call_ms: Sequence[float]) -> float | None:
+    tail = call_ms[-max(1, len(call_ms) // 10):]
+    return round(len(tail) * BATCH_MESSAGES / (sum(tail) / 1e3), 2) if tail and sum(tail) > 0 else None
+
+
 def table(r: dict[str, Any]) -> str:
     def f(v: Any, unit: str = "") -> str:
         if v is None:
@@ -611,6 +627,9 @@ def table(r: dict[str, Any]) -> str:
         ("stored records (memories)", f(r["memories"]), ""),
         ("messages remembered", f(r["messages"]), f"batches of {BATCH_MESSAGES}"),
         ("remember, MiniLM + rules", f(r["remember_msgs_per_s"], " msg/s"), "embeddings included"),
+        ("remember per call p50 / p95", f"{f(r['remember_call_p50_ms'])} / {f(r['remember_call_p95_ms'])} ms",
+         f"{BATCH_MESSAGES} messages a call; last 10% of the ingest: "
+         f"{f(r['remember_last10pct_msgs_per_s'], ' msg/s')}; load average {r['load_average']}"),
         ("remember minus embedding time", f(r["extract_policy_msgs_per_s"], " msg/s"),
          "same run: extraction + write policy + SQLite, embeddings excluded; target >= 1,000"),
         ("remember, FakeEmbedder + rules", f(r["fake_embedder_msgs_per_s"], " msg/s"),

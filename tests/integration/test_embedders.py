@@ -104,3 +104,15 @@ def test_store_refuses_vectors_of_another_dimension(tmp_path) -> None:  # type: 
     with pytest.raises(DimensionMismatchError):
         s.write("u", WriteBatch(inserts=[r], vectors={r.id: np.ones(32, dtype=np.float32)}))
     s.close()
+
+
+def test_onnx_batches_cut_where_padding_would_be_wasted() -> None:
+    from goodmemory.embeddings._onnx import _batches
+
+    lengths = [11, 13, 13, 14, 18, 18, 18, 19, 20, 107, 110, 256]
+    batches = list(_batches(list(range(len(lengths))), lengths, size=64))
+    assert sorted(i for b in batches for i in b) == list(range(len(lengths)))
+    for b in batches:  # padded tokens stay within 30% (+32) of the real ones
+        assert len(b) * max(lengths[i] for i in b) <= 1.3 * sum(lengths[i] for i in b) + 32
+    assert len(batches) < len(lengths)  # and similar lengths still share a run
+    assert [len(b) for b in _batches(list(range(100)), [5] * 100, size=64)] == [64, 36]

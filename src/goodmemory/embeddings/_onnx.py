@@ -116,10 +116,8 @@ class OnnxMiniLM:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         encs = self._tokenizer.encode_batch(list(texts)) if len(texts) > 1 else [self._tokenizer.encode(texts[0])]
         out: np.ndarray | None = None
-        # length-sorted batches: little padding, as sentence-transformers does
         order = sorted(range(len(encs)), key=lambda i: len(encs[i].ids))
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
+        for idx in _batches(order, [len(e.ids) for e in encs], self.batch_size):
             n = max(len(encs[i].ids) for i in idx)
             ids = np.zeros((len(idx), n), dtype=np.int64)
             mask = np.zeros((len(idx), n), dtype=np.int64)
@@ -133,6 +131,25 @@ class OnnxMiniLM:
             out[idx] = vec
         assert out is not None  # texts is never empty here
         return out
+
+
+def _batches(order: list[int], lengths: list[int], size: int, waste: float = 0.3, slack: int = 32) -> Iterator[list[int]]:
+    """Length-sorted batches that cut where padding would exceed ``waste`` of the real tokens (plus ``slack``).
+
+    Sorting alone (what sentence-transformers does) still pads a call's twenty short turns to its one long
+    session digest: 1,498 padded tokens for 326 real ones in the bench's calls. A session run is ~1 ms,
+    a padded token costs as much as a real one."""
+    batch: list[int] = []
+    real = 0
+    for i in order:
+        n = lengths[i]
+        if batch and (len(batch) == size or (len(batch) + 1) * n > (1 + waste) * (real + n) + slack):
+            yield batch
+            batch, real = [], 0
+        batch.append(i)
+        real += n
+    if batch:
+        yield batch
 
 
 def _paths(directory: Path, fp: str) -> tuple[Path, Path]:
