@@ -215,8 +215,11 @@ class SQLStorage:
                             S.memories.c.user_id == user_id, S.memories.c.id.in_([r.id for r in batch.updates])))}
                         gone = next((r.id for r in batch.updates if r.id not in found), batch.updates[0].id)
                         raise SlotConflictError(f"update of unknown memory {gone}: it changed or was deleted since this write was planned")
-                    conn.execute(text("DELETE FROM gm_fts WHERE memory_id = :m AND user_id = :u"),
-                                 [{"m": r.id, "u": user_id} for r in batch.updates])
+                    # one statement: FTS5 cannot index memory_id, so each "= :m" delete scanned the whole table
+                    # (8 per bench call at 10k rows: ~58 ms; one IN over the same ids: ~12 ms)
+                    conn.execute(text("DELETE FROM gm_fts WHERE user_id = :u AND memory_id IN "
+                                      "(SELECT value FROM json_each(:ids))"),
+                                 {"u": user_id, "ids": json.dumps([r.id for r in batch.updates])})
                 if batch.inserts:
                     conn.execute(insert(S.memories), [memory_row(r) for r in batch.inserts])
                 fts_rows = [
