@@ -32,6 +32,9 @@ t3 = time.perf_counter()
 ctx = m.build_context("Book me a flight home", user_id="u1")
 t4 = time.perf_counter()
 wall_end = time.time()
+import resource
+_ru = resource.getrusage(resource.RUSAGE_SELF)
+cpu_s = _ru.ru_utime + _ru.ru_stime  # all threads: what a quiet machine's wall time tends to
 m2 = create_good_memory("sqlite:///" + sys.argv[1] + "/b.db")
 t5 = time.perf_counter()
 m2.remember([{"role": "user", "content": "My dentist is Dr. Silva on Friday."}], user_id="u2")
@@ -42,7 +45,7 @@ ctx3 = m3.build_context("Book me a flight home", user_id="u1")
 t7 = time.perf_counter()
 inner = getattr(m.embedder, "inner", m.embedder)
 print(json.dumps({
-    "wall_end": wall_end, "import_s": t1 - t0, "create_s": t2 - t1, "remember_s": t3 - t2, "context_s": t4 - t3,
+    "wall_end": wall_end, "cpu_s": cpu_s, "import_s": t1 - t0, "create_s": t2 - t1, "remember_s": t3 - t2, "context_s": t4 - t3,
     "second_create_ms": (t5 - t4) * 1e3, "second_instance_ms": (t6 - t4) * 1e3,
     "reopen_context_ms": (t7 - t6) * 1e3,
     "runtime": getattr(inner, "runtime", type(inner).__name__), "torch_imported": "torch" in sys.modules,
@@ -85,6 +88,7 @@ def run_cold(runs: int) -> dict[str, Any]:
     keys = ("wall_s", "import_s", "create_s", "remember_s", "context_s")
     return {
         "cold_start_s": _spread([r["wall_s"] for r in results], 3),
+        "cold_start_cpu_s": _spread([r["cpu_s"] for r in results], 3),
         "stages_s": {k: _spread([r[k] for r in results], 3) for k in keys[1:]},
         "second_instance_ms": _spread([r["second_instance_ms"] for r in results], 1),
         "second_create_ms": _spread([r["second_create_ms"] for r in results], 1),
@@ -106,6 +110,9 @@ def cold_table(r: dict[str, Any]) -> str:
     rows = [
         ("new process to first build_context", f"{c['p50']:.2f} s (min {c['min']:.2f}, max {c['max']:.2f})",
          f"{r['runs']} runs; target <= 2.0 s"),
+        ("  CPU time of that process (user + sys)", f"{r['cold_start_cpu_s']['p50']:.2f} s "
+         f"(min {r['cold_start_cpu_s']['min']:.2f}, max {r['cold_start_cpu_s']['max']:.2f})",
+         "less sensitive to other processes than wall time"),
         *((f"  {k[:-2]}", f"{v['p50']:.3f} s (min {v['min']:.3f}, max {v['max']:.3f})", "") for k, v in s.items()),
         ("second instance: create + remember + context", f"{r['second_instance_ms']['p50']:.1f} ms "
          f"(min {r['second_instance_ms']['min']:.1f}, max {r['second_instance_ms']['max']:.1f})", "target <= 50 ms"),
