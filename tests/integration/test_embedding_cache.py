@@ -75,13 +75,11 @@ def test_instances_share_the_model_across_threads(warm_cache: Path, fresh_proces
     assert all(np.allclose(m, mats[0], atol=1e-6) for m in mats)
 
 
-@pytest.mark.parametrize("damage", ["flip-bytes", "truncate", "wrong-probes", "bad-json"])
-def test_a_corrupted_cache_is_detected_and_rebuilt(warm_cache: Path, tmp_path: Path, fresh_process: None,
-                                                   damage: str) -> None:
+def _damaged_copy(warm_cache: Path, into: Path, damage: str) -> None:
     for f in warm_cache.glob("minilm-*"):
-        (tmp_path / f.name).write_bytes(f.read_bytes())
-    graph = next(tmp_path.glob("*.onnx"))
-    meta = next(tmp_path.glob("*.json"))
+        (into / f.name).write_bytes(f.read_bytes())
+    graph = next(into.glob("*.onnx"))
+    meta = next(into.glob("*.json"))
     if damage == "flip-bytes":  # same size, different weights: only the hash can tell
         data = bytearray(graph.read_bytes())
         data[len(data) // 2 : len(data) // 2 + 64] = bytes(64)
@@ -94,6 +92,20 @@ def test_a_corrupted_cache_is_detected_and_rebuilt(warm_cache: Path, tmp_path: P
         meta.write_text(json.dumps(m))
     else:
         meta.write_text("{not json")
+
+
+@pytest.mark.parametrize("damage", ["flip-bytes", "truncate", "wrong-probes", "bad-json"])
+def test_a_corrupted_cache_is_not_used(warm_cache: Path, tmp_path: Path, damage: str) -> None:
+    from goodmemory.embeddings import _onnx
+
+    model = MiniLMEmbedder(cache_dir=warm_cache, prefetch=False).model_path
+    assert _onnx.load_cached(model, warm_cache, threads=1, batch_size=8) is not None  # the intact copy loads
+    _damaged_copy(warm_cache, tmp_path, damage)
+    assert _onnx.load_cached(model, tmp_path, threads=1, batch_size=8) is None
+
+
+def test_a_corrupted_cache_is_rebuilt(warm_cache: Path, tmp_path: Path, fresh_process: None) -> None:
+    _damaged_copy(warm_cache, tmp_path, "flip-bytes")
     exports = minilm.export_count
     e = MiniLMEmbedder(cache_dir=tmp_path)
     got = e.embed(["I moved to Porto"])
