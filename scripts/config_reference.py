@@ -87,6 +87,7 @@ ENV: dict[str, str] = {
     "GOODMEMORY_TORCH_THREADS": "opt-in: `torch.set_num_threads` when torch is loaded (process-wide; unset: untouched)",
     "GOODMEMORY_LLM_MODEL": "default model of `LLMConfig`",
     "GOODMEMORY_USER_ID": "the user of `goodmemory-mcp` over stdio (or `--user-id`)",
+    "GOODMEMORY_API_KEYS": "API keys of `goodmemory-server`, `key=user_id,...` (or `--keys FILE`, a JSON object)",
     "GOODMEMORY_OTEL_CAPTURE_QUERY": "`1`: record the query text in OpenTelemetry spans",
     "GOODMEMORY_TEST_POSTGRES_URL": "tests only: run the PostgreSQL conformance and concurrency tests there",
 }
