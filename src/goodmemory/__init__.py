@@ -51,7 +51,11 @@ from .models import (
 if TYPE_CHECKING:
     from .aio import AsyncGoodMemory, create_async_good_memory
 
-__version__ = "0.1.0"
+from ._version import __version__
+from .integrations.otel import instrument_facade as _instrument_facade
+
+# telemetry wraps the facade from outside (spans when opentelemetry is installed; else nothing changes)
+_instrument_facade(GoodMemory)
 
 
 def __getattr__(name: str) -> Any:

@@ -26,7 +26,6 @@ from .config import GoodMemoryConfig, StorageConfig, default_storage_url
 from .embeddings import CachedEmbedder, Embedder, default_embedder
 from .errors import ConfigurationError, InvalidInputError, MemoryNotFoundError, SlotConflictError
 from .extraction.base import Extractor
-from .integrations.otel import instrument_facade  # spans when opentelemetry is present; else a no-op
 from .maintenance import run_maintain
 from .models import (
     Context,
@@ -64,7 +63,6 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split()).strip(" .!")
 
 
-@instrument_facade
 class GoodMemory:
     """Long-term memory of users for an LLM agent. Create with :func:`create_good_memory`."""
 

@@ -92,7 +92,7 @@ def set_tracer_provider(provider: Any) -> None:
 def _tracer() -> Any:
     from opentelemetry import trace
 
-    from .. import __version__
+    from .._version import __version__
 
     if _provider is not None:
         return _provider.get_tracer(TRACER_NAME, __version__)

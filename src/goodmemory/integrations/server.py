@@ -25,7 +25,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .. import __version__
+from .._version import __version__
 from ..aio import AsyncGoodMemory
 from ..errors import (
     ConfigurationError,
