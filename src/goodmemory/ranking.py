@@ -18,7 +18,7 @@ from .models import MemoryKind, MemoryRecord
 from .routing import QueryPlan
 from .verification import StalenessConfig, Verdict, assess
 
-__all__ = ["RECIPES", "RankedHit", "RetrievalConfig", "rank", "rrf"]
+__all__ = ["RECIPES", "RankedHit", "RetrievalConfig", "fuse_orders", "rank", "rrf"]
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,24 @@ def rrf(rankings: Sequence[Sequence[str]], k: int = 60, weights: Sequence[float]
         for rank, mid in enumerate(ranking, start=1):
             out[mid] = out.get(mid, 0.0) + w / (k + rank)
     return out
+
+
+def fuse_orders(orders: Sequence[Sequence[str]], weights: Sequence[float], k: float) -> list[tuple[str, float]]:
+    """Weighted reciprocal rank fusion of whole orders, best first: each id scores the sum of
+    ``weight / (k + rank)`` over the orders it is in. A list of weight 0 is left out (its ids too).
+
+    Ties go to the id with the better rank in any list, then to the earlier list (so equal weights
+    interleave the lists: first of the first, first of the second, ...), then to the id.
+    """
+    score: dict[str, float] = {}
+    best: dict[str, tuple[int, int]] = {}
+    for li, (order, w) in enumerate(zip(orders, weights, strict=True)):
+        if w <= 0:
+            continue
+        for rank_, mid in enumerate(dict.fromkeys(order), start=1):
+            score[mid] = score.get(mid, 0.0) + w / (k + rank_)
+            best[mid] = min(best.get(mid, (rank_, li)), (rank_, li))
+    return sorted(score.items(), key=lambda x: (-x[1], best[x[0]], x[0]))
 
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
