@@ -281,15 +281,21 @@ def run_build_context(
             if r.id not in hit_ids and r.id in hinted_ids:
                 ranked_extra.append((r, hinted_score))
                 hit_ids.add(r.id)
-    ranked_extra.sort(key=lambda x: (-x[1], x[0].id))
+    # ties keep the order they came in (hits, then open tasks and family facts newest first): a tie broken by
+    # the random record ids made the same data pack differently from run to run
+    ranked_extra.sort(key=lambda x: -x[1])
     # the context order fuses the ranked list with the nearest raw turns by embedding alone (the floor: a
     # context is never far below plain dense retrieval of turns) and the standing items (core profile, how
     # the user wants answers), which take their place by rank instead of leading at any budget
+    about = [r for found in hinted for r in found if r.id in hinted_ids]
     lists = [([r for r, _ in ranked_extra], cc.ranked_weight), (turns, cc.dense_weight),
-             ([*profile, *style], cc.standing_weight)]
+             ([*profile, *style], cc.standing_weight), (about, cc.hinted_weight)]
     fused = fuse_orders([[r.id for r in found] for found, _ in lists], [w for _, w in lists], cc.fusion_k)
     pool = {r.id: r for found, _ in lists for r in found}
     for mid, score in fused:
+        # past the budget nothing more can be packed (the prefix rule): one entry over it is enough
+        if sum(e.tokens for e in order) > max_tokens:
+            break
         add(pool[mid], score)
 
     frame = render_frame(max_tokens, cc.full_frame_share, rc.tokens.count)
