@@ -287,7 +287,9 @@ def run_build_context(
     # the context order fuses the ranked list with the nearest raw turns by embedding alone (the floor: a
     # context is never far below plain dense retrieval of turns) and the standing items (core profile, how
     # the user wants answers), which take their place by rank instead of leading at any budget
-    about = [r for found in hinted for r in found if r.id in hinted_ids]
+    # what the question is about: the facts of the families it names, and the open tasks when it asks what
+    # is pending ("where were we", "to-do")
+    about = [r for found in hinted for r in found if r.id in hinted_ids] + (loops if task else [])
     lists = [([r for r, _ in ranked_extra], cc.ranked_weight), (turns, cc.dense_weight),
              ([*profile, *style], cc.standing_weight), (about, cc.hinted_weight)]
     fused = fuse_orders([[r.id for r in found] for found, _ in lists], [w for _, w in lists], cc.fusion_k)

@@ -76,7 +76,8 @@ class ContextConfig(BaseModel):
     # the dense floor at full strength: the nearest raw turns by embedding, as a plain baseline finds them
     dense_weight: float = Field(default=1.0, ge=0)
     standing_weight: float = Field(default=0.5, ge=0)
-    # the facts of the families the question names ("my car" -> vehicle.*), newest first, as a list of their own
+    # what the question is about, as a list of its own: the facts of the families it names ("my car" ->
+    # vehicle.*), newest first, and the open tasks when it asks what is pending
     hinted_weight: float = Field(default=1.0, ge=0)
     # the dense list reads max_tokens // dense_turn_tokens turns (at least the retrieval candidates), so a
     # large budget has enough turns to fill it
