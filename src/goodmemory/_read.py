@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TypeVar
 
 from .budget import pack
 from .config import GoodMemoryConfig
-from .context import Entry, render, section_for
+from .context import Entry, render, render_frame, section_for
 from .digest import digest_lines, excerpt, focus, sentences
 from .embeddings import Embedder
 from .models import (
@@ -23,7 +23,7 @@ from .models import (
     RecallHit,
     RecallResult,
 )
-from .ranking import RankedHit, rank
+from .ranking import RankedHit, fuse_orders, rank
 from .routing import Intent, QueryPlan, plan_query
 from .storage._text import terms
 from .storage.base import ACTIVE_ONLY, MemoryFilter, Storage, TextQuery, VectorQuery, list_many
@@ -31,10 +31,6 @@ from .tokens import TokenCounter
 from .verification import Verdict, assess
 
 __all__ = ["ReadContext", "run_build_context", "run_recall"]
-
-_RECENT_LOOPS = 10  # open loops offered to every context, newest first
-_LOOPS_AT_RANK = 24  # ... at the score of this hit (0-based) when the search did not find them
-_LOOPS_AT_RANK_TASK = 5  # ... or of this one, for a question about what is pending
 
 T = TypeVar("T")
 
@@ -57,9 +53,13 @@ class ReadContext:
 
 def _ranked(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
-    limit: int, include_history: bool, now: datetime, meanwhile: Callable[[QueryPlan], T],
-) -> tuple[list[RankedHit], dict[str, object], T]:
-    """Searches both channels and ranks; ``meanwhile`` (more storage reads) runs before the query embeds."""
+    limit: int, include_history: bool, now: datetime, meanwhile: Callable[[QueryPlan], T], vector_depth: int = 0,
+) -> tuple[list[RankedHit], dict[str, object], T, list[MemoryRecord]]:
+    """Searches both channels and ranks; ``meanwhile`` (more storage reads) runs before the query embeds.
+
+    Also returns the raw turns the vector search found, nearest first (the dense floor of build_context);
+    ``vector_depth`` searches that deep at least.
+    """
     cfg = rc.config.retrieval()
     plan = plan_query(query, at=now, domain=domain, kinds=kinds, limit=limit)
     statuses = (MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED) if include_history else ACTIVE_ONLY
@@ -73,7 +73,7 @@ def _ranked(
     t1 = time.perf_counter()
     qvec = rc.embedder.embed([plan.meaning_text if cfg.embed_meaning_text else query])[0]
     t2 = time.perf_counter()
-    vec_all = rc.storage.search_vector(user_id, VectorQuery(qvec, depth, flt))
+    vec_all = rc.storage.search_vector(user_id, VectorQuery(qvec, max(depth, vector_depth), flt))
     t3 = time.perf_counter()
     text_hits, vec_hits = text_all[: cfg.candidates], vec_all[: cfg.candidates]
     ids = tuple(dict.fromkeys([m for m, _ in text_all] + [m for m, _ in vec_all]))
@@ -84,6 +84,7 @@ def _ranked(
             inside = [m for m, _ in found if m in records and plan.window.contains(records[m].event_time)]
             in_window.append(inside[: cfg.window_candidates])
     hits = rank(plan, records, text_hits, vec_hits, now=now, config=cfg, limit=limit, window_hits=in_window)
+    turns = [r for m, _ in vec_all if (r := records.get(m)) is not None and _raw_turn(r)]
     t4 = time.perf_counter()
     trace = {
         "plan": plan.as_dict(),
@@ -94,14 +95,18 @@ def _ranked(
         "timings_ms": {"text": round((t1 - t0) * 1e3, 2), "embed": round((t2 - t1) * 1e3, 2),
                        "vector": round((t3 - t2) * 1e3, 2), "rank": round((t4 - t3) * 1e3, 2)},
     }
-    return hits, trace, extra
+    return hits, trace, extra, turns
+
+
+def _raw_turn(r: MemoryRecord) -> bool:
+    return r.kind == MemoryKind.EPISODE and not r.metadata.get("digest")
 
 
 def run_recall(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
     limit: int, include_history: bool, now: datetime,
 ) -> RecallResult:
-    hits, trace, _ = _ranked(rc, query, user_id=user_id, domain=domain, kinds=kinds, limit=limit,
+    hits, trace, _, _ = _ranked(rc, query, user_id=user_id, domain=domain, kinds=kinds, limit=limit,
                              include_history=include_history, now=now, meanwhile=lambda _: None)
     if rc.config.track_recalls and hits:
         rc.storage.mark_recalled(user_id, [h.record.id for h in hits], now)
@@ -168,10 +173,26 @@ def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext, foc
     return e
 
 
+def _shortened(e: Entry, room: int, tokens: TokenCounter, least: int) -> Entry | None:
+    """The entry cut to whole words that fit ``room`` tokens (its line included), or ``None`` when fewer
+    than ``least`` tokens of its text would be left."""
+    line_cost = tokens.count(e.line(in_timeline=e.section == "history")) - tokens.count(e.text)
+    keep = room - line_cost - 2  # the " …" mark
+    if keep < least:
+        return None
+    cut = tokens.truncate(e.text, keep)
+    if " " in cut and len(cut) < len(e.text):
+        cut = cut.rsplit(" ", 1)[0]
+    if tokens.count(cut) < least or len(cut) >= len(e.text):
+        return None
+    return replace(e, text=cut + " …", tokens=room)
+
+
 def run_build_context(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, max_tokens: int, now: datetime,
 ) -> tuple[Context, list[str]]:
     cfg = rc.config
+    cc = cfg.context()
     t0 = time.perf_counter()
 
     def standing(plan: QueryPlan) -> list[list[MemoryRecord]]:
@@ -182,7 +203,7 @@ def run_build_context(
              cfg.core_profile_items),
             # the newest open loops compete by default; older ones only when the search finds them relevant
             (MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,), visible_in_domain=domain, newest_first=True),
-             3 * _RECENT_LOOPS),
+             3 * cc.recent_loops),
             # how the user wants to be answered applies to every answer, whatever the question
             (MemoryFilter(kinds=(MemoryKind.PREFERENCE,), key_prefix="preference.communication.",
                           visible_in_domain=domain, newest_first=True), 3),
@@ -191,10 +212,10 @@ def run_build_context(
               for prefix in plan.key_hints),
         ])
 
-    hits, trace, (profile, loops, style, *hinted) = _ranked(
+    hits, trace, (profile, loops, style, *hinted), turns = _ranked(
         rc, query, user_id=user_id, domain=domain, kinds=None, limit=cfg.context_candidates, include_history=False,
-        now=now, meanwhile=standing)
-    loops = [r for r in loops if r.metadata.get("state", "open") == "open"][:_RECENT_LOOPS]
+        now=now, meanwhile=standing, vector_depth=max_tokens // cc.dense_turn_tokens)
+    loops = [r for r in loops if r.metadata.get("state", "open") == "open"][: cc.recent_loops]
     staleness = cfg.retrieval().staleness
     plan_d = trace.get("plan")
     plan_names = set(plan_d.get("names", ())) if isinstance(plan_d, dict) else set()
@@ -205,6 +226,7 @@ def run_build_context(
     order: list[Entry] = []
     conflicts: dict[str, MemoryRecord] = {}
     shown: dict[str, str] = {}  # message id -> the text of it that earlier (better-ranked) turns show
+    said: set[str] = set()  # the texts of the raw turns chosen: a turn said again word for word adds nothing
 
     def add(r: MemoryRecord, score: float) -> None:
         if r.id in by_id:
@@ -226,6 +248,10 @@ def run_build_context(
         e = _entry(r, score, flags, rc, focus_words, shown)
         if e is None:
             return
+        if _raw_turn(r):
+            if e.text in said:
+                return
+            said.add(e.text)
         if r.kind == MemoryKind.EPISODE and not r.metadata.get("digest"):
             for m in e.source_message_ids:
                 shown[m] = shown.get(m, "") + "\n" + e.text
@@ -233,25 +259,21 @@ def run_build_context(
         order.append(e)
 
     top_score = hits[0].score if hits else 1.0
-    # the core profile leads, then relevance order
-    core = profile
-    for r in [*core, *style]:
-        add(r, top_score * 1.01)
     ranked_extra = [(h.record, h.score) for h in hits]
     # open loops the search did not find fill in after the relevant history (the score of the 25th hit);
     # a question about what is pending ("where were we", "to-do") leads with them (the 6th hit's score).
     # LoCoMo @1000, conv-42/43/44/47: 0.791 -> 0.804, where 8 of 23 places had gone to unrelated tasks
     task = isinstance(plan_d, dict) and plan_d.get("intent") == Intent.TASK_CONTINUATION.value
-    rank = _LOOPS_AT_RANK_TASK if task else _LOOPS_AT_RANK
+    rank = cc.loops_at_rank_task if task else cc.loops_at_rank
     baseline = hits[min(len(hits) - 1, rank)].score if hits else 0.5
     hit_ids = {rec.id for rec, _ in ranked_extra}
     for r in loops:
         if r.id not in hit_ids:
-            ranked_extra.append((r, baseline * 0.9))
+            ranked_extra.append((r, baseline * cc.loop_share))
             hit_ids.add(r.id)
     # facts of the families the question points at ("which of my cards" -> card.*) come right after the
     # best hit, found by the search or not: they are what the question is about
-    hinted_score = top_score * 0.9
+    hinted_score = top_score * cc.hinted_share
     hinted_ids = {r.id for found in hinted for r in found if r.kind != MemoryKind.EPISODE}
     ranked_extra = [(r, max(sc, hinted_score) if r.id in hinted_ids else sc) for r, sc in ranked_extra]
     for found in hinted:
@@ -259,13 +281,30 @@ def run_build_context(
             if r.id not in hit_ids and r.id in hinted_ids:
                 ranked_extra.append((r, hinted_score))
                 hit_ids.add(r.id)
-    ranked_extra.sort(key=lambda x: (-x[1], x[0].id))
-    for r, s in ranked_extra:
-        add(r, s)
+    # ties keep the order they came in (hits, then open tasks and family facts newest first): a tie broken by
+    # the random record ids made the same data pack differently from run to run
+    ranked_extra.sort(key=lambda x: -x[1])
+    # the context order fuses the ranked list with the nearest raw turns by embedding alone (the floor: a
+    # context is never far below plain dense retrieval of turns) and the standing items (core profile, how
+    # the user wants answers), which take their place by rank instead of leading at any budget
+    # what the question is about: the facts of the families it names, and the open tasks when it asks what
+    # is pending ("where were we", "to-do")
+    about = [r for found in hinted for r in found if r.id in hinted_ids] + (loops if task else [])
+    lists = [([r for r, _ in ranked_extra], cc.ranked_weight), (turns, cc.dense_weight),
+             ([*profile, *style], cc.standing_weight), (about, cc.hinted_weight)]
+    fused = fuse_orders([[r.id for r in found] for found, _ in lists], [w for _, w in lists], cc.fusion_k)
+    pool = {r.id: r for found, _ in lists for r in found}
+    for mid, score in fused:
+        # past the budget nothing more can be packed (the prefix rule): one entry over it is enough
+        if sum(e.tokens for e in order) > max_tokens:
+            break
+        add(pool[mid], score)
 
-    result = pack(order, max_tokens, render=render, count=rc.tokens.count, item_tokens=lambda e: e.tokens,
+    frame = render_frame(max_tokens, cc.full_frame_share, rc.tokens.count)
+    result = pack(order, max_tokens, render=lambda entries: render(entries, frame=frame), count=rc.tokens.count, item_tokens=lambda e: e.tokens,
                   overhead_tokens=lambda chosen, e: (0 if any(c.section == e.section for c in chosen) else 6)
-                  + (7 if e.section == "history" and all(c.date != e.date for c in chosen) else 0))
+                  + (7 if e.section == "history" and all(c.date != e.date for c in chosen) else 0),
+                  shorten=lambda e, room: _shortened(e, room, rc.tokens, cc.min_shortened_tokens))
     for e in result.dropped:
         dropped.append(DroppedItem(memory_id=e.memory_id, section=e.section, tokens=e.tokens,
                                    reason=f"over budget ({max_tokens} tokens)"))

@@ -5,7 +5,9 @@ that order whose rendered text fits ``max_tokens`` (headers included). A
 prefix rule makes the guarantee exact: a larger budget always packs a
 superset of what a smaller one packs, and the result is never over budget.
 Items longer than ``max_item_tokens`` are truncated first, so one long item
-cannot block the rest.
+cannot block the rest. With ``shorten``, the first item that does not fit may
+go in cut to the tokens left (the budget is spent, not left to the frame);
+a larger budget still packs the same items, that one longer or whole.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ def pack(
     count: Callable[[str], int],
     item_tokens: Callable[[T], int],
     overhead_tokens: Callable[[Sequence[T], T], int] = lambda chosen, item: 0,
+    shorten: Callable[[T, int], T | None] | None = None,
 ) -> PackResult[T]:
     """Longest prefix of ``items`` whose ``render`` fits in ``max_tokens``.
 
@@ -79,4 +82,17 @@ def pack(
         k, text, tokens = k + 1, nxt, n
     if k == 0:
         text, tokens = base_text, base
-    return PackResult(list(items[:k]), list(items[k:]), text, tokens, renders)
+    selected = list(items[:k])
+    if shorten is not None and k < len(items):
+        room = max_tokens - tokens - overhead_tokens(selected, items[k])
+        while room > 0:
+            cut = shorten(items[k], room)
+            if cut is None:
+                break
+            nxt = render([*selected, cut])
+            renders += 1
+            n = count(nxt)
+            if n <= max_tokens:
+                return PackResult([*selected, cut], list(items[k + 1:]), nxt, n, renders, ["last item shortened"])
+            room -= n - max_tokens
+    return PackResult(selected, list(items[k:]), text, tokens, renders)

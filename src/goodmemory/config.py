@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from .ranking import RECIPES, RetrievalConfig
 from .verification import StalenessConfig
 
-__all__ = ["GoodMemoryConfig", "StorageConfig", "default_storage_url"]
+__all__ = ["CONTEXT_RECIPES", "ContextConfig", "GoodMemoryConfig", "StorageConfig", "default_storage_url"]
 
 
 class StorageConfig(BaseModel):
@@ -60,6 +60,48 @@ class StorageConfig(BaseModel):
                 "text_rank_budget_rows": self.text_rank_budget_rows}
 
 
+class ContextConfig(BaseModel):
+    """How ``build_context`` orders and packs; see ``CONTEXT_RECIPES`` for named presets.
+
+    The context order is a rank fusion (``1 / (fusion_k + rank)`` per list, times the list's weight) of
+    three lists: the ranked search (``recall``'s ranking plus open tasks and the facts of the families the
+    question names), the raw turns nearest the question by embedding alone (the dense floor: no priors,
+    no threshold) and the standing items (core profile, how the user wants answers).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    fusion_k: float = Field(default=5.0, gt=0)
+    ranked_weight: float = Field(default=1.0, ge=0)
+    # the dense floor at full strength: the nearest raw turns by embedding, as a plain baseline finds them
+    dense_weight: float = Field(default=1.0, ge=0)
+    standing_weight: float = Field(default=0.5, ge=0)
+    # what the question is about, as a list of its own: the facts of the families it names ("my car" ->
+    # vehicle.*), newest first, and the open tasks when it asks what is pending
+    hinted_weight: float = Field(default=1.0, ge=0)
+    # the dense list reads max_tokens // dense_turn_tokens turns (at least the retrieval candidates), so a
+    # large budget has enough turns to fill it
+    dense_turn_tokens: int = Field(default=16, ge=1)
+    recent_loops: int = Field(default=10, ge=0)  # open loops offered to every context, newest first
+    # open loops the search did not find join the ranked list at the score of this hit (0-based), or of
+    # loops_at_rank_task for a question about what is pending
+    loops_at_rank: int = Field(default=24, ge=0)
+    loops_at_rank_task: int = Field(default=5, ge=0)
+    loop_share: float = Field(default=0.9, ge=0)  # ... times this
+    hinted_share: float = Field(default=0.9, ge=0)  # facts of the families the question names: the best score x this
+    # the first item that does not fit goes in cut to the tokens left, if that leaves it this many tokens
+    min_shortened_tokens: int = Field(default=8, ge=1)
+    # the full preamble only when it costs at most this share of the budget; a short one otherwise
+    full_frame_share: float = Field(default=0.1, ge=0, le=1)
+
+
+CONTEXT_RECIPES: dict[str, ContextConfig] = {
+    "BALANCED": ContextConfig(),
+    # without the dense floor (for A/B runs: what the floor adds)
+    "NO_DENSE_FLOOR": ContextConfig(dense_weight=0.0),
+}
+
+
 class GoodMemoryConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -67,6 +109,8 @@ class GoodMemoryConfig(BaseModel):
     retrieval_recipe: str = "BALANCED"
     # fields of RetrievalConfig set over the recipe, e.g. {"rrf_k": 10, "embed_meaning_text": False}
     retrieval_settings: dict[str, Any] = Field(default_factory=dict)
+    context_recipe: str = "BALANCED"
+    context_settings: dict[str, Any] = Field(default_factory=dict)  # fields of ContextConfig over the recipe
     context_candidates: int = Field(default=40, ge=1, le=500)
     context_item_max_tokens: int = Field(default=90, ge=8)
     focus_turns: bool = True  # cut long raw turns to the sentences sharing a word with the question
@@ -112,6 +156,22 @@ class GoodMemoryConfig(BaseModel):
                                  f"{'' if isinstance(default, bool) else ' >= 0'}, got {value!r}")
         replace(defaults, **v)
         return v
+
+    @field_validator("context_recipe")
+    @classmethod
+    def _known_context_recipe(cls, v: str) -> str:
+        if v not in CONTEXT_RECIPES:
+            raise ValueError(f"unknown context recipe {v!r}; choose one of {sorted(CONTEXT_RECIPES)}")
+        return v
+
+    @model_validator(mode="after")
+    def _context_settings_valid(self) -> GoodMemoryConfig:
+        self.context()
+        return self
+
+    def context(self) -> ContextConfig:
+        base = CONTEXT_RECIPES[self.context_recipe]
+        return base.model_validate({**base.model_dump(), **self.context_settings}) if self.context_settings else base
 
     def retrieval(self) -> RetrievalConfig:
         base = RECIPES[self.retrieval_recipe]

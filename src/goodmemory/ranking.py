@@ -18,7 +18,7 @@ from .models import MemoryKind, MemoryRecord
 from .routing import QueryPlan
 from .verification import StalenessConfig, Verdict, assess
 
-__all__ = ["RECIPES", "RankedHit", "RetrievalConfig", "rank", "rrf"]
+__all__ = ["RECIPES", "RankedHit", "RetrievalConfig", "fuse_orders", "rank", "rrf", "score"]
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,15 @@ class RetrievalConfig:
     recency_weight: float = 0.25
     confidence_weight: float = 0.3
     feedback_weight: float = 0.25
+    feedback_floor: float = 0.2  # strong negative feedback sinks a memory this far at most
+    recency_days: float = 90.0  # recency decays as exp(-age in days x volatility / recency_days)
+    # a raw turn scores density_floor + density_weight x its density (ids, numbers, names per word)
+    density_floor: float = 0.7
+    density_weight: float = 0.6
+    stale_factor: float = 0.8  # a memory marked "verify"
+    kind_priors: bool = True  # the intent's kind weights (routing.plan_query) multiply the score
     window_boost: float = 1.5
+    outside_window_factor: float = 0.7  # a question naming a time: what is outside it
     # a question naming a time searches window_depth x deeper, and the best window_candidates hits of each
     # channel from inside that time rank as a channel of their own. LoCoMo @1000, all ten conversations:
     # 0.846 -> 0.854 (tuning 0.863 -> 0.870, held out 0.830 -> 0.838)
@@ -80,6 +88,24 @@ def rrf(rankings: Sequence[Sequence[str]], k: int = 60, weights: Sequence[float]
     return out
 
 
+def fuse_orders(orders: Sequence[Sequence[str]], weights: Sequence[float], k: float) -> list[tuple[str, float]]:
+    """Weighted reciprocal rank fusion of whole orders, best first: each id scores the sum of
+    ``weight / (k + rank)`` over the orders it is in. A list of weight 0 is left out (its ids too).
+
+    Ties go to the id with the better rank in any list, then to the earlier list (so equal weights
+    interleave the lists: first of the first, first of the second, ...), then to the id.
+    """
+    score: dict[str, float] = {}
+    best: dict[str, tuple[int, int]] = {}
+    for li, (order, w) in enumerate(zip(orders, weights, strict=True)):
+        if w <= 0:
+            continue
+        for rank_, mid in enumerate(dict.fromkeys(order), start=1):
+            score[mid] = score.get(mid, 0.0) + w / (k + rank_)
+            best[mid] = min(best.get(mid, (rank_, li)), (rank_, li))
+    return sorted(score.items(), key=lambda x: (-x[1], best[x[0]], x[0]))
+
+
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -100,6 +126,60 @@ def _speaker(text: str) -> str | None:
     """The speaker of a raw turn (episodes read "<name or role>: <text>"), lowercased."""
     m = _SPEAKER.match(text)
     return m.group(1).strip().lower() if m else None
+
+
+def score(
+    r: MemoryRecord, fused: float, plan: QueryPlan, *, now: datetime, config: RetrievalConfig, verdict: Verdict,
+) -> tuple[float, dict[str, float]]:
+    """A candidate's score: its fused rank score (x100) times the named terms, each a factor from
+    ``config``; returns the score and the terms that are not 1 (they explain the hit)."""
+    terms: dict[str, float] = {}
+    if config.kind_priors:
+        terms["kind"] = plan.kind_weights.get(r.kind, 1.0)
+    if r.kind == MemoryKind.EPISODE:
+        # specific turns (ids, numbers, names) inform; "sounds good" does not
+        terms["density"] = config.density_floor + config.density_weight * float(r.metadata.get("density", 0.5))
+        if plan.names and _speaker(r.text) in plan.names:
+            terms["speaker"] = config.speaker_boost
+    # recency: decays with the memory's volatility, so stable facts stay put
+    age_days = max(0.0, (now - r.event_time).total_seconds() / 86400.0)
+    recency = math.exp(-age_days * r.volatility / config.recency_days)
+    terms["recency"] = 1.0 + config.recency_weight * (recency - 0.5)
+    terms["confidence"] = 1.0 + config.confidence_weight * (r.confidence - 0.7)
+    if plan.key_hints and r.key.startswith(plan.key_hints):
+        terms["key_hint"] = config.key_hint_boost
+    if r.feedback_score:
+        terms["feedback"] = max(config.feedback_floor, 1.0 + config.feedback_weight * r.feedback_score)
+    if plan.window is not None:
+        terms["window"] = config.window_boost if plan.window.contains(r.event_time) else config.outside_window_factor
+    if plan.domain is not None and r.domain not in (None, plan.domain):
+        terms["other_domain"] = config.other_domain_factor
+    if verdict == Verdict.VERIFY:
+        terms["stale"] = config.stale_factor
+    value = fused * 100.0
+    for factor in terms.values():
+        value *= factor
+    return value, {k: v for k, v in terms.items() if v != 1.0}
+
+
+def _explain(r: MemoryRecord, plan: QueryPlan, named: dict[str, float], marker: str | None) -> list[str]:
+    """The reasons a hit's named terms give, in the order they apply."""
+    out: list[str] = []
+    if "kind" in named:
+        out.append(f"kind {r.kind.value} x{named['kind']:.1f} for {plan.intent.value} intent")
+    if "speaker" in named:
+        out.append(f"spoken by {_speaker(r.text)}, whom the question names")
+    if "key_hint" in named:
+        out.append(f"key {r.key} matches what the question is about")
+    if "feedback" in named:
+        out.append(f"feedback {r.feedback_score:+.1f}")
+    if plan.window is not None and plan.window.contains(r.event_time):
+        out.append(f"in time window '{plan.window.phrase}'")
+    if "other_domain" in named:
+        out.append(f"transferred from domain {r.domain!r} (transferable {r.kind.value})")
+    if "stale" in named:
+        out.append(f"stale: {marker}")
+    return out
 
 
 def rank(
@@ -137,44 +217,11 @@ def rank(
             reasons.append(f"vector rank {vec_rank[mid]} (cos {vec_sim[mid]:.2f})")
         if mid in window_rank and plan.window is not None:
             reasons.append(f"rank {window_rank[mid]} among hits from '{plan.window.phrase}'")
-        score = base * 100.0
-        kw = plan.kind_weights.get(r.kind, 1.0)
-        if kw != 1.0:
-            reasons.append(f"kind {r.kind.value} x{kw:.1f} for {plan.intent.value} intent")
-        score *= kw
-        if r.kind == MemoryKind.EPISODE:
-            # specific turns (ids, numbers, names) inform; "sounds good" does not
-            score *= 0.7 + 0.6 * float(r.metadata.get("density", 0.5))
-            speaker = _speaker(r.text)
-            if plan.names and speaker in plan.names:
-                score *= config.speaker_boost
-                reasons.append(f"spoken by {speaker}, whom the question names")
-        # recency: decays with the memory's volatility, so stable facts stay put
-        age_days = max(0.0, (now - r.event_time).total_seconds() / 86400.0)
-        recency = math.exp(-age_days * r.volatility / 90.0)
-        score *= 1.0 + config.recency_weight * (recency - 0.5)
-        score *= 1.0 + config.confidence_weight * (r.confidence - 0.7)
-        if plan.key_hints and r.key.startswith(plan.key_hints):
-            score *= config.key_hint_boost
-            reasons.append(f"key {r.key} matches what the question is about")
-        if r.feedback_score:
-            score *= max(0.2, 1.0 + config.feedback_weight * r.feedback_score)
-            reasons.append(f"feedback {r.feedback_score:+.1f}")
-        if plan.window is not None:
-            if plan.window.contains(r.event_time):
-                score *= config.window_boost
-                reasons.append(f"in time window '{plan.window.phrase}'")
-            else:
-                score *= 0.7
-        if plan.domain is not None and r.domain not in (None, plan.domain):
-            score *= config.other_domain_factor
-            reasons.append(f"transferred from domain {r.domain!r} (transferable {r.kind.value})")
-        if fresh.verdict == Verdict.VERIFY:
-            score *= 0.8
-            reasons.append(f"stale: {fresh.marker}")
+        value, named = score(r, base, plan, now=now, config=config, verdict=fresh.verdict)
+        reasons.extend(_explain(r, plan, named, fresh.marker))
         if r.conflicts_with:
             reasons.append("conflict: " + ", ".join(c[:8] for c in r.conflicts_with))
-        scored.append(RankedHit(r, score, reasons, fresh.marker if fresh.verdict == Verdict.VERIFY else None))
+        scored.append(RankedHit(r, value, reasons, fresh.marker if fresh.verdict == Verdict.VERIFY else None))
     if config.thread_weight and config.thread_reach > 0:
         _thread_support(scored, set(text_rank), config.thread_weight, config.thread_reach)
     scored.sort(key=lambda h: (-h.score, h.record.id))

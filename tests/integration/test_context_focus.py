@@ -175,9 +175,9 @@ def test_a_digest_and_a_turn_do_not_show_the_same_sentence_twice(question: str) 
 
 
 def test_a_question_about_a_day_finds_that_days_turn_beyond_the_usual_search_depth() -> None:
-    def memory(**settings: int):  # type: ignore[no-untyped-def]
-        mem = create_good_memory("sqlite://", embedder=FakeEmbedder(),
-                                 config={"retrieval_settings": {"candidates": 4, **settings}})
+    def memory(recipe: str = "BALANCED", **settings: int):  # type: ignore[no-untyped-def]
+        mem = create_good_memory("sqlite://", embedder=FakeEmbedder(), config={
+            "retrieval_settings": {"candidates": 4, **settings}, "context_recipe": recipe})
         for i in range(6):  # bowling talk on other days outranks the one turn of the day asked about
             day = datetime(2022, 1, 3 + i, 18, 0, tzinfo=UTC)
             mem.remember([Message(role="user", name="James", content="Bowling, bowling, bowling: bowling league night!",
@@ -195,6 +195,7 @@ def test_a_question_about_a_day_finds_that_days_turn_beyond_the_usual_search_dep
     assert ctx.trace["window_candidates"] >= 1
     hit = next(h for h in memory().recall(question, user_id="u", at=at).hits if h.memory.source.message_ids == ["d1"])
     assert any("among hits from 'march 16, 2022'" in r for r in hit.reasons), hit.reasons
-    # without the window channel the turn is beyond the 4 candidates of each channel
-    off = memory(window_candidates=0).build_context(question, user_id="u", max_tokens=2000, at=at)
+    # without the window channel the turn is beyond the 4 candidates of each channel (and without the dense
+    # floor, which reads max_tokens // 16 turns deep and so finds it at 2,000 tokens too)
+    off = memory("NO_DENSE_FLOOR", window_candidates=0).build_context(question, user_id="u", max_tokens=2000, at=at)
     assert "d1" not in [m for i in off.items for m in i.source_message_ids], off.text

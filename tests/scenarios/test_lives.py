@@ -162,7 +162,8 @@ def test_no_longer_vegetarian_supersedes_vegetarian(life: Life) -> None:
 def test_a_correction_through_feedback(life: Life) -> None:
     life.session(JAN, "I live in Lisbon. I'm looking for a dentist close to home, ideally with Saturday hours.")
     ctx = life.mem.build_context("find a dentist near me", user_id=U)
-    item = next(i for i in ctx.items if "Lisbon" in i.text)
+    # the profile fact (the raw turn that said it may come first: the standing items no longer lead)
+    item = next(i for i in ctx.items if "Lisbon" in i.text and i.kind.value == "profile")
     life.clock.advance(days=3)
     fb = life.mem.feedback(item.memory_id, "correct", user_id=U, correction="Actually I live in Porto.")
     assert fb.new_memory_id and fb.memory is not None and fb.memory.value == "Porto"
@@ -297,7 +298,7 @@ def test_a_stale_volatile_fact_is_marked_verify(life: Life) -> None:
     ctx = life.mem.build_context("Find me a gym near where I live", user_id=U)
     assert "Lisbon" in ctx.text
     assert "last confirmed 2024-01; verify" in ctx.text
-    city = next(i for i in ctx.items if "Lisbon" in i.text)
+    city = next(i for i in ctx.items if "Lisbon" in i.text and i.kind.value == "profile")
     assert any("verify" in f for f in city.flags)
     # a confirmation makes it fresh again
     life.mem.feedback(city.memory_id, "confirm", user_id=U)

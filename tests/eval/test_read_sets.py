@@ -1,0 +1,59 @@
+"""The read-path sets: the frozen split rule, well-formed gold, questions that avoid their statement's words."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from goodmemory.eval.suites.baselines import RecentWindow, Session, Turn
+from goodmemory.eval.suites.read_sets import ReadCase, ReadUser, gold_recall, half, load_set, run_read_sets
+from goodmemory.storage._text import terms
+
+pytestmark = pytest.mark.eval
+
+ROOT = Path(__file__).parents[2] / "fixtures" / "read_sets"
+
+
+def test_split_is_the_sha256_rule_and_roughly_even() -> None:
+    for cid in ("pref/u01/p01", "service/c07", "x"):
+        assert half(cid) == ("tune" if hashlib.sha256(cid.encode()).digest()[0] % 2 == 0 else "test")
+    cases = [c for name in ("preferences", "service") for u in load_set(ROOT / name / "cases.json") for c in u.cases]
+    tune = sum(c.half == "tune" for c in cases)
+    assert 0.4 < tune / len(cases) < 0.6
+
+
+@pytest.mark.parametrize("name", ["preferences", "service"])
+def test_every_gold_id_is_a_user_turn_of_that_user(name: str) -> None:
+    users = load_set(ROOT / name / "cases.json")
+    assert len(users) >= 20
+    for u in users:
+        turns = {t.message_id: t for s in u.sessions for t in s.turns}
+        assert len(turns) == sum(len(s.turns) for s in u.sessions)  # ids are unique
+        for c in u.cases:
+            assert c.gold and all(turns[g].role == "user" for g in c.gold)
+            assert all(c.at > s.at for s in u.sessions)
+
+
+def test_preference_questions_avoid_their_statements_words() -> None:
+    """The premise of the set: the question shares (almost) no content word with the statement it needs."""
+    spec = yaml.safe_load((ROOT / "preferences" / "statements.yaml").read_text())
+    shared = []
+    for u in spec["users"]:
+        for p in u["prefs"]:
+            common = {w[:5] for w in terms(p["say"])} & {w[:5] for w in terms(p["ask"])}
+            if common:
+                shared.append((p["ask"], sorted(common)))
+    assert len(shared) <= 20, shared  # 16 of 200 share one generic word ("night", "stay", "go")
+
+
+def test_gold_recall_and_the_runner_on_a_tiny_set() -> None:
+    turns = [Turn(f"m{i}", "user", f"turn {i}") for i in range(6)]
+    user = ReadUser("u", [Session("s", None, turns)], [ReadCase("x", "q?", ("m5", "m0"), turns[0].timestamp, "t")])  # type: ignore[arg-type]
+    assert gold_recall(["m5", "m0"], ["m5", "m3"]) == 0.5
+    res = run_read_sets([user], [RecentWindow()], [10, 1000])
+    h = half("x")
+    assert res["halves"][h]["1000"]["recent_window"]["recall"] == 1.0
+    assert res["halves"][h]["10"]["recent_window"]["recall"] == 0.5  # only the newest turn fits

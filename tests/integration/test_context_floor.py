@@ -1,0 +1,111 @@
+"""build_context against plain dense retrieval of turns: the floor, question first, budget honesty (issue 18)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from goodmemory import create_good_memory
+from goodmemory.config import ContextConfig, GoodMemoryConfig
+from goodmemory.errors import ConfigurationError
+from goodmemory.ranking import fuse_orders
+from goodmemory.testing import FakeEmbedder, FrozenClock
+
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
+FILLER = ["I reorganised the garage shelves on {d}.", "The printer at the office jammed again on {d}.",
+          "My manager moved the weekly meeting to {d}.", "I spent {d} sorting the recycling schedule.",
+          "The plumber came round on {d} about the gutter.", "I finally filed the quarterly report on {d}."]
+
+
+def _dense_order(emb: FakeEmbedder, turns: list[str], question: str) -> list[int]:
+    mat = emb.embed(turns)
+    sims = mat @ emb.embed([question])[0]
+    return [int(i) for i in np.argsort(-sims, kind="stable")]
+
+
+@pytest.fixture
+def mem():  # type: ignore[no-untyped-def]
+    m = create_good_memory("sqlite://", embedder=FakeEmbedder(), clock=FrozenClock(T0 + timedelta(days=60)))
+    yield m
+    m.close()
+
+
+def _crowded_user(mem) -> None:  # type: ignore[no-untyped-def]
+    """A user with a full core profile, three answer-style preferences and open tasks, and one turn that
+    answers the question among a lot of unrelated talk."""
+    mem.remember([{"role": "user", "content": c} for c in [
+        "My name is Dana Whitfield.", "I live in Leeds.", "I work as a structural engineer.",
+        "Please keep your answers short.", "I prefer bullet points over paragraphs.",
+        "Please don't use emojis with me.", "I need to renew my car insurance.", "I have to book the dentist.",
+    ]], user_id="u1", session_id="s0", at=T0)
+    for k in range(12):
+        mem.remember([{"role": "user", "content": FILLER[k % len(FILLER)].format(d=f"day {k}")},
+                      {"role": "assistant", "content": "Thanks for the update, noted."}],
+                     user_id="u1", session_id=f"s{k + 1}", at=T0 + timedelta(days=k + 1))
+    mem.remember([{"role": "user", "content": "The boiler pressure gauge keeps dropping below one bar overnight.",
+                   "id": "gold"}], user_id="u1", session_id="s99", at=T0 + timedelta(days=20))
+
+
+def test_what_the_question_needs_goes_first_at_a_small_budget(mem) -> None:  # type: ignore[no-untyped-def]
+    """Before issue 18 the core profile and the answer-style preferences led at any budget: at 120 tokens
+    they filled the block and the one turn about the boiler was left out."""
+    _crowded_user(mem)
+    ctx = mem.build_context("why does my boiler pressure gauge keep dropping?", user_id="u1", max_tokens=120)
+    cited = [m for item in ctx.items for m in item.source_message_ids]
+    assert "gold" in cited
+    assert ctx.items[0].source_message_ids == ["gold"] or "boiler" in ctx.items[0].text
+    # with room to spare the standing sections are back
+    big = mem.build_context("why does my boiler pressure gauge keep dropping?", user_id="u1", max_tokens=1000)
+    assert {i.section for i in big.items} >= {"about", "history"}
+
+
+def test_small_and_mid_budgets_are_spent(mem) -> None:  # type: ignore[no-untyped-def]
+    """Enough relevant material: the block uses 95% of the budget on average, 85% at least, never more."""
+    for k in range(80):
+        mem.remember([{"role": "user", "content": f"Boiler log {k}: the pressure read {1 + k % 7 / 10:.1f} bar after "
+                                                  f"the radiator in room {k % 9} was bled."}],
+                     user_id="u1", session_id=f"b{k}", at=T0 + timedelta(hours=k))
+    used = []
+    for budget in range(100, 520, 20):
+        ctx = mem.build_context("what did the boiler pressure read after bleeding the radiators?", user_id="u1",
+                                max_tokens=budget)
+        assert 0.85 * budget <= ctx.tokens <= budget, (budget, ctx.tokens)
+        used.append(ctx.tokens / budget)
+    assert sum(used) / len(used) >= 0.95
+
+
+def test_the_dense_floor_finds_the_turn_the_words_miss(mem) -> None:  # type: ignore[no-untyped-def]
+    """Every one of the nearest raw turns by embedding alone that fits is in the block, whatever the ranking
+    does with them: at 150 tokens the context holds the dense baseline's top turn."""
+    _crowded_user(mem)
+    turns = [e.text for e in mem.list(user_id="u1", kinds=["episode"]) if not e.metadata.get("digest")]
+    q = "pressure gauge overnight"
+    top = turns[_dense_order(FakeEmbedder(), turns, q)[0]]
+    ctx = mem.build_context(q, user_id="u1", max_tokens=150)
+    assert any(top.split(": ", 1)[1] in item.text for item in ctx.items)
+    off = create_good_memory("sqlite://", embedder=FakeEmbedder(), clock=FrozenClock(T0 + timedelta(days=60)),
+                             config={"context_recipe": "NO_DENSE_FLOOR"})
+    try:
+        assert GoodMemoryConfig(context_recipe="NO_DENSE_FLOOR").context().dense_weight == 0
+    finally:
+        off.close()
+
+
+def test_fuse_orders_interleaves_rewards_agreement_and_drops_zero_weight() -> None:
+    assert [m for m, _ in fuse_orders([["a", "b", "c"], ["x", "y", "c"]], [1.0, 1.0], 5)][:4] == ["c", "a", "x", "b"]
+    assert [m for m, _ in fuse_orders([["a", "b"], ["x", "y"]], [1.0, 1.0], 60)] == ["a", "x", "b", "y"]
+    assert [m for m, _ in fuse_orders([["a", "b"], ["x", "y"]], [1.0, 0.0], 5)] == ["a", "b"]
+    scores = dict(fuse_orders([["a"], ["a"]], [1.0, 0.5], 5))
+    assert scores["a"] == pytest.approx(1.5 / 6)
+
+
+def test_context_settings_are_validated() -> None:
+    assert GoodMemoryConfig(context_settings={"dense_weight": 0.5}).context().dense_weight == 0.5
+    assert GoodMemoryConfig().context() == ContextConfig()
+    for bad, pattern in (({"context_recipe": "FAST"}, "context_recipe"),
+                         ({"context_settings": {"warp": 1}}, "warp"),
+                         ({"context_settings": {"fusion_k": 0}}, "fusion_k")):
+        with pytest.raises(ConfigurationError, match=pattern):
+            create_good_memory("sqlite://", config=bad, embedder=FakeEmbedder())
