@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import yaml
@@ -134,7 +134,7 @@ def _iso(t: datetime) -> str:
 def build_preferences(rng: random.Random) -> list[dict]:
     spec = yaml.safe_load((ROOT / "preferences" / "statements.yaml").read_text())
     out = []
-    start = datetime(2025, 1, 6, 9, 0, tzinfo=timezone.utc)
+    start = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
     for user in spec["users"]:
         n_sessions = 12
         slots = sorted(rng.sample(range(n_sessions), k=min(n_sessions, len(user["prefs"]))))
@@ -172,7 +172,7 @@ def build_preferences(rng: random.Random) -> list[dict]:
 def build_service(rng: random.Random) -> list[dict]:
     spec = yaml.safe_load((ROOT / "service" / "conversations.yaml").read_text())
     out = []
-    start = datetime(2025, 3, 3, 10, 0, tzinfo=timezone.utc)
+    start = datetime(2025, 3, 3, 10, 0, tzinfo=UTC)
     for conv in spec["conversations"]:
         cid = conv["id"]
         placed: dict[int, list[tuple[str, str]]] = {}

@@ -27,6 +27,10 @@ START, END = "<!-- config-reference:start -->", "<!-- config-reference:end -->"
 MEANING: dict[str, str] = {
     # GoodMemoryConfig
     "retrieval_recipe": "named retrieval preset: `BALANCED`, `PRECISE`, `BROAD` or `LEXICAL`",
+    "context_recipe": "named packing preset of `build_context`: `BALANCED` (recall's ranking fused with the raw turns "
+                      "nearest by embedding, the dense floor, and the standing items) or `NO_DENSE_FLOOR`",
+    "context_settings": "fields of `goodmemory.config.ContextConfig` set over the recipe (fusion weights, `fusion_k`, "
+                        "preamble switch), validated",
     "retrieval_settings": "fields of `goodmemory.ranking.RetrievalConfig` set over the recipe, e.g. "
                           "`{\"rrf_k\": 10, \"embed_meaning_text\": false}`; unknown names and wrong types are refused",
     "context_candidates": "recall hits `build_context` considers before packing",
