@@ -15,7 +15,7 @@ from typing import Any
 
 from ..models import Candidate, MemoryKind, Message
 from ..secrets import find_secrets
-from ..taxonomy import content_words, normalize_key, slot_key, slug
+from ..taxonomy import content_words, family_of, normalize_key, slot_key, slug
 from . import _patterns as P
 from ._fact_rules import (
     _article,
@@ -154,6 +154,9 @@ class RuleExtractor:
         if src.role == "assistant":
             c = min(c, 0.8)
         meta = dict(metadata or {})
+        fam = family_of(key)
+        if fam is not None:  # every key belongs to a registry family (tests/unit/test_key_families.py)
+            meta["family"] = fam.name
         hits = sorted({k for s, k in src.secrets.items() if s in value or (len(value) >= 4 and value in s)})
         if hits:
             meta["secret_kinds"] = hits
