@@ -86,10 +86,27 @@ def load_corpus(path: Path = CORPUS) -> list[Life]:
 
 
 # ------------------------------------------------------------------ matching
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december"]
+_DAY_MONTH = re.compile(r"^(?:(\d{1,2}) ([a-z]+)|([a-z]+) (\d{1,2}))$")
+
+
+def _iso_day(word: str) -> str | None:
+    """'March 19' / '19 March' -> '-03-19' (a memory may write the day as an ISO date)."""
+    m = _DAY_MONTH.match(word.lower().strip())
+    if not m:
+        return None
+    day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    return f"-{_MONTHS.index(month) + 1:02d}-{int(day):02d}" if month in _MONTHS else None
+
+
 def holds(text: str, word: str) -> bool:
     """Whether ``text`` names ``word``: digits compared without separators, words from their start
-    (so 'cancel' finds 'cancelled'), case-insensitively."""
+    (so 'cancel' finds 'cancelled'), a day also as an ISO date, case-insensitively."""
     t, w = text.lower(), word.lower().strip()
+    iso = _iso_day(w)
+    if iso and iso in t:
+        return True
     digits = re.sub(r"\D", "", w)
     if len(digits) >= 5 and len(digits) >= len(re.sub(r"[\s,.\-+()]", "", w)) - 1:
         return digits in re.sub(r"\D", "", t)
@@ -112,7 +129,7 @@ _GARBLE = [
 def garbled(text: str) -> str | None:
     """Why a memory's text reads as a broken sentence, or None."""
     body = text.strip().rstrip(".!")
-    last = re.findall(r"[A-Za-z']+", body)[-1:] or [""]
+    last = re.findall(r"[\w'\-:]+", body)[-1:] or [""]
     if last[0].lower() in _FUNCTION_END:
         return f"ends on {last[0]!r}"
     for pat in _GARBLE:
@@ -134,7 +151,9 @@ def score_life(life: Life, active: list[Any], everything: list[Any]) -> dict[str
     stored = [r for r in everything if r.kind.value != "episode"]
     words = lambda r: f"{r.value} {r.text}"  # noqa: E731
     missing = [w for w in life.current if not any(holds(words(r), w) for r in live)]
-    still = [w for w in life.gone if any(holds(r.value, w) for r in live)]
+    # a closed task is gone from the open tasks; a fact saying it was done may name it
+    judged = [r for r in live if r.kind.value == "open_loop"] if life.type == "close" else live
+    still = [w for w in life.gone if any(holds(r.value if life.type != "close" else words(r), w) for r in judged)]
     never = [w for w in life.gone if not any(holds(words(r), w) for r in stored)]
     memories = []
     garbles = []
@@ -142,7 +161,7 @@ def score_life(life: Life, active: list[Any], everything: list[Any]) -> dict[str
     for r in active:
         if r.kind.value == "episode":
             continue
-        closed_loop = not _is_open(r)
+        closed_loop = not _is_open(r) or (life.type == "close" and r.kind.value != "open_loop")
         trap = next((t for t in life.traps if t.lower() in r.text.lower() or t.lower() in r.value.lower()), None)
         why = f"trap {trap!r}" if trap else garbled(r.text)
         if why:
@@ -150,7 +169,8 @@ def score_life(life: Life, active: list[Any], everything: list[Any]) -> dict[str
         right = (not why and not any(holds(r.value, w) for w in life.gone if not closed_loop)
                  and any(holds(words(r), w) for w in (allowed + life.gone if closed_loop else allowed)))
         memories.append({"kind": r.kind.value, "key": r.key, "value": r.value, "text": r.text,
-                         "right": right, "rule": r.metadata.get("rule") or r.source.extractor})
+                         "right": right, "rule": r.metadata.get("rule") or r.source.extractor,
+                         "family_score": r.metadata.get("family_score")})
     ok = not missing and not still and not never
     return {"id": life.id, "attr": life.attr, "type": life.type, "half": life.half, "pass": ok,
             "missing": missing, "still_active": still, "never_stored": never, "garbled": garbles,

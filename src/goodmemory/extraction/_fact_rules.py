@@ -111,6 +111,9 @@ class _Run:
     tasks: dict[str, str] = field(default_factory=dict)
     last_key: str | None = None
     issuer: tuple[str, str] | None = None  # the card issuer the conversation last named (short, full)
+    silent: list[str] = field(default_factory=list)  # sentences of the current user turn no rule matched
+    clause: str = ""  # the clause the rules are reading
+    known: frozenset[str] = frozenset()  # naming words of the user's current memories
 
 
 _TYPE_NORM = {"ref": "reference", "pnr": "booking", "record locator": "booking", "reservation": "booking",

@@ -48,7 +48,9 @@ CONFIRMATIONS = re.compile(
 )
 
 # ------------------------------------------------------------ sentence level
-SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(A-Z0-9])|\n+|;\s+")
+# no break after a title ("Dr. Adeyemi"): the name belongs to the sentence
+SENTENCE_SPLIT = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)"
+                            r"\s+(?=[\"'(A-Z0-9])|\n+|;\s+")
 # Clause boundaries inside one sentence: ", I ...", ", and my ...", " and I ...", " but I'm ...".
 CLAUSE_SPLIT = re.compile(r",\s+(?:and |but |so |plus )?(?=(?:i|i'm|i've|i'd|i'll|my)\b)|\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|my)\b)", I)
 QUESTION_START = re.compile(
