@@ -130,7 +130,8 @@ def garbled(text: str) -> str | None:
     """Why a memory's text reads as a broken sentence, or None."""
     body = text.strip().rstrip(".!")
     last = re.findall(r"[\w'\-:]+", body)[-1:] or [""]
-    if last[0].lower() in _FUNCTION_END:
+    quoted = body.endswith('"')  # the user's own sentence, quoted: its last word is theirs
+    if last[0].lower() in _FUNCTION_END and not quoted:
         return f"ends on {last[0]!r}"
     for pat in _GARBLE:
         m = pat.search(body)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .embeddings import Embedder
 from .extraction._statements import STATEMENT_KEY, mask_values
-from .merge import Earlier, attribute_slot, drop_replaced, new_family_key
+from .merge import Earlier, attribute_slot, changes, drop_replaced, names_in, new_family_key
 from .models import Candidate, MemoryKind, MemoryRecord
 from .taxonomy import KEY_FAMILIES, KeyFamily, family_of
 
@@ -25,7 +25,9 @@ __all__ = ["AttributeIndex", "Placement"]
 # Families a free statement may land in: tasks, standing instructions and procedures need a rule
 # (a sentence that merely resembles "I need to X" is no commitment).
 _STATEMENT_KINDS = (MemoryKind.PROFILE, MemoryKind.FACT, MemoryKind.PREFERENCE)
-_NO_STATEMENTS = frozenset(["task", "instruction", "procedure", "expiry", "identifier", "account", "possession"])
+_NO_STATEMENTS = frozenset(["task", "instruction", "procedure", "expiry", "identifier", "possession"])
+_IDENTITY = frozenset(["name", "preferred_name", "age", "birth_date", "home_city", "origin", "nationality", "timezone",
+                       "occupation", "employer", "role", "education", "expertise", "languages", "relation"])
 _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
 _PROTOTYPES: dict[int, tuple[Embedder, list[KeyFamily], np.ndarray, np.ndarray]] = {}
 
@@ -66,8 +68,10 @@ class AttributeIndex:
     """The user's active memories by family, with vectors, for the candidates of one call."""
 
     def __init__(self, embedder: Embedder, records: Sequence[MemoryRecord], candidates: Sequence[Candidate], *,
-                 min_family_score: float, min_similarity: float) -> None:
+                 min_family_score: float, min_similarity: float, min_cross_similarity: float = 0.6) -> None:
         self.embedder = embedder
+        self.min_cross_similarity = min_cross_similarity
+        self.ruled: set[tuple[str, str]] = set()  # (message id, family) a rule candidate of this call covers
         self.min_family_score = min_family_score
         self.min_similarity = min_similarity
         self.records = [r for r in records if r.kind != MemoryKind.EPISODE and family_of(r.key) is not None]
@@ -92,6 +96,32 @@ class AttributeIndex:
                 fam, score = f, sim
         return fam, score
 
+    def _named_change(self, said: str) -> KeyFamily | None:
+        """The family of the newest earlier value that ``said`` names, when ``said`` speaks of a change."""
+        if not changes(said):
+            return None
+        hits = []
+        for r in self.records:
+            fam = family_of(r.key)
+            if fam is None or fam.name in _NO_STATEMENTS:
+                continue
+            e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
+            if names_in(e, fam, said):
+                hits.append((r.event_time, fam))
+        return max(hits, key=lambda h: h[0])[1] if hits else None
+
+    def _alike_elsewhere(self, vec: np.ndarray, fam: KeyFamily) -> MemoryRecord | None:
+        """The earlier memory of a single-valued family a change is very alike (values masked), if any."""
+        best, best_sim = None, self.min_cross_similarity
+        for r in self.records:
+            other = family_of(r.key)
+            if other is None or other is fam or other.multi or r.id not in self.rec_vec:
+                continue
+            sim = float(self.rec_vec[r.id] @ vec)
+            if sim >= best_sim:
+                best, best_sim = r, sim
+        return best
+
     def place(self, c: Candidate, said: str = "") -> Placement:
         """Where ``c`` goes; ``said`` is the text of its source turns (what a rule's template leaves out)."""
         statement = c.key == STATEMENT_KEY and bool(c.metadata.get("statement"))
@@ -104,6 +134,10 @@ class AttributeIndex:
                     and abs((c.timestamp - latest.event_time).total_seconds()) <= _CORRECTS_WITHIN:
                 # "Oops, that's wrong, it's ..." corrects what the user said just before
                 fam, score = family_of(latest.key), max(score, self.min_family_score)
+            named = self._named_change(c.value)
+            if named is not None and named is not fam:
+                # "I quit the orchestra and sold the cello": a change naming an earlier value is about that attribute
+                fam, score = named, max(score, self.min_family_score)
             if fam is None or score < self.min_family_score:
                 return Placement(None, f"statement about no known attribute (best {fam.name if fam else '-'} "
                                        f"{score:.2f} < {self.min_family_score:.2f})")
@@ -113,20 +147,46 @@ class AttributeIndex:
             if fam is None or fam.name in ("task", "procedure"):
                 return Placement(c)
             own_key = c.key
+            if not any(family_of(r.key) is fam for r in self.records):
+                # a rule's attribute the user never gave before may change another one ("I quit the orchestra
+                # and I'm into woodworking now")
+                named = self._named_change(said or c.text)
+                if named is not None and named.kind == c.kind:
+                    fam = named
         vec = self.cand_vec.get(id(c))
         earlier = [Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key,
                            similarity=float(self.rec_vec[r.id] @ vec) if vec is not None else 0.0)
                    for r in self.records if family_of(r.key) is fam and r.id in self.rec_vec]
-        about = _about(c)
-        has_value = "X" in about.split() or any(ch.isdigit() for ch in c.value)
-        key, why = attribute_slot(c.value if statement else (said or c.text), fam, own_key, earlier, statement=statement,
-                                  has_value=has_value, min_similarity=self.min_similarity)
+        alike = None
+        if not earlier and vec is not None and changes(said or c.value):
+            alike = self._alike_elsewhere(vec, fam)
+        if alike is not None:
+            fam = family_of(alike.key) or fam
+            key: str | None = alike.key.split("~", 1)[0]
+            why = "a change most alike an earlier statement of another attribute"
+            earlier = [Earlier(key=alike.key, value=alike.value, at=alike.event_time, family_key=fam.key,
+                               similarity=float(self.rec_vec[alike.id] @ vec))]
+        else:
+            about = _about(c)
+            has_value = "X" in about.split() or any(ch.isdigit() for ch in c.value)
+            key, why = attribute_slot(c.value if statement else (said or c.text), fam, own_key, earlier,
+                                      statement=statement, has_value=has_value, min_similarity=self.min_similarity)
         if key is None:
             return Placement(None, why)
+        turns = {(mid, fam.name) for mid in c.message_ids}
+        if statement and turns & self.ruled:
+            # "I work at X now, I left Y in March": the rules read this attribute from the turn already
+            return Placement(None, f"the rules already read {fam.name} from this turn")
+        if not statement:
+            self.ruled |= turns
         meta = {**c.metadata, "family": fam.name, "slot_reason": why}
-        update: dict[str, object] = {"key": key, "kind": fam.kind if statement else c.kind, "metadata": meta}
+        kind = fam.kind if statement or alike is not None else c.kind
+        update: dict[str, object] = {"key": key, "kind": kind, "metadata": meta}
         if statement:
             meta["family_score"] = round(score, 3)
+            # the user's raw words stay in the domain they were said in, unless they are about who the user is
+            update["transferable"] = fam.kind == MemoryKind.PROFILE and fam.name in _IDENTITY
+
             replaced = [e for e in earlier if e.key.split("~", 1)[0] == key]
             if replaced:
                 update["value"] = drop_replaced(c.value, max(replaced, key=lambda e: e.at))

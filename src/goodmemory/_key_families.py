@@ -167,7 +167,8 @@ KEY_FAMILIES: tuple[KeyFamily, ...] = (
     # -- preferences
     _f("communication", K.PREFERENCE, "preference.communication", "multi",
        "how the user wants answers written: length, detail, tone, format, channel, reply language",
-       ("keep answers X", "I like X replies", "please use X in answers", "text me rather than call"), None,
+       ("keep answers X", "I like X replies", "please use X in answers", "text me rather than call",
+        "give me answers as X", "I would rather see X in replies", "email is the best way to reach me"), None,
        "answer reply style format tone"),
     _f("diet", K.PREFERENCE, "preference.diet.type preference.diet.drink", "single",
        "the user's diet (vegetarian, vegan, halal, low-carb ...)", ("I am X", "I follow a X diet", "I eat X only"),

@@ -51,7 +51,7 @@ from .taxonomy import (
     volatility_for,
 )
 
-__all__ = ["Earlier", "Plan", "SlotView", "WritePolicy", "attribute_slot", "decide", "normalize_value",
+__all__ = ["Earlier", "Plan", "SlotView", "WritePolicy", "attribute_slot", "changes", "decide", "names_in", "normalize_value",
            "drop_replaced", "new_family_key", "record_from_candidate"]
 
 
@@ -327,6 +327,18 @@ def _words(text: str) -> set[str]:
     return {w.lower().strip(".,") for w in _NAME_WORD.findall(text)}
 
 
+def changes(said: str) -> bool:
+    """Whether ``said`` speaks of a change ("switched", "no longer", "instead", "now" ...)."""
+    return bool(_CHANGE.search(said))
+
+
+def names_in(e: Earlier, family: KeyFamily, said: str) -> set[str]:
+    """The words of ``said`` that name the earlier value ``e`` (words the family uses for any of its
+    values, such as "called" or "appointment", name none of them)."""
+    generic = _words(" ".join((family.description, *family.examples, family.name.replace("_", " "))))
+    return e.names() & (_words(said) - generic)
+
+
 def new_family_key(family: KeyFamily, value: str) -> str:
     """The key of a value that starts its own slot: the family key, plus (for several values) what names it."""
     if not family.multi:
@@ -350,7 +362,7 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
       that names an earlier value ("I sold the Mazda") takes that value's slot; a change ("switched",
       "instead", "no longer") takes the slot of the most alike earlier statement; anything else its own.
     """
-    changed = bool(_CHANGE.search(said))
+    changed = changes(said)
     if not family.multi:
         if earlier:
             latest = max(earlier, key=lambda e: (e.at, e.key))
@@ -360,12 +372,9 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
         return (family.key if statement else own_key), "first value of the attribute"
     if _ADDITION.search(said):
         return own_key, "an addition to a multi-valued attribute"
-    # words the family uses for any of its values ("called", "appointment", "take") name none of them
-    generic = _words(" ".join((family.description, *family.examples, family.name.replace("_", " "))))
-    mine = _words(said) - generic
-    named = [e for e in earlier if e.names() & mine and e.key != own_key]
+    named = [e for e in earlier if names_in(e, family, said) and e.key != own_key]
     if named:
-        best = max(named, key=lambda e: (len(e.names() & mine), e.similarity, e.at))
+        best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
         return best.key.split("~", 1)[0], "names an earlier value of the attribute"
     if changed and earlier:
         best = max(earlier, key=lambda e: (e.similarity, e.at))

@@ -40,6 +40,21 @@ _LEAD = re.compile(
     r"anyway|plus|fyi|just so you know|for the record|quick update|small update|update|heads up|good news|"
     r"bad news|news|sorry|oops|actually|correction|on second thought|as it happens|turns out|for what it'?s worth)"
     r"\b[,:;!.\-]*\s*)+", re.I)
+# A one-off request to the assistant ("Send me the list", "Plan my meals for next week") is no fact about the
+# user; an imperative with a standing marker ("Always book me an aisle seat", "Use metric with me") is a
+# preference and stays.
+_IMPERATIVE = re.compile(
+    r"^(?:please\s+)?(?:send|give|draft|plan|put|help|check|make|write|find|show|tell|list|compare|explain|suggest|"
+    r"recommend|summari[sz]e|translate|order|create|draw|prepare|look|search|calculate|convert|add|remove|fix|"
+    r"review|read|sort|organi[sz]e|let'?s|lets|go|do|get|set|draft|outline|break|walk|remind|note|ship|"
+    r"email|call|text|book)\b", re.I)
+_STANDING = re.compile(r"\b(?:always|never|from now on|going forward|in future|rather than|instead of|with me|for me|"
+                       r"in your (?:replies|answers|messages)|whenever|every time|by default|as a rule|prefer|"
+                       r"i live|i work|i'?m (?:on|in|at|based)|my (?:new )?(?:number|address|email))\b", re.I)
+_NOT_YET = re.compile(r"^(?:i'?m|i am|we'?re) (?:waiting|hoping|thinking|planning to|going to|not sure)\b|"
+                      r"^(?:i|we) (?:will|'ll|was thinking|think|guess|hope|feel like|wonder|might|may)\b|"
+                      r"\bhelp\W*$", re.I)
+_LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 _MIN_WORDS = 3
 _MAX_WORDS = 40
 
@@ -91,7 +106,7 @@ def _clean(sentence: str) -> str:
 
 def statement_candidate(sentence: str, *, question: str | None, message_ids: list[str], timestamp: object,
                         domain: str | None, correction: bool, secret: bool,
-                        known: frozenset[str] = frozenset()) -> Candidate | None:
+                        known: frozenset[str] = frozenset(), clause: bool = False) -> Candidate | None:
     """A statement candidate for ``sentence`` (an answer to ``question`` when given), or None when it is
     no statement about the user: a question, a request, small talk, a hypothetical, too short or long.
 
@@ -103,11 +118,13 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     if secret or not (_MIN_WORDS - (1 if question else 0) <= len(words) <= _MAX_WORDS) or s.endswith("?"):
         return None
     if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) or _REPORTED.search(s) \
-            or _REQUEST.search(s):
+            or _REQUEST.search(s) or _NOT_YET.search(s) or (_IMPERATIVE.match(s) and not _STANDING.search(s)):
         return None
     if question is None and not correction and not _FIRST_PERSON.search(s) and not (known & set(_known_words(s))):
         return None
     body = s.rstrip(".!")
+    if clause and _LEANS.search(body) and "X" not in mask_values(body).split():
+        return None  # "..., I read them on my phone": about the clause before, not self-contained
     if question:
         q = question.strip()
         text = f'Asked "{q}", the user answered: "{body}."'
@@ -116,7 +133,7 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         text = f'The user said: "{body}."'
         about = mask_values(body)
     return Candidate(
-        kind=MemoryKind.FACT, key=STATEMENT_KEY, value=body, text=text, confidence=0.7, importance=0.5,
+        kind=MemoryKind.FACT, key=STATEMENT_KEY, value=body, text=text, confidence=0.7, importance=0.4,
         domain=domain, message_ids=list(message_ids), role="user", timestamp=timestamp,  # type: ignore[arg-type]
         is_correction=correction, extractor="rules", metadata={"statement": True, "about": about, "rule": "statement"},
     )

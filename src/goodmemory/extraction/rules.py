@@ -117,18 +117,19 @@ class RuleExtractor:
             self._text(swapped, src, run, assistant=True)
         return run.out
 
-    def _statements(self, msg: Message, prev: Message | None, silent: list[str], ts: Any, run: _Run) -> None:
+    def _statements(self, msg: Message, prev: Message | None, silent: list[tuple[str, bool]], ts: Any,
+                    run: _Run) -> None:
         """The user's own words for what no rule matched: the whole reply when it answers the assistant's
         question, else each first-person sentence that produced nothing (see :mod:`._statements`)."""
         question = None
         if prev is not None and prev.role == "assistant" and prev.content.strip().endswith("?"):
             question = [q for q in P.SENTENCE_SPLIT.split(prev.content.strip()) if q.strip()][-1].strip()
-        pieces = [msg.content.strip()] if question else silent
+        pieces = [(msg.content.strip(), False)] if question else silent
         ids = [prev.id or "", msg.id or ""] if question and prev is not None else [msg.id or ""]
-        for piece in pieces:
+        for piece, clause in pieces:
             c = statement_candidate(piece, question=question, message_ids=ids, timestamp=ts, domain=run.ctx.domain,
                                     correction=bool(P.CORRECTION_ANY.search(piece)),
-                                    secret=bool(_secret_values(piece)), known=run.known)
+                                    secret=bool(_secret_values(piece)), known=run.known, clause=clause)
             if c is not None and (c.key, c.value.lower()) not in run.index:
                 run.index[(c.key, c.value.lower())] = c
                 run.out.append(c)
@@ -243,8 +244,10 @@ class RuleExtractor:
                 _apply(self, c, src, run, cfl)
                 if len(run.out) == n and (cfl.correction or P.R_NOT_TAIL.search(c)):
                     _bare_correction(self, c, src, run, cfl)
+                if len(run.out) == n and len(run.out) > n_sentence and not assistant and not hedged:
+                    run.silent.append((c, True))  # a clause the rules passed over in a sentence they read
             if len(run.out) == n_sentence and not assistant and not hedged:
-                run.silent.append(raw.strip())
+                run.silent.append((raw.strip(), False))
 
     def _qa(self, question: Message, answer: Message, src: _Src, run: _Run) -> None:
         _qa_answer(self, question.content, answer.content, [question.id or "", answer.id or ""], src, run)
