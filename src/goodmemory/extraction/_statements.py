@@ -54,6 +54,9 @@ _STANDING = re.compile(r"\b(?:always|never|from now on|going forward|in future|r
 _NOT_YET = re.compile(r"^(?:i'?m|i am|we'?re) (?:waiting|hoping|thinking|planning to|going to|not sure)\b|"
                       r"^(?:i|we) (?:will|'ll|was thinking|think|guess|hope|feel like|wonder|might|may)\b|"
                       r"\bhelp\W*$", re.I)
+# chat drops the "I": "Signed up for the trail race", "Got a new phone", "Started at the bakery"
+_ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|bought|sold|left|went|began|found|lost|"
+                       r"paid|sent|spent|met|had|became|won|quit|switched|started|moved)\s+(?!you\b)", re.I)
 _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 _MIN_WORDS = 3
 _MAX_WORDS = 40
@@ -120,7 +123,8 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) or _REPORTED.search(s) \
             or _REQUEST.search(s) or _NOT_YET.search(s) or (_IMPERATIVE.match(s) and not _STANDING.search(s)):
         return None
-    if question is None and not correction and not _FIRST_PERSON.search(s) and not (known & set(_known_words(s))):
+    if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
+            and not (known & set(_known_words(s))):
         return None
     body = s.rstrip(".!")
     if clause and _LEANS.search(body) and "X" not in mask_values(body).split():
