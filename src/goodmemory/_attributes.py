@@ -18,7 +18,7 @@ from .embeddings import Embedder
 from .extraction._statements import STATEMENT_KEY, mask_values
 from .merge import Earlier, attribute_slot, changes, drop_replaced, names_in, new_family_key
 from .models import Candidate, MemoryKind, MemoryRecord
-from .taxonomy import KEY_FAMILIES, KeyFamily, family_of
+from .taxonomy import KEY_FAMILIES, KeyFamily, content_words, family_of, normalize_key, slot_key
 
 __all__ = ["AttributeIndex", "Placement"]
 
@@ -72,6 +72,7 @@ class AttributeIndex:
         self.embedder = embedder
         self.min_cross_similarity = min_cross_similarity
         self.ruled: set[tuple[str, str]] = set()  # (message id, family) a rule candidate of this call covers
+        self.added: set[str] = set()  # ids of the records this call stored
         self.min_family_score = min_family_score
         self.min_similarity = min_similarity
         self.records = [r for r in records if r.kind != MemoryKind.EPISODE and family_of(r.key) is not None]
@@ -142,6 +143,12 @@ class AttributeIndex:
                 return Placement(None, f"statement about no known attribute (best {fam.name if fam else '-'} "
                                        f"{score:.2f} < {self.min_family_score:.2f})")
             own_key = new_family_key(fam, c.value)
+            if not fam.multi and not c.is_correction and any(r.id in self.added and family_of(r.key) is fam
+                                                                for r in self.records):
+                # two statements of one call about one single-valued family are two attributes the family
+                # lumps together ("my paycheck" / "$5,000 in checking"), not a conflict
+                own_key = normalize_key(f"{fam.key}.{slot_key(' '.join(content_words(c.value)[:4]))}")
+                return self._placed(c, fam, own_key, score, "a second statement of the family in one call", [])
         else:
             fam, score = family_of(c.key), 1.0
             if fam is None or fam.name in ("task", "procedure"):
@@ -154,9 +161,12 @@ class AttributeIndex:
                 if named is not None and named.kind == c.kind:
                     fam = named
         vec = self.cand_vec.get(id(c))
+        # a statement replaces what the user said before this call, not a value this call just stored
+        # (unless it corrects it): one turn's two statements are two facts, not a conflict
         earlier = [Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key,
                            similarity=float(self.rec_vec[r.id] @ vec) if vec is not None else 0.0)
-                   for r in self.records if family_of(r.key) is fam and r.id in self.rec_vec]
+                   for r in self.records if family_of(r.key) is fam and r.id in self.rec_vec
+                   and not (statement and r.id in self.added and not c.is_correction)]
         alike = None
         if not earlier and vec is not None and changes(said or c.value):
             alike = self._alike_elsewhere(vec, fam)
@@ -173,6 +183,10 @@ class AttributeIndex:
                                       statement=statement, has_value=has_value, min_similarity=self.min_similarity)
         if key is None:
             return Placement(None, why)
+        return self._placed(c, fam, key, score, why, earlier, statement=statement, ruled=alike is not None)
+
+    def _placed(self, c: Candidate, fam: KeyFamily, key: str, score: float, why: str, earlier: list[Earlier], *,
+                statement: bool = True, ruled: bool = False) -> Placement:
         turns = {(mid, fam.name) for mid in c.message_ids}
         if statement and turns & self.ruled:
             # "I work at X now, I left Y in March": the rules read this attribute from the turn already
@@ -180,7 +194,7 @@ class AttributeIndex:
         if not statement:
             self.ruled |= turns
         meta = {**c.metadata, "family": fam.name, "slot_reason": why}
-        kind = fam.kind if statement or alike is not None else c.kind
+        kind = fam.kind if statement or ruled else c.kind
         update: dict[str, object] = {"key": key, "kind": kind, "metadata": meta}
         if statement:
             meta["family_score"] = round(score, 3)
@@ -196,5 +210,6 @@ class AttributeIndex:
         """A record this call stored: later candidates of the call compare with it too."""
         vec = self.cand_vec.get(id(c))
         if vec is not None and family_of(record.key) is not None:
+            self.added.add(record.id)
             self.records.append(record)
             self.rec_vec[record.id] = vec

@@ -282,7 +282,7 @@ _CHANGE = re.compile(
     r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed)?|chang(?:e|ed)|mov(?:e|ed)|new|replac(?:e|ed)|"
     r"traded|sold|gave up|quit|stopped|left|cancell?ed|dropped|upgraded|downgraded|raised|lowered|went up|"
     r"went down|increased|decreased|extended|pushed|postponed|rescheduled|shifted|finished|passed away|"
-    r"these days|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|since|after|"
+    r"these days|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
     r"transferred|turned|got promoted|retired|closed|back to)\b", re.I)
 _ADDITION = re.compile(r"\b(?:also|another|second|third|too|as well|on top of|in addition|additionally|besides)\b",
                        re.I)

@@ -32,7 +32,7 @@ _NOT_A_FACT = re.compile(
 _HYPOTHETICAL = re.compile(r"\b(?:if i|suppose|imagine|hypothetically|what if|let'?s say|pretend|i wish)\b", re.I)
 # someone else's words, a request or a wish is no fact about the user
 _REPORTED = re.compile(r"\b(?:said|says|told me|tells me|thinks|claims|mentioned|believes|reckons)\b", re.I)
-_REQUEST = re.compile(r"\b(?:i'?m looking for|i am looking for|i'?d like to|i would like to|i want to|i'?m trying to|"
+_REQUEST = re.compile(r"\b(?:i'?m looking for|i am looking for|i'?m interested in|i am interested in|i'?d like to|i would like to|i want to|i'?m trying to|"
                       r"i need (?:some|a|an|help)|looking for)\b|^i'?m (?:fine|good|ok|okay|great|well)\b|"
                       r"\b(?:that|this|the) (?:option|one|idea)\b", re.I)
 _LEAD = re.compile(
@@ -52,11 +52,14 @@ _STANDING = re.compile(r"\b(?:always|never|from now on|going forward|in future|r
                        r"in your (?:replies|answers|messages)|whenever|every time|by default|as a rule|prefer|"
                        r"i live|i work|i'?m (?:on|in|at|based)|my (?:new )?(?:number|address|email))\b", re.I)
 _NOT_YET = re.compile(r"^(?:i'?m|i am|we'?re) (?:waiting|hoping|thinking|planning to|going to|not sure)\b|"
-                      r"^(?:i|we) (?:will|'ll|was thinking|think|guess|hope|feel like|wonder|might|may)\b|"
+                      r"^(?:i|we)(?: will|'ll| was thinking| think| guess| hope| feel like| wonder| might| may)\b|"
                       r"\bhelp\W*$", re.I)
+_OBLIGATION = re.compile(r"\b(?:need|have|want|got|going) to\b", re.I)
 # chat drops the "I": "Signed up for the trail race", "Got a new phone", "Started at the bakery"
 _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|bought|sold|left|went|began|found|lost|"
                        r"paid|sent|spent|met|had|became|won|quit|switched|started|moved)\s+(?!you\b)", re.I)
+_AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|correct|right|exactly|perfect|great|sounds good|not really|that'?s (?:right|correct|"
+                       r"fine|great|perfect)|that all sounds|that sounds|thanks|thank you|no problem|ok|okay|fine)\b", re.I)
 _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 _MIN_WORDS = 3
 _MAX_WORDS = 40
@@ -123,6 +126,11 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) or _REPORTED.search(s) \
             or _REQUEST.search(s) or _NOT_YET.search(s) or (_IMPERATIVE.match(s) and not _STANDING.search(s)):
         return None
+    has_value = "X" in mask_values(s).split() or any(ch.isdigit() for ch in s)
+    if question and _AGREEING.match(s) and not has_value:
+        return None  # "That all sounds right, thanks": agreement, no value of the user's to keep
+    if _OBLIGATION.search(s) and not has_value:
+        return None  # "I need to schedule an appointment": a task for the rules, no fact
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
             and not (known & set(_known_words(s))):
         return None
@@ -131,7 +139,9 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         return None  # "..., I read them on my phone": about the clause before, not self-contained
     if question:
         q = question.strip()
-        text = f'Asked "{q}", the user answered: "{body}."'
+        # the question stays searchable (keywords) and decides the family (about); the text shows the answer,
+        # so a memory costs the context no more than the turn it came from
+        text = f'The user answered: "{body}."'
         about = f"{mask_values(q)} {mask_values(body)}"
     else:
         text = f'The user said: "{body}."'
@@ -139,5 +149,6 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     return Candidate(
         kind=MemoryKind.FACT, key=STATEMENT_KEY, value=body, text=text, confidence=0.7, importance=0.4,
         domain=domain, message_ids=list(message_ids), role="user", timestamp=timestamp,  # type: ignore[arg-type]
-        is_correction=correction, extractor="rules", metadata={"statement": True, "about": about, "rule": "statement"},
+        is_correction=correction, extractor="rules", keywords=question or "",
+        metadata={"statement": True, "about": about, "rule": "statement"},
     )
