@@ -589,3 +589,21 @@ def test_food_and_drink_avoidances_still_count(text: str, key: str) -> None:
 def test_a_possessive_name_is_the_name() -> None:
     c = one("That picture was from a trip we took for my daughter Sara's birthday.", "relation.daughter.sara")
     assert c.value == "Sara" and "Sara's" not in c.text, c.text
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("I'm now a site manager.", "profile.occupation", "site manager"),
+        ("I'm currently a teacher.", "profile.occupation", "teacher"),
+    ],
+)
+def test_an_adverb_before_the_job_is_not_part_of_it(text: str, key: str, value: str) -> None:
+    c = one(text, key)
+    assert c.value == value and "now a" not in c.text and "currently a" not in c.text
+
+
+def test_a_drink_given_up_is_not_eaten() -> None:
+    texts = [c.text for c in run(("user", "I don't drink cola anymore."))]
+    assert any("no longer drinks cola" in t for t in texts), texts
+    assert not any("eats cola" in t for t in texts)

@@ -53,7 +53,7 @@ _STANDING = re.compile(r"\b(?:always|never|from now on|going forward|in future|r
                        r"i live|i work|i'?m (?:on|in|at|based)|my (?:new )?(?:number|address|email))\b", re.I)
 _NOT_YET = re.compile(r"^(?:i'?m|i am|we'?re) (?:waiting|hoping|thinking|planning to|going to|not sure)\b|"
                       r"^(?:i|we)(?: will|'ll| was thinking| think| guess| hope| feel like| wonder| might| may)\b|"
-                      r"\bhelp\W*$", re.I)
+                      r"\bhelp\W*$|\b(?:much|any|enough) time\b", re.I)
 _OBLIGATION = re.compile(r"\b(?:need|have|want|got|going) to\b", re.I)
 # chat drops the "I": "Signed up for the trail race", "Got a new phone", "Started at the bakery"
 _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|bought|sold|left|went|began|found|lost|"

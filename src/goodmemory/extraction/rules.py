@@ -324,7 +324,9 @@ def _profile(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
                  keywords="job occupation work")
     occ_at = None
     for m in (*P.R_OCCUPATION.finditer(s), *P.R_AS_OCC.finditer(s)):
-        v = re.sub(r"^(?:an?|the) ", "", m.group("v").strip(), flags=re.I).strip()
+        # "I'm now a product manager": the adverb is no part of the job
+        v = re.sub(r"^(?:(?:now|also|still|currently|just|actually|finally)\s+)+", "", m.group("v").strip(), flags=re.I)
+        v = re.sub(r"^(?:an?|the) ", "", v, flags=re.I).strip()
         words = v.lower().split()
         if occupation or not words or len(words) > 5 or words[-1] in P._NOT_OCCUPATION_TAIL:
             continue
@@ -450,10 +452,11 @@ def _preferences(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
     m = P.diet_avoid(s)
     if m and content_words(m.group("v")):
         thing = m.group("v").strip()
+        eats = "drinks" if re.search(r"\bdrink", s, re.I) else "eats"  # "I don't drink alcohol anymore"
         if fl.negated_change:
-            v, text = f"no longer eats {thing}", f"User no longer eats {thing}."
+            v, text = f"no longer {eats} {thing}", f"User no longer {eats} {thing}."
         else:
-            v, text = f"avoids {thing}", f"User doesn't eat {thing} (avoids {thing})."
+            v, text = f"avoids {thing}", f"User doesn't {eats[:-1]} {thing} (avoids {thing})."
         ex._emit(run, src, fl, K.PREFERENCE, f"preference.diet.avoid.{slug(thing)}", v, text, importance=0.8,
                  correction=fl.negated_change, keywords=f"diet food avoid {thing}")
     m = P.R_ACCESS.search(s)
