@@ -89,3 +89,16 @@ def test_new_family_key_names_the_value_and_stays_in_the_family() -> None:
     assert new_family_key(family_by_name("pet"), "We adopted a puppy named Olive") == "fact.pet.olive"
     assert new_family_key(family_by_name("home_city"), "I live in Hull") == "profile.home_city"
     assert new_family_key(family_by_name("medication"), "I take 5 mg of ramipril").startswith("fact.medication.")
+
+
+def test_a_named_speakers_turn_gives_no_statement() -> None:
+    from goodmemory.extraction.base import ExtractionContext
+    from goodmemory.extraction.rules import RuleExtractor
+    from goodmemory.models import Message
+
+    ctx = ExtractionContext(user_id="u", at=AT)
+    said = "We keep two beehives behind the shed."
+    plain = RuleExtractor().extract([Message(id="m0", role="user", content=said, timestamp=AT)], ctx)
+    named = RuleExtractor().extract([Message(id="m0", role="user", content=said, timestamp=AT, name="Ines")], ctx)
+    assert any(c.metadata.get("statement") for c in plain)
+    assert not any(c.metadata.get("statement") for c in named)

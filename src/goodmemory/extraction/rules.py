@@ -120,7 +120,11 @@ class RuleExtractor:
     def _statements(self, msg: Message, prev: Message | None, silent: list[tuple[str, bool]], ts: Any,
                     run: _Run) -> None:
         """The user's own words for what no rule matched: the whole reply when it answers the assistant's
-        question, else each first-person sentence that produced nothing (see :mod:`._statements`)."""
+        question, else each first-person sentence that produced nothing (see :mod:`._statements`).
+        A turn of a named speaker (a transcript between people) is skipped: its "I" is that speaker, and
+        "The user said" would give their words to the user."""
+        if msg.name:
+            return
         question = None
         if prev is not None and prev.role == "assistant" and prev.content.strip().endswith("?"):
             question = [q for q in P.SENTENCE_SPLIT.split(prev.content.strip()) if q.strip()][-1].strip()
