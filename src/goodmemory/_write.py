@@ -8,11 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ._attributes import AttributeIndex
 from .config import GoodMemoryConfig
 from .context import CLOSE, OPEN, PREAMBLE
 from .digest import build_digest, density, digest_record
 from .embeddings import Embedder
 from .errors import ExtractionError, GoodMemoryError, SlotConflictError, StorageError
+from .extraction._statements import STATEMENT_KEY
 from .extraction.base import ExtractionContext, Extractor
 from .merge import Plan, SlotView, WritePolicy, decide, normalize_value
 from .models import (
@@ -303,13 +305,9 @@ def run_remember(
                                        reason=f"session digest of {len(digest.source.message_ids)} turns"))
 
     # 2. extraction (never writes; failures abort the whole call)
-    existing_slots = {
-        r.key: r.value
-        for r in storage.list(
-            user_id, MemoryFilter(exclude_kinds=(MemoryKind.EPISODE,), agent_id=agent_id, newest_first=True),
-            limit=500,
-        )
-    }
+    existing_records = storage.list(
+        user_id, MemoryFilter(exclude_kinds=(MemoryKind.EPISODE,), agent_id=agent_id, newest_first=True), limit=500)
+    existing_slots = {r.key: r.value for r in existing_records}
     ctx = ExtractionContext(user_id=user_id, session_id=session_id, agent_id=agent_id, domain=domain, at=at,
                             existing=existing_slots)
     try:
@@ -320,19 +318,30 @@ def run_remember(
         raise ExtractionError(f"extractor {getattr(wc.extractor, 'name', '?')} failed: {exc}") from exc
 
     # 3. write policy, candidate by candidate, over a view that includes this batch's changes
-    keys = tuple({normalize_key(c.closes or c.key) for c in candidates})
+    policy = WritePolicy(min_confidence=cfg.min_confidence, allow_secrets=cfg.allow_secrets)
+    attributes = AttributeIndex(wc.embedder, [r for r in existing_records if r.status == MemoryStatus.ACTIVE],
+                                candidates, min_family_score=policy.min_family_score,
+                                min_similarity=policy.min_attribute_similarity)
+    keys = tuple({normalize_key(c.closes or c.key) for c in candidates if c.key != STATEMENT_KEY})
     slot_records: dict[str, MemoryRecord] = {
         r.id: r for r in (storage.list(user_id, MemoryFilter(statuses=None, keys=keys)) if keys else [])
     }
     for key in keys:  # conflict siblings live under "<key>~<id>"
         slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, key_prefix=key + "~")))
     msg_text = {m.id: m.content for m in cleaned}
-    policy = WritePolicy(min_confidence=cfg.min_confidence, allow_secrets=cfg.allow_secrets)
     injected_long = [t for t in wc.injected if len(t) >= 16]
     inserted: dict[str, MemoryRecord] = {}
     updated: dict[str, MemoryRecord] = {}
-    for c in candidates:
-        c = _normalise(c, domain)
+    for c0 in candidates:
+        placed = attributes.place(c0, str(c0.metadata.get("said") or ""))
+        if placed.candidate is None:
+            decisions.append(WriteDecision(action=WriteAction.REJECT, reason=placed.reason, candidate=c0))
+            continue
+        c = _normalise(placed.candidate, domain)
+        if not any(r.key == c.key or r.key.startswith(c.key + "~") for r in slot_records.values()):
+            slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, keys=(c.key,))))
+            slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None,
+                                                                                       key_prefix=c.key + "~")))
         if c.closes:
             # a task is closed wherever it was opened, even from another domain's session
             opened = next((r for r in slot_records.values() if r.key == c.key and r.status == MemoryStatus.ACTIVE
@@ -369,6 +378,8 @@ def run_remember(
             r.keywords = " ".join(p for p in (r.keywords, redact(turns)[0][:400]) if p)
             slot_records[r.id] = r
             inserted[r.id] = r
+            if r.status == MemoryStatus.ACTIVE:
+                attributes.add(r, c0)
             for mid in r.source.message_ids:
                 turn = episodes_by_msg.get(mid)
                 if turn is not None and r.status == MemoryStatus.ACTIVE:

@@ -118,6 +118,7 @@ class GoodMemoryConfig(BaseModel):
     track_recalls: bool = False  # write recall_count/last_recalled_at on every recall
     suppress_stale: bool = False  # drop stale volatile facts instead of marking them "verify"
     # write policy
+    extraction: Literal["rules", "llm", "combined"] = "rules"  # used when no extractor is passed
     min_confidence: float = Field(default=0.35, ge=0.0, le=1.0)
     allow_secrets: bool = False
     redact_secrets_in_episodes: bool = True

@@ -90,9 +90,9 @@ class GoodMemory:
                 f"makes {self.embedder.dim}: open it with the embedder it was created with"
             )
         if extractor is None:
-            from .extraction.rules import RuleExtractor
+            from .extraction.combined import make_extractor
 
-            extractor = RuleExtractor()
+            extractor = make_extractor(self.config.extraction, llm)
         self.extractor = extractor
         self.llm = llm
         self.clock: Clock = clock or _utc_clock

@@ -25,6 +25,8 @@ Rules, in order:
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -39,9 +41,18 @@ from .models import (
     content_hash,
     new_id,
 )
-from .taxonomy import default_transferable, normalize_key, volatility_for
+from .taxonomy import (
+    STOPWORDS,
+    KeyFamily,
+    content_words,
+    default_transferable,
+    normalize_key,
+    slot_key,
+    volatility_for,
+)
 
-__all__ = ["Plan", "SlotView", "WritePolicy", "decide", "normalize_value", "record_from_candidate"]
+__all__ = ["Earlier", "Plan", "SlotView", "WritePolicy", "attribute_slot", "changes", "decide", "names_in", "normalize_value",
+           "drop_replaced", "new_family_key", "record_from_candidate"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +60,8 @@ class WritePolicy:
     min_confidence: float = 0.35
     allow_secrets: bool = False
     merge_confidence_gain: float = 0.5  # share of the remaining doubt a repeat removes
+    min_family_score: float = 0.3  # a statement no rule keyed needs this cosine to a family's example
+    min_attribute_similarity: float = 0.3  # a change in a multi-valued family replaces the most alike statement
 
 
 @dataclass
@@ -260,3 +273,138 @@ def _supersede(olds: list[MemoryRecord], new: MemoryRecord, c: Candidate, now: d
         inserts=[new],
         updates=updates,
     )
+
+
+# ---------------------------------------------------------------- same attribute, whatever the key
+# A newer statement about an attribute replaces the older one even when no rule gave the two one key.
+# Words that say a value changed or that one was added are English, not any rule's wording.
+_CHANGE = re.compile(
+    r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed)?|chang(?:e|ed)|mov(?:e|ed)|new|replac(?:e|ed)|"
+    r"traded|sold|gave up|quit|stopped|left|cancell?ed|dropped|upgraded|downgraded|raised|lowered|went up|"
+    r"went down|increased|decreased|extended|pushed|postponed|rescheduled|shifted|finished|passed away|"
+    r"these days|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
+    r"transferred|turned|got promoted|retired|closed|back to)\b", re.I)
+_ADDITION = re.compile(r"\b(?:also|another|second|third|too|as well|on top of|in addition|additionally|besides)\b",
+                       re.I)
+_NAME_WORD = re.compile(r"[A-Za-z][\w'\-]*|\d[\w.,:\-]*")
+_GENERIC = frozenset(["every", "each", "week", "weeks", "month", "months", "year", "years", "day", "days", "morning", "mornings", "evening", "evenings", "night", "nights", "time", "times", "usually", "always", "never", "really", "like", "likes", "love", "loves", "work", "works", "take", "takes", "have", "has", "need", "needs", "user", "user's", "about", "around", "there", "here", "thing", "things", "stuff", "called", "named", "because", "which", "would", "could", "should", "still", "since", "after", "before", "again", "little", "great"])
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """An active memory of the family the candidate belongs to, as the write path gathered it."""
+
+    key: str
+    value: str
+    similarity: float  # of the two statements with their values masked (-1..1)
+    at: datetime
+    family_key: str = ""  # the family's own key parts, which name no particular value
+
+    def names(self) -> set[str]:
+        """What names this value: its distinct words and the parts of its key beyond the family's."""
+        fam = set(self.family_key.replace("_", ".").split("."))
+        tail = {w for w in self.key.split("~", 1)[0].replace("_", ".").split(".") if w and w not in fam}
+        return _distinct_words(self.value) | {w for w in tail if len(w) >= 4 and w not in _GENERIC
+                                              and w not in STOPWORDS and not w.isdigit()}
+
+
+def _distinct_words(value: str) -> set[str]:
+    """The words of a value that name a thing: names, numbers, and longer uncommon words."""
+    out = set()
+    for i, w in enumerate(_NAME_WORD.findall(value)):
+        lw = w.lower().strip(".,")
+        if lw in STOPWORDS or lw in _GENERIC or len(lw) < 3:
+            continue
+        if (w[0].isupper() and i > 0) or any(ch.isdigit() for ch in w) or len(lw) >= 5:
+            out.add(lw)
+    return out
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower().strip(".,") for w in _NAME_WORD.findall(text)}
+
+
+def changes(said: str) -> bool:
+    """Whether ``said`` speaks of a change ("switched", "no longer", "instead", "now" ...)."""
+    return bool(_CHANGE.search(said))
+
+
+def names_in(e: Earlier, family: KeyFamily, said: str) -> set[str]:
+    """The words of ``said`` that name the earlier value ``e`` (words the family uses for any of its
+    values, such as "called" or "appointment", name none of them)."""
+    generic = _words(" ".join((family.description, *family.examples, family.name.replace("_", " "))))
+    return e.names() & (_words(said) - generic)
+
+
+def new_family_key(family: KeyFamily, value: str) -> str:
+    """The key of a value that starts its own slot: the family key, plus (for several values) what names it."""
+    if not family.multi:
+        return family.key
+    named = [w for i, w in enumerate(_NAME_WORD.findall(value)) if i > 0 and w[0].isupper() and w.lower() not in STOPWORDS]
+    words = named[:3] or [w for w in content_words(value) if not any(ch.isdigit() for ch in w)][:4]
+    return normalize_key(f"{family.key}.{slot_key(' '.join(words))}") if words else family.key
+
+
+def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence[Earlier], *,
+                   statement: bool, has_value: bool, min_similarity: float = 0.3) -> tuple[str | None, str]:
+    """The slot a candidate of ``family`` goes to, given the family's active memories (pure).
+
+    ``said`` is what the candidate says (the user's words); ``has_value`` whether it names a value
+    (a name, a number). Returns ``(key, why)``; key None means the candidate should not be stored (a statement of a
+    single-valued family that names no value and says nothing changed would overwrite a real value
+    with chatter).
+
+    - one value at a time (``single``): the family's current slot, whatever key it was written under;
+    - several values (``multi``): an addition ("also", "a second") starts its own slot; a statement
+      that names an earlier value ("I sold the Mazda") takes that value's slot; a change ("switched",
+      "instead", "no longer") takes the slot of the most alike earlier statement; anything else its own.
+    """
+    changed = changes(said)
+    if not family.multi:
+        if earlier:
+            latest = max(earlier, key=lambda e: (e.at, e.key))
+            if statement and not changed and not has_value:
+                return None, "statement names no value and no change"
+            return latest.key.split("~", 1)[0], "same single-valued attribute"
+        return (family.key if statement else own_key), "first value of the attribute"
+    if _ADDITION.search(said):
+        return own_key, "an addition to a multi-valued attribute"
+    named = [e for e in earlier if names_in(e, family, said) and e.key != own_key]
+    if named:
+        best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
+        return best.key.split("~", 1)[0], "names an earlier value of the attribute"
+    if changed and earlier:
+        best = max(earlier, key=lambda e: (e.similarity, e.at))
+        if best.similarity >= min_similarity:
+            return best.key.split("~", 1)[0], f"a change, most alike earlier statement ({best.similarity:.2f})"
+    return own_key, "its own value of a multi-valued attribute"
+
+
+_CLAUSES = re.compile(r",\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:i|i'm|i've|we|we're|my|our|now)\b)",
+                      re.I)
+_CONTRAST = re.compile(r"\s*,?\s*\b(?:instead of|rather than|not)\s+(?:the |my |a |an )?[^,.;]+$", re.I)
+_FROM_TO = re.compile(r"\bfrom\s+(?:the |my |a |an )?[^,.;]+?\s+to\b", re.I)
+
+
+_AWAY = re.compile(r"\b(?:dropped|quit|left|sold|finished|stopped|gave up|broke up|moved|traded|cancell?ed|closed|"
+                   r"passed away|got rid of|gave away|retired)\b", re.I)
+_SUBJECT = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|my|our|it's|is|are)\b", re.I)
+_SWAP = re.compile(r"\b(traded|swapped|exchanged|replaced)\s+(?:in\s+)?(?:the |my |our |a |an )?[^,.;]+?\s+(?:in\s+)?"
+                   r"(for|with)\b", re.I)
+
+
+def drop_replaced(value: str, old: Earlier) -> str:
+    """A statement's value without the value it replaces: "switched me from A to B" -> "switched me to B",
+    "traded the A in for a B" -> "traded it for a B", "I dropped A, I'm studying B now" -> "I'm studying B
+    now" (a clause that says what went away goes when a clause with a subject is left)."""
+    names = old.names()
+    v = _FROM_TO.sub("to", value) if names & _words(" ".join(_FROM_TO.findall(value))) else value
+    v = _SWAP.sub(lambda m: f"{m.group(1)} it {m.group(2)}", v)
+    parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
+    kept = [p for p in parts if not _AWAY.search(p)]
+    if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) for p in kept):
+        v = ", ".join(kept)
+    m = _CONTRAST.search(v)
+    if m and _words(m.group(0)) & names and m.start() > 0:
+        v = v[: m.start()]
+    return v.strip(" ,;") or value

@@ -12,10 +12,16 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ._key_families import KEY_FAMILIES, KeyFamily, canonical_key, family_by_name, family_of
 from .models import MemoryKind
 
 __all__ = [
+    "KEY_FAMILIES",
     "KIND_SPECS",
+    "KeyFamily",
+    "canonical_key",
+    "family_by_name",
+    "family_of",
     "STOPWORDS",
     "KindSpec",
     "content_words",

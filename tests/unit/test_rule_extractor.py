@@ -23,7 +23,8 @@ def ctx(domain: str | None = None, existing: dict[str, str] | None = None) -> Ex
 
 def run(*turns: tuple[str, str], domain: str | None = None, existing: dict[str, str] | None = None) -> list[Candidate]:
     msgs = [Message(role=r, content=c, id=f"m{i}", timestamp=TS) for i, (r, c) in enumerate(turns)]  # type: ignore[arg-type]
-    return RuleExtractor().extract(msgs, ctx(domain, existing))
+    # the rules alone: statements no rule matched are pending a family (tests/unit/test_statements.py)
+    return RuleExtractor(statements=False).extract(msgs, ctx(domain, existing))
 
 
 def one(text: str, key: str, **kw: object) -> Candidate:
@@ -73,7 +74,7 @@ def test_protocol() -> None:
         ("My email is ana@example.com.", MemoryKind.FACT, "contact.email", "ana@example.com"),
         ("My cell is 503-555-8924.", MemoryKind.FACT, "contact.phone.cell", "503-555-8924"),
         ("My monthly budget is $2,000.", MemoryKind.FACT, "finance.monthly_budget", "$2,000"),
-        ("I just bought a 2023 Tesla Model 3.", MemoryKind.FACT, "vehicle.tesla_model_3", "2023 Tesla Model 3"),
+        ("I just bought a 2021 Toyota Corolla.", MemoryKind.FACT, "vehicle.toyota_corolla", "2021 Toyota Corolla"),
         ("My Visa card ending in 4417 was declined.", MemoryKind.FACT, "card.visa.last4", "4417"),
         # a named card needs no "card": "my Freedom Unlimited ending in 7823"
         ("I use my Freedom Unlimited ending in 7823 for groceries.", MemoryKind.FACT,
@@ -400,7 +401,7 @@ def test_like_real_objects_still_work() -> None:
 @pytest.mark.parametrize(
     ("text", "key", "value"),
     [
-        ("I have an old 2018 MacBook Pro.", "possession.macbook_pro", "2018 MacBook Pro"),
+        ("I have an old 2016 ThinkPad T460.", "possession.thinkpad_t460", "2016 ThinkPad T460"),
         ("I drive a 2019 Honda Accord.", "vehicle.honda_accord", "2019 Honda Accord"),
         ("I just got a 2022 Ford F-150.", "vehicle.ford_f_150", "2022 Ford F-150"),
     ],
@@ -414,10 +415,10 @@ def test_owned_things_are_vehicles_only_when_the_make_is_a_car_make(text: str, k
 @pytest.mark.parametrize(
     ("text", "key", "value", "says"),
     [
-        ("I'll go with the MacBook Pro. What warranty comes with it?", "purchase.macbook_pro", "MacBook Pro",
-         "User chose the MacBook Pro."),
-        ("I don't fly enough for that. Let's go with the Gold Card.", "card.gold_card", "Gold Card",
-         "User chose the Gold Card."),
+        ("I'll go with the Surface Laptop. Is there a warranty on it?", "purchase.surface_laptop", "Surface Laptop",
+         "User chose the Surface Laptop."),
+        ("I hardly travel for that. Let's go with the Silver Card.", "card.silver_card", "Silver Card",
+         "User chose the Silver Card."),
         ("Ok, I'll take the Samsung QN90C then.", "purchase.samsung_qn90c", "Samsung QN90C", "User chose the Samsung QN90C."),
         ("I ended up buying the Dyson V15 last week.", "purchase.dyson_v15", "Dyson V15", "User bought the Dyson V15."),
     ],
@@ -442,7 +443,7 @@ def test_choices_need_a_named_product(text: str) -> None:
         ("My driver's license is valid until June 30, 2027.", "license.expiration", "2027-06-30", "June 30, 2027"),
         ("The Apple warranty runs until March 15th, 2025.", "warranty.apple.expiration", "2025-03-15",
          "March 15, 2025"),
-        ("Apple warranty until March 15th, 2025.", "warranty.apple.expiration", "2025-03-15", "March 15, 2025"),
+        ("Bosch warranty until October 3rd, 2026.", "warranty.bosch.expiration", "2026-10-03", "October 3, 2026"),
         ("My gym membership expires May 1, 2024.", "membership.gym.expiration", "2024-05-01", "May 1, 2024"),
         ("My visa expiration date is 12/31/2026.", "visa.expiration", "2026-12-31", "December 31, 2026"),
     ],
@@ -470,27 +471,27 @@ def test_expiry_needs_a_date_and_an_expiry_verb(text: str) -> None:
 
 
 def test_expiry_as_answer_to_the_assistants_question() -> None:
-    cands = run(("assistant", "Passport expiration date?"), ("user", "February 18th, 2025."))
-    assert [(c.key, c.value, c.message_ids) for c in cands] == [("passport.expiration", "2025-02-18", ["m0", "m1"])]
-    assert cands[0].text.startswith("User's passport is valid until February 18, 2025")
+    cands = run(("assistant", "Visa expiry date?"), ("user", "July 4th, 2026."))
+    assert [(c.key, c.value, c.message_ids) for c in cands] == [("visa.expiration", "2026-07-04", ["m0", "m1"])]
+    assert cands[0].text.startswith("User's visa is valid until July 4, 2026")
 
 
 def test_expiry_issued_by_the_assistant_is_kept() -> None:
     """An agent stating a warranty end date is a fact of the user's world, like an issued number."""
-    cands = run(("assistant", "Today, March 15th, 2024. Apple warranty until March 15th, 2025."),
+    cands = run(("assistant", "Today is May 2nd, 2024. Bosch warranty until May 2nd, 2026."),
                 ("user", "I'll scan the receipt when I get home."))
     got = {c.key: c for c in cands}
-    assert got["warranty.apple.expiration"].value == "2025-03-15"
-    assert got["warranty.apple.expiration"].metadata.get("issued_by_assistant") is True
+    assert got["warranty.bosch.expiration"].value == "2026-05-02"
+    assert got["warranty.bosch.expiration"].metadata.get("issued_by_assistant") is True
 
 
 @pytest.mark.parametrize(
     ("turns", "key", "value", "says"),
     [
         ([("user", "I'm interested in an American Express card with travel rewards."),
-          ("assistant", "Our most popular are the Gold Card and the Platinum Card."),
-          ("user", "Let's go with the Gold Card.")],
-         "card.amex_gold_card", "Amex Gold Card", "User chose the Amex Gold Card (American Express)."),
+          ("assistant", "We can offer the Silver Card or the Titanium Card."),
+          ("user", "Let's go with the Silver Card.")],
+         "card.amex_silver_card", "Amex Silver Card", "User chose the Amex Silver Card (American Express)."),
         ([("assistant", "Thanks for calling Chase. How can I help?"), ("user", "I'll take the Sapphire Reserve card.")],
          "card.chase_sapphire_reserve", "Chase Sapphire Reserve", "User chose the Chase Sapphire Reserve card."),
         # the product already names its issuer: nothing is added
@@ -507,8 +508,8 @@ def test_a_card_chosen_by_product_name_gets_the_issuer_the_conversation_is_about
 
 
 def test_no_issuer_in_the_conversation_leaves_the_card_name_alone() -> None:
-    got = {c.key: c for c in run(("user", "Let's go with the Gold Card."))}
-    assert got["card.gold_card"].value == "Gold Card"
+    got = {c.key: c for c in run(("user", "Let's go with the Silver Card."))}
+    assert got["card.silver_card"].value == "Silver Card"
 
 
 @pytest.mark.parametrize(
@@ -547,9 +548,9 @@ def test_a_check_question_needs_a_confirmation(turns: list[tuple[str, str]]) -> 
     "text",
     [
         # "haven't" + a state or a span of time is not a pending task ("User needs to been around")
-        "Sorry I haven't been around.",
+        "Sorry I haven't been online much.",
         "I probably have loads of books I haven't read in years.",
-        "Hey John, I haven't talked to you in a while.",
+        "Hi Maria, I haven't talked to you in ages.",
         "I haven't been able to volunteer much lately, but I care about it.",
         "I haven't felt this good in ages.",
         # "don't have" + something that is not food or drink is not a diet
@@ -578,7 +579,7 @@ def test_an_unfinished_chore_is_still_a_task(text: str, key: str, task: str) -> 
 
 @pytest.mark.parametrize(
     ("text", "key"),
-    [("I can't have dairy, so no ice cream for me.", "preference.diet.avoid.dairy"),
+    [("I can't have gluten, so no pastries for me.", "preference.diet.avoid.gluten"),
      ("I don't drink coffee anymore.", "preference.diet.avoid.coffee")],
 )
 def test_food_and_drink_avoidances_still_count(text: str, key: str) -> None:
@@ -588,3 +589,21 @@ def test_food_and_drink_avoidances_still_count(text: str, key: str) -> None:
 def test_a_possessive_name_is_the_name() -> None:
     c = one("That picture was from a trip we took for my daughter Sara's birthday.", "relation.daughter.sara")
     assert c.value == "Sara" and "Sara's" not in c.text, c.text
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("I'm now a site manager.", "profile.occupation", "site manager"),
+        ("I'm currently a teacher.", "profile.occupation", "teacher"),
+    ],
+)
+def test_an_adverb_before_the_job_is_not_part_of_it(text: str, key: str, value: str) -> None:
+    c = one(text, key)
+    assert c.value == value and "now a" not in c.text and "currently a" not in c.text
+
+
+def test_a_drink_given_up_is_not_eaten() -> None:
+    texts = [c.text for c in run(("user", "I don't drink cola anymore."))]
+    assert any("no longer drinks cola" in t for t in texts), texts
+    assert not any("eats cola" in t for t in texts)

@@ -111,6 +111,9 @@ class _Run:
     tasks: dict[str, str] = field(default_factory=dict)
     last_key: str | None = None
     issuer: tuple[str, str] | None = None  # the card issuer the conversation last named (short, full)
+    silent: list[tuple[str, bool]] = field(default_factory=list)  # (sentence or clause, is clause) no rule matched
+    clause: str = ""  # the clause the rules are reading
+    known: frozenset[str] = frozenset()  # naming words of the user's current memories
 
 
 _TYPE_NORM = {"ref": "reference", "pnr": "booking", "record locator": "booking", "reservation": "booking",
@@ -354,7 +357,7 @@ def _open_loops(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
             return
     m = P.R_CLOSE.search(s)
     if m and run.tasks:
-        obj = (m.group("v") or m.group("v2") or "").strip(" .")
+        obj = (m.group("v") or m.group("v2") or m.group("v3") or "").strip(" .")
         phrase = f"{_lemma(m.group('verb') or '')} {obj}".strip() if m.group("verb") else obj
         best, score = None, 0.0
         for key, task in run.tasks.items():

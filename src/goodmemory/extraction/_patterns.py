@@ -48,7 +48,9 @@ CONFIRMATIONS = re.compile(
 )
 
 # ------------------------------------------------------------ sentence level
-SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(A-Z0-9])|\n+|;\s+")
+# no break after a title ("Dr. Adeyemi"): the name belongs to the sentence
+SENTENCE_SPLIT = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)"
+                            r"\s+(?=[\"'(A-Z0-9])|\n+|;\s+")
 # Clause boundaries inside one sentence: ", I ...", ", and my ...", " and I ...", " but I'm ...".
 CLAUSE_SPLIT = re.compile(r",\s+(?:and |but |so |plus )?(?=(?:i|i'm|i've|i'd|i'll|my)\b)|\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|my)\b)", I)
 QUESTION_START = re.compile(
@@ -446,12 +448,14 @@ OPEN_REJECT = re.compile(
     I,
 )
 R_CLOSE = re.compile(
-    r"\bi(?:'ve| have)? (?:finally |just |already |now )?(?P<verb>finished|did|done|submitted|booked|paid|sent|filed|renewed|called|"
+    r"(?:\b(?:i|we)(?:'ve| have)? |^)(?:finally |just |already |now )?(?P<verb>finished|did|done|submitted|booked|paid|sent|filed|renewed|called|"
     r"completed|scheduled|rescheduled|cancell?ed|signed|returned|picked up|got|received|fixed|sorted out|took care of|"
     r"taken care of|handled|bought|ordered|emailed|registered for|registered|applied for|updated|made|wrote|written|"
     r"uploaded|mailed|delivered|closed|opened|set up|resolved|replied to|heard back from|contacted|confirmed)\s+(?P<v>.+)$"
     r"|^(?P<v2>(?:the |my )?[\w'\- ]{2,40}?) (?:is|are|has been|have been|was|got) (?:all |finally |now )?"
-    r"(?:done|finished|sorted|submitted|booked|paid|taken care of|complete|completed|handled|resolved|fixed|sent|filed|renewed|approved)\b",
+    r"(?:done|finished|sorted|submitted|booked|paid|taken care of|complete|completed|handled|resolved|fixed|sent|filed|renewed|approved)\b"
+    # a task the user drops is closed too: "forget the gutter thing", "never mind the refund"
+    r"|^(?:forget|never mind|scratch|skip)\s+(?:about\s+)?(?P<v3>(?:the |my )?[\w'\- ]{2,40}?)(?:\s+thing)?$",
     I,
 )
 R_PROC = re.compile(

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ..errors import ExtractionError, LLMError
 from ..llm.client import LLMClient, LLMConfig
 from ..models import Candidate, MemoryKind, Message
-from ..taxonomy import KIND_SPECS, normalize_key
+from ..taxonomy import KEY_FAMILIES, KIND_SPECS, canonical_key, normalize_key
 from .base import ExtractionContext, Extractor
 
 __all__ = ["EXTRACTION_PROMPT", "ExtractedMemory", "ExtractionResponse", "LLMExtractor"]
@@ -40,19 +40,23 @@ You extract long-term memories about the USER from a conversation, for a persona
 Kinds of memory:
 {kinds}
 
+Key families (start every "key" with one of these; "single" holds one value at a time, so a new value \
+replaces the old; "multi" holds several, so add a distinguishing part such as a name):
+{families}
+
 Rules:
 - Extract only what the user states or clearly confirms about themselves and their world. Never store the \
 assistant's guesses, suggestions or questions as facts about the user.
 - One memory per attribute. "key" is a dotted slot name, lowercase with underscores, starting with the kind's \
-area, e.g. "profile.home_city", "profile.occupation", "preference.seat", "fact.vehicle.honda_civic.plate", \
-"procedure.code_review", "open_loop.renew_passport". Reuse a key from CURRENT VALUES when the message is about \
+family, e.g. "profile.home_city", "profile.occupation", "preference.seat", "vehicle.honda_civic.plate", \
+"procedure.code_review", "task.renew_passport". Reuse a key from CURRENT VALUES when the message is about \
 the same attribute.
 - "value" is the bare value ("Porto"); "text" is one self-contained sentence in the third person \
 ("The user lives in Porto."), with dates written out when the message gives them.
 - "message_ids" lists the ids (exactly as given) of the messages the memory comes from. Cite at least one.
 - "is_correction" is true when the user corrects or updates something: a different value for a key in \
 CURRENT VALUES, or phrases like "actually", "not anymore", "I moved", "I switched".
-- "closes" is the key of an open loop this message completes (e.g. "open_loop.renew_passport"), else null.
+- "closes" is the key of an open loop this message completes (e.g. "task.renew_passport"), else null.
 - "transferable" is true when the memory is useful outside this domain (identity, general preferences), \
 false when it only matters here, null if unsure.
 - "confidence" (0-1): how sure you are the user meant it; "importance" (0-1): how useful it is later.
@@ -142,6 +146,11 @@ class ExtractionResponse(BaseModel):
 
 def _kinds_text() -> str:
     return "\n".join(f"- {spec.kind.value}: {spec.description}" for spec in KIND_SPECS.values())
+
+
+def _families_text() -> str:
+    """The registry's families as the prompt teaches them: key, kind, cardinality, what it holds."""
+    return "\n".join(f"- {fam.key} ({fam.kind.value}, {fam.cardinality}): {fam.description}" for fam in KEY_FAMILIES)
 
 
 def _parse_kind(raw: str) -> MemoryKind | None:
@@ -252,7 +261,7 @@ class LLMExtractor:
             messages="\n".join(lines),
         )
         return [
-            {"role": "system", "content": EXTRACTION_PROMPT.format(kinds=_kinds_text())},
+            {"role": "system", "content": EXTRACTION_PROMPT.format(kinds=_kinds_text(), families=_families_text())},
             {"role": "user", "content": request},
         ]
 
@@ -287,7 +296,7 @@ class LLMExtractor:
                 out.append(
                     Candidate(
                         kind=kind,
-                        key=normalize_key(item.key),
+                        key=canonical_key(normalize_key(item.key)),
                         value=item.value.strip(),
                         text=text,
                         confidence=item.confidence,
@@ -298,7 +307,7 @@ class LLMExtractor:
                         role=role,
                         timestamp=timestamp,
                         is_correction=item.is_correction,
-                        closes=normalize_key(item.closes) if item.closes and item.closes.strip() else None,
+                        closes=canonical_key(normalize_key(item.closes)) if item.closes and item.closes.strip() else None,
                         extractor=self.name,
                         metadata={"llm_model": self.client.model},
                     )

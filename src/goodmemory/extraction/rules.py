@@ -15,7 +15,7 @@ from typing import Any
 
 from ..models import Candidate, MemoryKind, Message
 from ..secrets import find_secrets
-from ..taxonomy import content_words, normalize_key, slot_key, slug
+from ..taxonomy import content_words, family_of, normalize_key, slot_key, slug
 from . import _patterns as P
 from ._fact_rules import (
     _article,
@@ -32,6 +32,7 @@ from ._fact_rules import (
     _third,
     expiry_rule,
 )
+from ._statements import known_names, statement_candidate
 from .base import ExtractionContext
 
 __all__ = ["PATTERN_NAMES", "RuleExtractor"]
@@ -70,8 +71,13 @@ class RuleExtractor:
 
     name = "rules"
 
+    def __init__(self, *, statements: bool = True) -> None:
+        # statements: keep the user's own words for sentences no rule matched (the write path gives them a family)
+        self.statements = statements
+
     def extract(self, messages: Sequence[Message], ctx: ExtractionContext) -> list[Candidate]:
         run = _Run(ctx=ctx)
+        run.known = known_names(v for k, v in ctx.existing.items() if not k.startswith(("task.", "episode.")))
         for key in ctx.existing:
             if key.startswith("task."):
                 run.tasks.setdefault(key, key[5:].replace("_", " "))
@@ -87,10 +93,14 @@ class RuleExtractor:
             if msg.role == "user":
                 src = _Src([msg.id or ""], ts, secrets=_secret_values(msg.content))
                 before = len(run.out)
+                run.silent = []
                 self._text(msg.content, src, run)
+                silent = run.silent
                 prev = msgs[i - 1] if i > 0 else None
                 if len(run.out) == before and prev is not None and prev.role == "assistant":
                     self._qa(prev, msg, src, run)
+                if self.statements:
+                    self._statements(msg, prev if len(run.out) == before else None, silent, ts, run)
                 nxt = next((m for m in msgs[i + 1 :] if m.role in ("user", "assistant")), None)
                 said = _check_statement(msg.content) if len(run.out) == before else None
                 if said and nxt is not None and nxt.role == "assistant" and P.CONFIRMATIONS.match(nxt.content):
@@ -106,6 +116,27 @@ class RuleExtractor:
             swapped = _SWAP.sub(lambda m: _swap_case(m.group(), _SWAP_MAP[m.group().lower()]), msg.content)
             self._text(swapped, src, run, assistant=True)
         return run.out
+
+    def _statements(self, msg: Message, prev: Message | None, silent: list[tuple[str, bool]], ts: Any,
+                    run: _Run) -> None:
+        """The user's own words for what no rule matched: the whole reply when it answers the assistant's
+        question, else each first-person sentence that produced nothing (see :mod:`._statements`).
+        A turn of a named speaker (a transcript between people) is skipped: its "I" is that speaker, and
+        "The user said" would give their words to the user."""
+        if msg.name:
+            return
+        question = None
+        if prev is not None and prev.role == "assistant" and prev.content.strip().endswith("?"):
+            question = [q for q in P.SENTENCE_SPLIT.split(prev.content.strip()) if q.strip()][-1].strip()
+        pieces = [(msg.content.strip(), False)] if question else silent
+        ids = [prev.id or "", msg.id or ""] if question and prev is not None else [msg.id or ""]
+        for piece, clause in pieces:
+            c = statement_candidate(piece, question=question, message_ids=ids, timestamp=ts, domain=run.ctx.domain,
+                                    correction=bool(P.CORRECTION_ANY.search(piece)),
+                                    secret=bool(_secret_values(piece)), known=run.known, clause=clause)
+            if c is not None and (c.key, c.value.lower()) not in run.index:
+                run.index[(c.key, c.value.lower())] = c
+                run.out.append(c)
 
     def _issued(self, msg: Message, ts: Any, run: _Run) -> None:
         """Identifiers an assistant or agent issues ("your confirmation number is FS-447291") are facts
@@ -154,6 +185,11 @@ class RuleExtractor:
         if src.role == "assistant":
             c = min(c, 0.8)
         meta = dict(metadata or {})
+        fam = family_of(key)
+        if fam is not None:  # every key belongs to a registry family (tests/unit/test_key_families.py)
+            meta["family"] = fam.name
+        if run.clause:
+            meta.setdefault("said", run.clause)  # the clause the rule read: what "same attribute" compares
         hits = sorted({k for s, k in src.secrets.items() if s in value or (len(value) >= 4 and value in s)})
         if hits:
             meta["secret_kinds"] = hits
@@ -197,6 +233,7 @@ class RuleExtractor:
             if not s or P.QUESTION_START.match(s) or P.HYPOTHETICAL.search(s) or P.REPORTED.search(s):
                 continue
             hedged = fl.hedged or bool(P.HEDGE_ANY.search(s))
+            n_sentence = len(run.out)
             # each clause of "I'm 34 and I live in Amsterdam" / "..., I like ..." is considered on its own;
             # hedging and a leading correction cover the whole sentence, the rest is per clause
             for clause in P.CLAUSE_SPLIT.split(s):
@@ -207,9 +244,14 @@ class RuleExtractor:
                 cfl.negated_change = bool(P.NEGATED_CHANGE.search(c))
                 cfl.correction = cfl.correction or (msg_correction and bool(P.CORRECTION_ANY.search(c)))
                 n = len(run.out)
+                run.clause = c
                 _apply(self, c, src, run, cfl)
                 if len(run.out) == n and (cfl.correction or P.R_NOT_TAIL.search(c)):
                     _bare_correction(self, c, src, run, cfl)
+                if len(run.out) == n and len(run.out) > n_sentence and not assistant and not hedged:
+                    run.silent.append((c, True))  # a clause the rules passed over in a sentence they read
+            if len(run.out) == n_sentence and not assistant and not hedged:
+                run.silent.append((raw.strip(), False))
 
     def _qa(self, question: Message, answer: Message, src: _Src, run: _Run) -> None:
         _qa_answer(self, question.content, answer.content, [question.id or "", answer.id or ""], src, run)
@@ -286,7 +328,9 @@ def _profile(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
                  keywords="job occupation work")
     occ_at = None
     for m in (*P.R_OCCUPATION.finditer(s), *P.R_AS_OCC.finditer(s)):
-        v = re.sub(r"^(?:an?|the) ", "", m.group("v").strip(), flags=re.I).strip()
+        # "I'm now a product manager": the adverb is no part of the job
+        v = re.sub(r"^(?:(?:now|also|still|currently|just|actually|finally)\s+)+", "", m.group("v").strip(), flags=re.I)
+        v = re.sub(r"^(?:an?|the) ", "", v, flags=re.I).strip()
         words = v.lower().split()
         if occupation or not words or len(words) > 5 or words[-1] in P._NOT_OCCUPATION_TAIL:
             continue
@@ -412,10 +456,11 @@ def _preferences(ex: _Emit, s: str, src: _Src, run: _Run, fl: _Flags) -> None:
     m = P.diet_avoid(s)
     if m and content_words(m.group("v")):
         thing = m.group("v").strip()
+        eats = "drinks" if re.search(r"\bdrink", s, re.I) else "eats"  # "I don't drink alcohol anymore"
         if fl.negated_change:
-            v, text = f"no longer eats {thing}", f"User no longer eats {thing}."
+            v, text = f"no longer {eats} {thing}", f"User no longer {eats} {thing}."
         else:
-            v, text = f"avoids {thing}", f"User doesn't eat {thing} (avoids {thing})."
+            v, text = f"avoids {thing}", f"User doesn't {eats[:-1]} {thing} (avoids {thing})."
         ex._emit(run, src, fl, K.PREFERENCE, f"preference.diet.avoid.{slug(thing)}", v, text, importance=0.8,
                  correction=fl.negated_change, keywords=f"diet food avoid {thing}")
     m = P.R_ACCESS.search(s)

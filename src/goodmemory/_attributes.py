@@ -1,0 +1,215 @@
+"""Gathering the inputs of "same attribute" for one ``remember`` call (the decision is ``merge.attribute_slot``).
+
+For each candidate this finds its key family (from its key; for a statement no rule keyed, the
+family whose example statements are nearest in meaning, values masked), the user's active memories
+of that family and how alike each is to the candidate, and asks the pure policy which slot the
+candidate goes to. One embedding call per ``remember`` covers the candidates and the earlier
+memories; the families' example vectors are computed once per embedder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .embeddings import Embedder
+from .extraction._statements import STATEMENT_KEY, mask_values
+from .merge import Earlier, attribute_slot, changes, drop_replaced, names_in, new_family_key
+from .models import Candidate, MemoryKind, MemoryRecord
+from .taxonomy import KEY_FAMILIES, KeyFamily, content_words, family_of, normalize_key, slot_key
+
+__all__ = ["AttributeIndex", "Placement"]
+
+# Families a free statement may land in: tasks, standing instructions and procedures need a rule
+# (a sentence that merely resembles "I need to X" is no commitment).
+_STATEMENT_KINDS = (MemoryKind.PROFILE, MemoryKind.FACT, MemoryKind.PREFERENCE)
+_NO_STATEMENTS = frozenset(["task", "instruction", "procedure", "expiry", "identifier", "possession"])
+_IDENTITY = frozenset(["name", "preferred_name", "age", "birth_date", "home_city", "origin", "nationality", "timezone",
+                       "occupation", "employer", "role", "education", "expertise", "languages", "relation"])
+_CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
+_PROTOTYPES: dict[int, tuple[Embedder, list[KeyFamily], np.ndarray, np.ndarray]] = {}
+
+
+def _unit(mat: np.ndarray) -> np.ndarray:
+    mat = np.asarray(mat, dtype=np.float32)
+    norms = np.linalg.norm(mat, axis=1, keepdims=True)
+    return mat / np.where(norms == 0, 1, norms)
+
+
+def _prototypes(embedder: Embedder) -> tuple[list[KeyFamily], np.ndarray, np.ndarray]:
+    """(families, owner index of each example, example vectors) for statements."""
+    hit = _PROTOTYPES.get(id(embedder))
+    if hit is not None and hit[0] is embedder:
+        return hit[1], hit[2], hit[3]
+    fams = [f for f in KEY_FAMILIES if f.kind in _STATEMENT_KINDS and f.name not in _NO_STATEMENTS and f.examples]
+    texts, owner = [], []
+    for i, fam in enumerate(fams):
+        for ex in fam.examples:
+            texts.append(ex)
+            owner.append(i)
+    vecs = _unit(embedder.embed(texts))
+    _PROTOTYPES[id(embedder)] = (embedder, fams, np.array(owner), vecs)
+    return fams, np.array(owner), vecs
+
+
+def _about(c: Candidate | MemoryRecord) -> str:
+    return str(c.metadata.get("about") or mask_values(c.text))
+
+
+@dataclass
+class Placement:
+    candidate: Candidate | None  # None: not stored
+    reason: str = ""
+
+
+class AttributeIndex:
+    """The user's active memories by family, with vectors, for the candidates of one call."""
+
+    def __init__(self, embedder: Embedder, records: Sequence[MemoryRecord], candidates: Sequence[Candidate], *,
+                 min_family_score: float, min_similarity: float, min_cross_similarity: float = 0.6) -> None:
+        self.embedder = embedder
+        self.min_cross_similarity = min_cross_similarity
+        self.ruled: set[tuple[str, str]] = set()  # (message id, family) a rule candidate of this call covers
+        self.added: set[str] = set()  # ids of the records this call stored
+        self.min_family_score = min_family_score
+        self.min_similarity = min_similarity
+        self.records = [r for r in records if r.kind != MemoryKind.EPISODE and family_of(r.key) is not None]
+        texts = [_about(c) for c in candidates] + [_about(r) for r in self.records]
+        vecs = _unit(embedder.embed(texts)) if texts else np.zeros((0, 1), np.float32)
+        self.cand_vec = {id(c): vecs[i] for i, c in enumerate(candidates)}
+        self.rec_vec = {r.id: vecs[len(candidates) + i] for i, r in enumerate(self.records)}
+
+    def _family(self, c: Candidate) -> tuple[KeyFamily | None, float]:
+        """The nearest family: its examples, or the user's own earlier statements of it (values masked)."""
+        fams, owner, protos = _prototypes(self.embedder)
+        vec = self.cand_vec[id(c)]
+        sims = protos @ vec
+        best = int(np.argmax(sims))
+        fam, score = fams[int(owner[best])], float(sims[best])
+        for r in self.records:
+            f = family_of(r.key)
+            if f is None or f not in fams or r.id not in self.rec_vec:
+                continue
+            sim = float(self.rec_vec[r.id] @ vec)
+            if sim > score:
+                fam, score = f, sim
+        return fam, score
+
+    def _named_change(self, said: str) -> KeyFamily | None:
+        """The family of the newest earlier value that ``said`` names, when ``said`` speaks of a change."""
+        if not changes(said):
+            return None
+        hits = []
+        for r in self.records:
+            fam = family_of(r.key)
+            if fam is None or fam.name in _NO_STATEMENTS:
+                continue
+            e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
+            if names_in(e, fam, said):
+                hits.append((r.event_time, fam))
+        return max(hits, key=lambda h: h[0])[1] if hits else None
+
+    def _alike_elsewhere(self, vec: np.ndarray, fam: KeyFamily) -> MemoryRecord | None:
+        """The earlier memory of a single-valued family a change is very alike (values masked), if any."""
+        best, best_sim = None, self.min_cross_similarity
+        for r in self.records:
+            other = family_of(r.key)
+            if other is None or other is fam or other.multi or r.id not in self.rec_vec:
+                continue
+            sim = float(self.rec_vec[r.id] @ vec)
+            if sim >= best_sim:
+                best, best_sim = r, sim
+        return best
+
+    def place(self, c: Candidate, said: str = "") -> Placement:
+        """Where ``c`` goes; ``said`` is the text of its source turns (what a rule's template leaves out)."""
+        statement = c.key == STATEMENT_KEY and bool(c.metadata.get("statement"))
+        if c.closes or c.kind in (MemoryKind.EPISODE, MemoryKind.OPEN_LOOP):
+            return Placement(c)
+        if statement:
+            fam, score = self._family(c)
+            latest = max(self.records, key=lambda r: (r.event_time, r.created_at)) if self.records else None
+            if c.is_correction and latest is not None and c.timestamp is not None \
+                    and abs((c.timestamp - latest.event_time).total_seconds()) <= _CORRECTS_WITHIN:
+                # "Oops, that's wrong, it's ..." corrects what the user said just before
+                fam, score = family_of(latest.key), max(score, self.min_family_score)
+            named = self._named_change(c.value)
+            if named is not None and named is not fam:
+                # "I quit the orchestra and sold the cello": a change naming an earlier value is about that attribute
+                fam, score = named, max(score, self.min_family_score)
+            if fam is None or score < self.min_family_score:
+                return Placement(None, f"statement about no known attribute (best {fam.name if fam else '-'} "
+                                       f"{score:.2f} < {self.min_family_score:.2f})")
+            own_key = new_family_key(fam, c.value)
+            if not fam.multi and not c.is_correction and any(r.id in self.added and family_of(r.key) is fam
+                                                                for r in self.records):
+                # two statements of one call about one single-valued family are two attributes the family
+                # lumps together ("my paycheck" / "$5,000 in checking"), not a conflict
+                own_key = normalize_key(f"{fam.key}.{slot_key(' '.join(content_words(c.value)[:4]))}")
+                return self._placed(c, fam, own_key, score, "a second statement of the family in one call", [])
+        else:
+            fam, score = family_of(c.key), 1.0
+            if fam is None or fam.name in ("task", "procedure"):
+                return Placement(c)
+            own_key = c.key
+            if not any(family_of(r.key) is fam for r in self.records):
+                # a rule's attribute the user never gave before may change another one ("I quit the orchestra
+                # and I'm into woodworking now")
+                named = self._named_change(said or c.text)
+                if named is not None and named.kind == c.kind:
+                    fam = named
+        vec = self.cand_vec.get(id(c))
+        # a statement replaces what the user said before this call, not a value this call just stored
+        # (unless it corrects it): one turn's two statements are two facts, not a conflict
+        earlier = [Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key,
+                           similarity=float(self.rec_vec[r.id] @ vec) if vec is not None else 0.0)
+                   for r in self.records if family_of(r.key) is fam and r.id in self.rec_vec
+                   and not (statement and r.id in self.added and not c.is_correction)]
+        alike = None
+        if not earlier and vec is not None and changes(said or c.value):
+            alike = self._alike_elsewhere(vec, fam)
+        if alike is not None:
+            fam = family_of(alike.key) or fam
+            key: str | None = alike.key.split("~", 1)[0]
+            why = "a change most alike an earlier statement of another attribute"
+            earlier = [Earlier(key=alike.key, value=alike.value, at=alike.event_time, family_key=fam.key,
+                               similarity=float(self.rec_vec[alike.id] @ vec))]
+        else:
+            about = _about(c)
+            has_value = "X" in about.split() or any(ch.isdigit() for ch in c.value)
+            key, why = attribute_slot(c.value if statement else (said or c.text), fam, own_key, earlier,
+                                      statement=statement, has_value=has_value, min_similarity=self.min_similarity)
+        if key is None:
+            return Placement(None, why)
+        return self._placed(c, fam, key, score, why, earlier, statement=statement, ruled=alike is not None)
+
+    def _placed(self, c: Candidate, fam: KeyFamily, key: str, score: float, why: str, earlier: list[Earlier], *,
+                statement: bool = True, ruled: bool = False) -> Placement:
+        turns = {(mid, fam.name) for mid in c.message_ids}
+        if statement and turns & self.ruled:
+            # "I work at X now, I left Y in March": the rules read this attribute from the turn already
+            return Placement(None, f"the rules already read {fam.name} from this turn")
+        if not statement:
+            self.ruled |= turns
+        meta = {**c.metadata, "family": fam.name, "slot_reason": why}
+        kind = fam.kind if statement or ruled else c.kind
+        update: dict[str, object] = {"key": key, "kind": kind, "metadata": meta}
+        if statement:
+            meta["family_score"] = round(score, 3)
+            # the user's raw words stay in the domain they were said in, unless they are about who the user is
+            update["transferable"] = fam.kind == MemoryKind.PROFILE and fam.name in _IDENTITY
+
+            replaced = [e for e in earlier if e.key.split("~", 1)[0] == key]
+            if replaced:
+                update["value"] = drop_replaced(c.value, max(replaced, key=lambda e: e.at))
+        return Placement(c.model_copy(update=update), why)
+
+    def add(self, record: MemoryRecord, c: Candidate) -> None:
+        """A record this call stored: later candidates of the call compare with it too."""
+        vec = self.cand_vec.get(id(c))
+        if vec is not None and family_of(record.key) is not None:
+            self.added.add(record.id)
+            self.records.append(record)
+            self.rec_vec[record.id] = vec

@@ -1,0 +1,152 @@
+"""Statements no rule matched: the user's own words, kept as a memory once a key family claims them.
+
+A user sentence about themselves or their world ("We relocated to Bristol at the end of April")
+that none of the rules turned into a candidate becomes a *statement candidate*: its value is the
+user's own words (lead fillers dropped), its text quotes them, and ``metadata["statement"]`` asks
+the write path to find its key family in meaning space (:func:`mask_values` hides the values, so
+"I live in X" and "we moved to X" compare by what they are about, not by the city). A statement no
+family claims is not stored; the raw turn stays as episode evidence either way.
+
+An answer to the assistant's question ("A: Which city should I use?" - "Rotterdam these days")
+is a statement too; the question is part of what is compared, the answer is the value.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..models import Candidate, MemoryKind
+
+__all__ = ["STATEMENT_KEY", "known_names", "mask_values", "statement_candidate"]
+
+STATEMENT_KEY = "statement.pending"  # replaced by the family's key on the write path, never stored
+
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|my|mine|me|we|we're|we've|we'll|our|ours|us)\b", re.I)
+_QUESTION = re.compile(
+    r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|do|does|did|is|are|"
+    r"am|was|were|have|has|may|might|any|anything)\b", re.I)
+_NOT_A_FACT = re.compile(
+    r"^(?:thanks?|thank you|cheers|great|perfect|ok(?:ay)?|cool|nice|sounds good|no worries|bye|hi|hello|hey|"
+    r"good (?:morning|night|evening)|sure|yes|yeah|no|nope|lol|haha)\W*$|\b(?:can you|could you|would you|will you|"
+    r"help me|tell me|show me|let me know|do you know|i wonder|i was wondering|i think you|you should)\b", re.I)
+_HYPOTHETICAL = re.compile(r"\b(?:if i|suppose|imagine|hypothetically|what if|let'?s say|pretend|i wish)\b", re.I)
+# someone else's words, a request or a wish is no fact about the user
+_REPORTED = re.compile(r"\b(?:said|says|told me|tells me|thinks|claims|mentioned|believes|reckons)\b", re.I)
+_REQUEST = re.compile(r"\b(?:i'?m looking for|i am looking for|i'?m interested in|i am interested in|i'?d like to|i would like to|i want to|i'?m trying to|"
+                      r"i need (?:some|a|an|help)|looking for)\b|^i'?m (?:fine|good|ok|okay|great|well)\b|"
+                      r"\b(?:that|this|the) (?:option|one|idea)\b", re.I)
+_LEAD = re.compile(
+    r"^(?:(?:oh|well|so|ok|okay|and|but|btw|by the way|also|yes|yeah|yep|no|nope|um|uh|hmm|alright|right|honestly|"
+    r"anyway|plus|fyi|just so you know|for the record|quick update|small update|update|heads up|good news|"
+    r"bad news|news|sorry|oops|actually|correction|on second thought|as it happens|turns out|for what it'?s worth)"
+    r"\b[,:;!.\-]*\s*)+", re.I)
+# A one-off request to the assistant ("Send me the list", "Plan my meals for next week") is no fact about the
+# user; an imperative with a standing marker ("Always book me an aisle seat", "Use metric with me") is a
+# preference and stays.
+_IMPERATIVE = re.compile(
+    r"^(?:please\s+)?(?:send|give|draft|plan|put|help|check|make|write|find|show|tell|list|compare|explain|suggest|"
+    r"recommend|summari[sz]e|translate|order|create|draw|prepare|look|search|calculate|convert|add|remove|fix|"
+    r"review|read|sort|organi[sz]e|let'?s|lets|go|do|get|set|draft|outline|break|walk|remind|note|ship|"
+    r"email|call|text|book)\b", re.I)
+_STANDING = re.compile(r"\b(?:always|never|from now on|going forward|in future|rather than|instead of|with me|for me|"
+                       r"in your (?:replies|answers|messages)|whenever|every time|by default|as a rule|prefer|"
+                       r"i live|i work|i'?m (?:on|in|at|based)|my (?:new )?(?:number|address|email))\b", re.I)
+_NOT_YET = re.compile(r"^(?:i'?m|i am|we'?re) (?:waiting|hoping|thinking|planning to|going to|not sure)\b|"
+                      r"^(?:i|we)(?: will|'ll| was thinking| think| guess| hope| feel like| wonder| might| may)\b|"
+                      r"\bhelp\W*$|\b(?:much|any|enough) time\b", re.I)
+_OBLIGATION = re.compile(r"\b(?:need|have|want|got|going) to\b", re.I)
+# chat drops the "I": "Signed up for the trail race", "Got a new phone", "Started at the bakery"
+_ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|bought|sold|left|went|began|found|lost|"
+                       r"paid|sent|spent|met|had|became|won|quit|switched|started|moved)\s+(?!you\b)", re.I)
+_AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|correct|right|exactly|perfect|great|sounds good|not really|that'?s (?:right|correct|"
+                       r"fine|great|perfect)|that all sounds|that sounds|thanks|thank you|no problem|ok|okay|fine)\b", re.I)
+_LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
+_MIN_WORDS = 3
+_MAX_WORDS = 40
+
+# values in a sentence: addresses of mail, numbers with their separators, times, and names (capitalised words
+# that do not start the sentence). Masked as X, "I moved to Leeds" and "we relocated to Bristol" are alike.
+_EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
+_NUMBER = re.compile(r"[+#]?\d[\d,.:/\-]*(?:\s?(?:am|pm|mg|kg|km|%))?", re.I)
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b|I'm\b|I've\b|I'd\b|I'll\b)[A-Z][\w'\-]*")
+_XS = re.compile(r"\bX(?:[\s,]+X\b)+")
+
+
+def mask_values(text: str) -> str:
+    """``text`` with its values replaced by ``X`` (for comparing what a statement is about)."""
+    t = _EMAIL.sub("X", text.strip())
+    t = _NUMBER.sub("X", t)
+    t = _NAME.sub("X", t)
+    return _XS.sub("X", t)
+
+
+_WORD = re.compile(r"[A-Za-z][\w\-]+")
+
+
+_COMMON = frozenset(["that", "this", "with", "from", "have", "been", "were", "they", "them", "then", "than", "what", "when", "where", "which", "there", "their", "about", "just", "very", "much", "more", "most", "some", "also", "still", "into", "over", "only", "even", "back", "well", "good", "great", "thanks", "user", "user's", "week", "month", "year", "time", "day", "days", "today", "tomorrow"])
+_CORRECTING = re.compile(r"^(?:sorry|oops|typo|correction|actually|i meant|no,|wait)\b|\b(?:that'?s wrong|i meant|"
+                         r"my mistake|i got that wrong|not \w+, )", re.I)
+
+
+def _known_words(text: str) -> list[str]:
+    """Words that can name a thing in the user's world: names and other words of four letters or more."""
+    out = []
+    for i, w in enumerate(_WORD.findall(text)):
+        lw = w.lower()
+        if ((w[0].isupper() and i > 0) or len(w) >= 4) and lw not in _COMMON:
+            out.append(lw)
+    return out
+
+
+def known_names(values: object) -> frozenset[str]:
+    """The naming words of the user's current memory values (for :func:`statement_candidate`)."""
+    return frozenset(w for v in values for w in _known_words(str(v)))  # type: ignore[attr-defined]
+
+
+def _clean(sentence: str) -> str:
+    s = _LEAD.sub("", sentence.strip()).strip()
+    return s[:1].upper() + s[1:] if s else s
+
+
+def statement_candidate(sentence: str, *, question: str | None, message_ids: list[str], timestamp: object,
+                        domain: str | None, correction: bool, secret: bool,
+                        known: frozenset[str] = frozenset(), clause: bool = False) -> Candidate | None:
+    """A statement candidate for ``sentence`` (an answer to ``question`` when given), or None when it is
+    no statement about the user: a question, a request, small talk, a hypothetical, too short or long.
+
+    A sentence with no "I"/"my"/"we" is about the user's world only when it answers a question or names
+    something the user already told about (``known``: lowercased names from their current memories)."""
+    correction = correction or bool(_CORRECTING.search(sentence.strip()))
+    s = _clean(sentence).rstrip()
+    words = s.split()
+    if secret or not (_MIN_WORDS - (1 if question else 0) <= len(words) <= _MAX_WORDS) or s.endswith("?"):
+        return None
+    if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) or _REPORTED.search(s) \
+            or _REQUEST.search(s) or _NOT_YET.search(s) or (_IMPERATIVE.match(s) and not _STANDING.search(s)):
+        return None
+    has_value = "X" in mask_values(s).split() or any(ch.isdigit() for ch in s)
+    if question and _AGREEING.match(s) and not has_value:
+        return None  # "That all sounds right, thanks": agreement, no value of the user's to keep
+    if _OBLIGATION.search(s) and not has_value:
+        return None  # "I need to schedule an appointment": a task for the rules, no fact
+    if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
+            and not (known & set(_known_words(s))):
+        return None
+    body = s.rstrip(".!")
+    if clause and _LEANS.search(body) and "X" not in mask_values(body).split():
+        return None  # "..., I read them on my phone": about the clause before, not self-contained
+    if question:
+        q = question.strip()
+        # the question stays searchable (keywords) and decides the family (about); the text shows the answer,
+        # so a memory costs the context no more than the turn it came from
+        text = f'The user answered: "{body}."'
+        about = f"{mask_values(q)} {mask_values(body)}"
+    else:
+        text = f'The user said: "{body}."'
+        about = mask_values(body)
+    return Candidate(
+        kind=MemoryKind.FACT, key=STATEMENT_KEY, value=body, text=text, confidence=0.7, importance=0.4,
+        domain=domain, message_ids=list(message_ids), role="user", timestamp=timestamp,  # type: ignore[arg-type]
+        is_correction=correction, extractor="rules", keywords=question or "",
+        metadata={"statement": True, "about": about, "rule": "statement"},
+    )

@@ -1,0 +1,68 @@
+"""The write-side generalization corpus replayed through the real facade (rule extractor, packaged
+embedder): floors at what the extractor and write policy reach, so a regression fails.
+
+The corpus and its split live in fixtures/write_corpus and scripts/run_write_eval.py; the floors
+are per half so a gain on the tune half that costs the test half shows up here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "run_write_eval.py"
+_spec = importlib.util.spec_from_file_location("run_write_eval", _SCRIPT)
+assert _spec and _spec.loader
+wev: Any = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("run_write_eval", wev)  # dataclasses look their module up
+_spec.loader.exec_module(wev)
+
+# (changes superseded %, additions kept %, stable found %, max garbled) per half
+FLOORS = {
+    "tune": (72.0, 85.0, 92.0, 0),
+    "test": (66.0, 100.0, 90.0, 0),
+}
+
+
+@pytest.fixture(scope="module")
+def results() -> list[dict[str, Any]]:
+    return wev.run(wev.load_corpus(), progress=False)
+
+
+def test_split_is_fixed_and_balanced() -> None:
+    lives = wev.load_corpus()
+    assert len(lives) >= 200 and len({life.attr for life in lives}) >= 40
+    halves = [life.half for life in lives]
+    assert 0.4 < halves.count("test") / len(halves) < 0.6
+    assert wev.split_of("home-we-relocated") == "test" and wev.split_of("home-correction-typo") == "tune"
+
+
+@pytest.mark.parametrize("half", ["tune", "test"])
+def test_floors(results: list[dict[str, Any]], half: str) -> None:
+    s = wev.summarize([r for r in results if r["half"] == half])
+    changes, additions, stable, max_garbled = FLOORS[half]
+    assert s["changes_superseded"]["pct"] >= changes, s
+    assert s["additions_kept"]["pct"] >= additions, s
+    assert s["stable_found"]["pct"] >= stable, s
+    assert s["garbled"] <= max_garbled, s
+
+
+def test_matching_rules() -> None:
+    assert wev.holds("User's phone number is 07700-900456.", "07700 900456")
+    assert not wev.holds("User's phone number is 07700 900123.", "07700 900456")
+    assert wev.holds("User cancelled Streamly.", "cancel")
+    assert not wev.holds("User is 57 years old.", "7")
+    assert wev.garbled("User works as a now a product manager.")
+    assert wev.garbled("User needs to schedule knee surgery with Dr.")
+    assert wev.garbled("User lives in Porto.") is None
+
+
+def test_days_match_their_iso_form() -> None:
+    assert wev.holds("User has a dentist appointment on 2025-03-19 at 10:00.", "March 19")
+    assert wev.holds("User has a dentist appointment on 2025-03-19.", "19 March")
+    assert not wev.holds("User has a dentist appointment on 2025-03-12.", "March 19")
+    assert wev.garbled("User's phone number is 0161 496 0732.") is None

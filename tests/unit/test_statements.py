@@ -1,0 +1,104 @@
+"""Statements no rule matched, and the pure "same attribute" policy (merge.attribute_slot)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from goodmemory.extraction._statements import STATEMENT_KEY, mask_values, statement_candidate
+from goodmemory.merge import Earlier, attribute_slot, new_family_key
+from goodmemory.taxonomy import family_by_name
+
+AT = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def _st(text: str, question: str | None = None):  # noqa: ANN202
+    return statement_candidate(text, question=question, message_ids=["m0"], timestamp=AT, domain=None,
+                               correction=False, secret=False)
+
+
+def test_mask_hides_names_numbers_and_addresses_but_not_the_sentence() -> None:
+    assert mask_values("We bought a flat in Gdansk for 310,000 in May.") == "We bought a flat in X for X in X."
+    assert mask_values("Write to me at ola@example.org, not Ola@old.example") == "Write to me at X, not X"
+    assert mask_values("I'm a welder.") == "I'm a welder."
+
+
+def test_a_first_person_statement_keeps_the_users_words() -> None:
+    c = _st("Honestly, these days I cycle to the depot in Lambeth.")
+    assert c is not None and c.key == STATEMENT_KEY and c.metadata["statement"]
+    assert c.value == "These days I cycle to the depot in Lambeth"
+    assert c.text == 'The user said: "These days I cycle to the depot in Lambeth."'
+    assert c.metadata["about"] == "These days I cycle to the depot in X"
+
+
+@pytest.mark.parametrize("text", [
+    "Could you find me a cheaper one?",
+    "Thanks!",
+    "My neighbour said the bins go out on Tuesday.",
+    "If I had a boat I'd live on it.",
+    "I'm looking for a quiet cafe.",
+    "The weather in Riga is grim.",
+    "I'd like to change the date.",
+])
+def test_no_statement_from_questions_requests_hearsay_or_other_peoples_world(text: str) -> None:
+    assert _st(text) is None
+
+
+def test_an_answer_is_compared_with_its_question() -> None:
+    c = _st("Tuesdays and Fridays.", question="Which days are you in the office?")
+    assert c is not None and c.value == "Tuesdays and Fridays"
+    assert c.metadata["about"].startswith("Which days are you in the office?")
+    assert c.message_ids == ["m0"]
+
+
+def _e(key: str, value: str, sim: float = 0.5, day: int = 1) -> Earlier:
+    return Earlier(key=key, value=value, similarity=sim, at=datetime(2025, 1, day, tzinfo=UTC),
+                   family_key=key.split(".")[0])
+
+
+def test_single_valued_family_takes_the_current_slot_whatever_its_key() -> None:
+    fam = family_by_name("occupation")
+    key, _ = attribute_slot("I drive a forklift for a living now", fam, "profile.occupation",
+                            [_e("profile.occupation", "welder")], statement=True, has_value=False)
+    assert key == "profile.occupation"
+    # chatter with no value and no change does not overwrite a value
+    key, _ = attribute_slot("I quite enjoy my job", fam, "profile.occupation",
+                            [_e("profile.occupation", "welder")], statement=True, has_value=False)
+    assert key is None
+
+
+def test_multi_valued_family_adds_names_or_replaces() -> None:
+    fam = family_by_name("pet")
+    earlier = [_e("fact.pet.biscuit", "I have a hamster called Biscuit", 0.6)]
+    added, _ = attribute_slot("We got a second hamster, Crumb", fam, "fact.pet.crumb", earlier,
+                              statement=True, has_value=True)
+    assert added == "fact.pet.crumb"
+    named, _ = attribute_slot("Biscuit escaped and we never found him", fam, "fact.pet.escaped", earlier,
+                              statement=True, has_value=True)
+    assert named == "fact.pet.biscuit"
+    other, _ = attribute_slot("Our tortoise is called Dot", fam, "fact.pet.dot", earlier, statement=True,
+                              has_value=True)
+    assert other == "fact.pet.dot"
+    changed, _ = attribute_slot("We gave the hamster away, we have a gecko instead", fam, "fact.pet.gecko",
+                                [_e("fact.pet.x", "I have a small pet", 0.7)], statement=True, has_value=False)
+    assert changed == "fact.pet.x"
+
+
+def test_new_family_key_names_the_value_and_stays_in_the_family() -> None:
+    assert new_family_key(family_by_name("pet"), "We adopted a puppy named Olive") == "fact.pet.olive"
+    assert new_family_key(family_by_name("home_city"), "I live in Hull") == "profile.home_city"
+    assert new_family_key(family_by_name("medication"), "I take 5 mg of ramipril").startswith("fact.medication.")
+
+
+def test_a_named_speakers_turn_gives_no_statement() -> None:
+    from goodmemory.extraction.base import ExtractionContext
+    from goodmemory.extraction.rules import RuleExtractor
+    from goodmemory.models import Message
+
+    ctx = ExtractionContext(user_id="u", at=AT)
+    said = "We keep two beehives behind the shed."
+    plain = RuleExtractor().extract([Message(id="m0", role="user", content=said, timestamp=AT)], ctx)
+    named = RuleExtractor().extract([Message(id="m0", role="user", content=said, timestamp=AT, name="Ines")], ctx)
+    assert any(c.metadata.get("statement") for c in plain)
+    assert not any(c.metadata.get("statement") for c in named)
