@@ -27,6 +27,8 @@ START, END = "<!-- config-reference:start -->", "<!-- config-reference:end -->"
 MEANING: dict[str, str] = {
     # GoodMemoryConfig
     "retrieval_recipe": "named retrieval preset: `BALANCED`, `PRECISE`, `BROAD` or `LEXICAL`",
+    "extraction": "the extractor when none is passed: `rules` (offline), `llm` (`LLMExtractor`, needs an endpoint) or "
+                  "`combined` (rules first, the LLM only for the turns they did not read)",
     "context_recipe": "named packing preset of `build_context`: `BALANCED` (recall's ranking fused with the raw turns "
                       "nearest by embedding, the dense floor, and the standing items) or `NO_DENSE_FLOOR`",
     "context_settings": "fields of `goodmemory.config.ContextConfig` set over the recipe (fusion weights, `fusion_k`, "
