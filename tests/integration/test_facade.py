@@ -305,3 +305,15 @@ def test_forget_everything_needs_all_true(mem: GoodMemory) -> None:
         mem.forget(user_id="u1", session_id="s1", all=True)
     assert mem.export(user_id="u1").memories == before  # neither call deleted anything
     assert mem.forget(user_id="u1", all=True).deleted["rows"] == len(before)
+
+
+def test_correcting_a_raw_turn_supersedes_it(mem: GoodMemory) -> None:
+    # the correction of a turn is a turn under the same key: the write holds the old one it supersedes, so
+    # the same-turn guard against racing writers must not refuse it
+    mem.remember([{"role": "user", "content": "I live in Lisbon."}], user_id="u1", session_id="s1")
+    (turn,) = mem.list(user_id="u1", kinds=[MemoryKind.EPISODE])
+    res = mem.feedback(turn.id, "correct", user_id="u1", correction="I live in Porto.")
+    assert res.new_memory_id is not None
+    chain = {h.memory.id: h.memory for h in mem.history(res.new_memory_id, user_id="u1")}
+    assert chain[turn.id].status == MemoryStatus.SUPERSEDED and chain[turn.id].superseded_by == res.new_memory_id
+    assert chain[res.new_memory_id].status == MemoryStatus.ACTIVE and "Porto" in chain[res.new_memory_id].text

@@ -64,8 +64,13 @@ def check_bulk_batch(user_id: str, batch: WriteBatch, dim: int | None) -> tuple[
 
 
 def new_turn_keys(batch: WriteBatch) -> list[str]:
-    """Keys of the raw turns (and digests) a batch inserts: each may be held by one record of the user."""
-    return [r.key for r in batch.inserts if r.kind == MemoryKind.EPISODE]
+    """Keys of the raw turns (and digests) a batch inserts that no record it updates holds already.
+
+    Each key may be held by one record of the user, except that a batch superseding a turn (a user's correction
+    of it) inserts its successor under the same key: the record it updates is the one that holds it.
+    """
+    replaced = {r.key for r in batch.updates if r.kind == MemoryKind.EPISODE}
+    return [r.key for r in batch.inserts if r.kind == MemoryKind.EPISODE and r.key not in replaced]
 
 
 def check_new_turns(taken: Sequence[str]) -> None:
