@@ -4,6 +4,8 @@ block never shows another's memories, truncation asks for a smaller context."""
 
 from __future__ import annotations
 
+import gc
+
 import asyncio
 from collections.abc import Iterator
 
@@ -23,6 +25,14 @@ from goodmemory.tokens import count_tokens  # noqa: E402
 # close): the leak is upstream's, so its ResourceWarning is not an error here
 pytestmark = [pytest.mark.filterwarnings("ignore::ResourceWarning"),
               pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")]
+
+
+@pytest.fixture(autouse=True)
+def _collect_garbage_here() -> Iterator[None]:
+    """Collect what the test left for the garbage collector before the next test starts, so an unclosed
+    resource is reported against the test that left it, not a later one."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture

@@ -3,6 +3,9 @@ LLM: it sees exactly the instructions and tool results a real model would, and s
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+
 from typing import Any
 
 import pytest
@@ -16,6 +19,14 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
 from goodmemory import GoodMemory, create_good_memory  # noqa: E402
 from goodmemory.integrations.pydantic_ai import GoodMemoryCapability, memory_toolset  # noqa: E402
 from goodmemory.testing import FakeEmbedder  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _collect_garbage_here() -> Iterator[None]:
+    """Collect what the test left for the garbage collector before the next test starts, so an unclosed
+    resource is reported against the test that left it, not a later one."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture
