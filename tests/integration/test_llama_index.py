@@ -4,9 +4,8 @@ block never shows another's memories, truncation asks for a smaller context."""
 
 from __future__ import annotations
 
-import gc
-
 import asyncio
+import gc
 from collections.abc import Iterator
 
 import pytest

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
-
 from typing import Any
 
 import pytest
