@@ -26,8 +26,6 @@ __all__ = ["AttributeIndex", "Placement"]
 # (a sentence that merely resembles "I need to X" is no commitment).
 _STATEMENT_KINDS = (MemoryKind.PROFILE, MemoryKind.FACT, MemoryKind.PREFERENCE)
 _NO_STATEMENTS = frozenset(["task", "instruction", "procedure", "expiry", "identifier", "possession"])
-_IDENTITY = frozenset(["name", "preferred_name", "age", "birth_date", "home_city", "origin", "nationality", "timezone",
-                       "occupation", "employer", "role", "education", "expertise", "languages", "relation"])
 _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
 _PROTOTYPES: dict[int, tuple[Embedder, list[KeyFamily], np.ndarray, np.ndarray]] = {}
 
@@ -198,8 +196,10 @@ class AttributeIndex:
         update: dict[str, object] = {"key": key, "kind": kind, "metadata": meta}
         if statement:
             meta["family_score"] = round(score, 3)
-            # the user's raw words stay in the domain they were said in, unless they are about who the user is
-            update["transferable"] = fam.kind == MemoryKind.PROFILE and fam.name in _IDENTITY
+            # the user's raw words stay in the domain they were said in: the family is read by meaning, and a whole
+            # sentence carries more than its attribute ("at my house in Orlando East the inverter beeps" is a
+            # home, and an inverter), so only values a rule parsed may cross domains
+            update["transferable"] = False
 
             replaced = [e for e in earlier if e.key.split("~", 1)[0] == key]
             if replaced:
