@@ -9,8 +9,10 @@ Forgetting one memory (``forget(memory_id)``) forgets its value:
   rewritten records are re-embedded, their history rewritten the same way; "outdated: A -> now B"
   marks naming the value go.
 Values that are a common word ("window", "short") are removed with the memory and its turns but not
-replaced in every other turn: only distinctive values are (see :func:`distinctive`). Other memories
-that mention the value in their own text (another slot) are memories of their own and stay.
+replaced in every other turn: only distinctive values are (see :func:`distinctive`). A memory read from
+the same turns that restates the value (the rules' fact and the user's own words filed under another
+family) is the same memory and goes too (:func:`restatements`); other memories that mention the value in
+their own text (another slot, said elsewhere) are memories of their own and stay.
 
 Forgetting a raw turn (an episode id) forgets that turn. ``forget(user_id=..., key/session_id/domain)``
 deletes what matches, with the same clean-up of borrowed keywords and marks.
@@ -28,7 +30,7 @@ import numpy as np
 from .models import MemoryKind, MemoryRecord, MemoryStatus
 from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch
 
-__all__ = ["ForgetPlan", "distinctive", "plan_forget", "slot_history_to_forget"]
+__all__ = ["ForgetPlan", "distinctive", "plan_forget", "restatements", "slot_history_to_forget"]
 
 FORGOTTEN = "[forgotten]"
 
@@ -46,6 +48,22 @@ def _pattern(values: Iterable[str]) -> re.Pattern[str] | None:
     if not vals:
         return None
     return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(v) for v in vals) + r")(?!\w)", re.IGNORECASE)
+
+
+def restatements(rec: MemoryRecord, source_ids: set[str], records: Iterable[MemoryRecord],
+                 taken: set[str]) -> list[MemoryRecord]:
+    """Memories other than ``taken`` read from the turns ``source_ids`` that hold ``rec``'s distinctive value,
+    or, when ``rec`` is a raw turn, that quote its words (the user's own words kept as a memory)."""
+    value = (rec.value or "").strip()
+    if rec.kind == MemoryKind.EPISODE:
+        role, sep, said = rec.text.partition(": ")
+        value = (said if sep and role in ("user", "assistant") else rec.text).strip().rstrip(".!?")
+    if not value or not distinctive(value):
+        return []
+    needle = value.casefold()
+    return [r for r in records
+            if r.id not in taken and r.kind != MemoryKind.EPISODE and set(r.source.message_ids) & source_ids
+            and needle in r.text.casefold()]
 
 
 def slot_history_to_forget(rec: MemoryRecord, slot: Sequence[MemoryRecord]) -> list[MemoryRecord]:

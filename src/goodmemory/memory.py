@@ -19,7 +19,7 @@ from typing import Any
 
 from . import _validate as V
 from ._feedback import check_feedback_text, run_feedback
-from ._forget import plan_forget, slot_history_to_forget
+from ._forget import plan_forget, restatements, slot_history_to_forget
 from ._read import ReadContext, run_build_context, run_recall
 from ._write import WriteContext, prepare_messages, run_remember
 from .config import GoodMemoryConfig, StorageConfig, default_storage_url
@@ -312,6 +312,10 @@ class GoodMemory:
                 eps = self.storage.list(user_id, MemoryFilter(statuses=None, kinds=(MemoryKind.EPISODE,),
                                                               keys=tuple(f"episode.{m}" for m in source_ids)))
                 targets.extend(e for e in eps if e.id not in {t.id for t in targets})
+            if source_ids:
+                others = self.storage.list(user_id, MemoryFilter(statuses=None, kinds=tuple(
+                    k for k in MemoryKind if k != MemoryKind.EPISODE)))
+                targets.extend(restatements(rec, source_ids, others, {t.id for t in targets}))
         else:
             flt = MemoryFilter(statuses=None, session_id=session_id, domain=domain)
             targets = self.storage.list(user_id, flt)

@@ -74,3 +74,48 @@ def test_forgetting_the_current_value_forgets_it_and_its_history_everywhere(mem)
     assert "gym opens at 7" in everything
     raw = _file_bytes(db)
     assert all(v.encode() not in raw for v in (OLD, NEW, OLD.lower(), NEW.lower()))
+
+
+def test_forgetting_a_fact_forgets_its_restatement_from_the_same_turn(tmp_path: Path) -> None:
+    # the rules' fact and the same value in another memory read from the same turn are one thing to the user
+    from goodmemory import Candidate, MemoryKind, create_good_memory
+    from goodmemory.testing import FakeEmbedder, ScriptedExtractor
+
+    said = "My dentist is Dr. Kowalczyk and I work as a nurse."
+    script = {said: [
+        Candidate(kind=MemoryKind.FACT, key="health.dentist", value="Dr. Kowalczyk", text="User's dentist is Dr. Kowalczyk.",
+                  confidence=0.9),
+        Candidate(kind=MemoryKind.PROFILE, key="profile.statement.clinician", value=said,
+                  text=f'The user said: "{said}"', confidence=0.7),
+        Candidate(kind=MemoryKind.PROFILE, key="profile.occupation", value="nurse", text="User works as a nurse.",
+                  confidence=0.9)]}
+    m = create_good_memory(f"sqlite:///{tmp_path / 'r.db'}", embedder=FakeEmbedder(), extractor=ScriptedExtractor(script))
+    try:
+        m.remember([{"role": "user", "content": said}], user_id="u", session_id="s")
+        dentist = next(r for r in m.list(user_id="u") if r.key == "health.dentist")
+        m.forget(dentist.id, user_id="u")
+        left = [r.text for r in m.list(user_id="u", include_history=True)]
+        assert not any("Kowalczyk" in t for t in left), left
+        assert "User works as a nurse." in left  # read from the same turn, another value: it stays
+    finally:
+        m.close()
+
+
+def test_forgetting_a_turn_forgets_the_memory_that_quotes_it(tmp_path: Path) -> None:
+    from goodmemory import Candidate, MemoryKind, create_good_memory
+    from goodmemory.testing import FakeEmbedder, ScriptedExtractor
+
+    said = "My dentist is Dr. Kowalczyk."
+    script = {said: [Candidate(kind=MemoryKind.FACT, key="fact.clinician", value=said.rstrip("."),
+                               text=f'The user said: "{said}"', confidence=0.7)]}
+    m = create_good_memory(f"sqlite:///{tmp_path / 't.db'}", embedder=FakeEmbedder(), extractor=ScriptedExtractor(script))
+    try:
+        m.remember([{"role": "user", "content": said}, {"role": "user", "content": "I like tea."}],
+                   user_id="u", session_id="s")
+        turn = next(r for r in m.list(user_id="u", kinds=[MemoryKind.EPISODE]) if "Kowalczyk" in r.text)
+        m.forget(turn.id, user_id="u")
+        left = [r.text for r in m.list(user_id="u", include_history=True)]
+        assert not any("Kowalczyk" in t for t in left), left
+        assert any("I like tea." in t for t in left)  # the other turn of the call stays
+    finally:
+        m.close()
