@@ -317,6 +317,14 @@ def run_remember(
     except Exception as exc:
         raise ExtractionError(f"extractor {getattr(wc.extractor, 'name', '?')} failed: {exc}") from exc
 
+    # a statement finds its attribute by meaning: with an embedder that hashes words (the fallback without the
+    # local extra, the test double) any two sentences may look alike, so statements are not kept at all
+    if not getattr(wc.embedder, "semantic", True):
+        decisions.extend(WriteDecision(action=WriteAction.REJECT, candidate=c,
+                                       reason="statement needs a semantic embedder to find its attribute")
+                         for c in candidates if c.key == STATEMENT_KEY)
+        candidates = [c for c in candidates if c.key != STATEMENT_KEY]
+
     # 3. write policy, candidate by candidate, over a view that includes this batch's changes
     policy = WritePolicy(min_confidence=cfg.min_confidence, allow_secrets=cfg.allow_secrets)
     attributes = AttributeIndex(wc.embedder, [r for r in existing_records if r.status == MemoryStatus.ACTIVE],

@@ -72,3 +72,23 @@ def test_chatter_is_not_stored_and_the_same_turns_twice_change_nothing(mem: Good
                  at=T2)
     assert "statement.pending" not in {r.key for r in mem.list(user_id="chat", include_history=True)}
     assert _active(mem, "chat") == ["Hull"]
+
+
+def test_no_statements_by_meaning_with_a_hashing_embedder() -> None:
+    # the hashing fallback (and the test double) cannot tell meanings apart: a log of observations would
+    # supersede itself line by line, so statements are refused and only the rules' memories stay
+    from goodmemory import create_good_memory
+    from goodmemory.extraction._statements import STATEMENT_KEY
+    from goodmemory.testing import FakeEmbedder
+
+    m = create_good_memory("sqlite://", embedder=FakeEmbedder())
+    try:
+        res = m.remember([{"role": "user", "content": "These days I take my coffee with oat milk."},
+                          {"role": "user", "content": "My sourdough starter smelled yeasty after feeding."}],
+                         user_id="u", session_id="s")
+        statements = [d for d in res.decisions if d.candidate is not None and d.candidate.key == STATEMENT_KEY]
+        assert statements, [d.reason for d in res.decisions]
+        assert all(d.action == "reject" and "semantic embedder" in d.reason for d in statements)
+        assert not any(r.metadata.get("rule") == "statement" for r in m.list(user_id="u"))
+    finally:
+        m.close()

@@ -34,6 +34,7 @@ class CachedEmbedder:
     def __init__(self, inner: Embedder, max_entries: int = 50_000) -> None:
         self.inner = inner
         self.name = inner.name
+        self.semantic: bool = getattr(inner, "semantic", True)
         self.dim = inner.dim
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._max = max_entries

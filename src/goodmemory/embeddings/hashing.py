@@ -21,6 +21,9 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 
 class HashingEmbedder:
+    #: words hashed to buckets: alike spellings, not alike meanings (the write path keeps no statements by meaning)
+    semantic = False
+
     def __init__(self, dim: int = 256) -> None:
         self.dim = dim
         self.name = f"hashing-{dim}"
