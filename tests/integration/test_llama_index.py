@@ -31,6 +31,15 @@ def _collect_garbage_here() -> Iterator[None]:
     """Collect what the test left for the garbage collector before the next test starts, so an unclosed
     resource is reported against the test that left it, not a later one."""
     yield
+    # LlamaIndex's sync calls leave a new event loop set as this thread's loop and open: close it here, or it is
+    # freed (and reported) whenever a later test replaces the thread's loop
+    try:
+        loop = asyncio.get_event_loop_policy().get_event_loop()
+    except RuntimeError:
+        loop = None
+    if loop is not None and not loop.is_running():
+        loop.close()
+        asyncio.set_event_loop(None)
     gc.collect()
 
 

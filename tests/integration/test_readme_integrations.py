@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib.util
 import json
 import re
@@ -45,16 +46,19 @@ def test_integration_example_runs(block: str, capsys: pytest.CaptureFixture[str]
     try:
         exec(compile(block, str(README), "exec"), {"__name__": "readme"})
     finally:
-        if top == "agents":  # Runner.run_sync leaves its default event loop open
+        if top in ("agents", "llama_index"):  # Runner.run_sync and LlamaIndex leave their event loop set and open
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
                 try:
                     loop = asyncio.get_event_loop_policy().get_event_loop()
                 except RuntimeError:
                     loop = None
-            if loop is not None:
+            if loop is not None and not loop.is_running():
                 loop.close()
                 asyncio.set_event_loop(None)
+        # what the example left (LlamaIndex's unclosed aiosqlite connection) is collected here, under this
+        # test's filters, not reported against a later test that happens to run the collector
+        gc.collect()
     out = capsys.readouterr().out
     assert out.strip(), "the example printed nothing"
     if top in ("agents", "langchain", "pydantic_ai", "llama_index"):
