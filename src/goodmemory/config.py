@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from .ranking import RECIPES, RetrievalConfig
 from .verification import StalenessConfig
@@ -131,11 +132,13 @@ class GoodMemoryConfig(BaseModel):
     # storage opened from a URL
     storage: StorageConfig = Field(default_factory=StorageConfig)
 
-    @field_validator("retrieval_recipe")
+    @field_validator("retrieval_recipe", "context_recipe")
     @classmethod
-    def _known_recipe(cls, v: str) -> str:
-        if v not in RECIPES:
-            raise ValueError(f"unknown retrieval recipe {v!r}; choose one of {sorted(RECIPES)}")
+    def _known_recipe(cls, v: str, info: ValidationInfo) -> str:
+        table: Mapping[str, object] = RECIPES if info.field_name == "retrieval_recipe" else CONTEXT_RECIPES
+        if v not in table:
+            what = (info.field_name or "recipe").replace("_", " ")
+            raise ValueError(f"unknown {what} {v!r}; choose one of {sorted(table)}")
         return v
 
     @field_validator("retrieval_settings")
@@ -158,12 +161,6 @@ class GoodMemoryConfig(BaseModel):
         replace(defaults, **v)
         return v
 
-    @field_validator("context_recipe")
-    @classmethod
-    def _known_context_recipe(cls, v: str) -> str:
-        if v not in CONTEXT_RECIPES:
-            raise ValueError(f"unknown context recipe {v!r}; choose one of {sorted(CONTEXT_RECIPES)}")
-        return v
 
     @model_validator(mode="after")
     def _context_settings_valid(self) -> GoodMemoryConfig:

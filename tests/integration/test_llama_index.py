@@ -15,6 +15,7 @@ pytest.importorskip("llama_index.core", reason="needs the llama-index extra: pip
 from llama_index.core.base.llms.types import ChatMessage  # noqa: E402
 from llama_index.core.memory import Memory  # noqa: E402
 
+from conftest import close_thread_event_loop  # noqa: E402
 from goodmemory import GoodMemory, create_good_memory  # noqa: E402
 from goodmemory.integrations.llama_index import GoodMemoryBlock  # noqa: E402
 from goodmemory.testing import FakeEmbedder  # noqa: E402
@@ -31,15 +32,7 @@ def _collect_garbage_here() -> Iterator[None]:
     """Collect what the test left for the garbage collector before the next test starts, so an unclosed
     resource is reported against the test that left it, not a later one."""
     yield
-    # LlamaIndex's sync calls leave a new event loop set as this thread's loop and open: close it here, or it is
-    # freed (and reported) whenever a later test replaces the thread's loop
-    try:
-        loop = asyncio.get_event_loop_policy().get_event_loop()
-    except RuntimeError:
-        loop = None
-    if loop is not None and not loop.is_running():
-        loop.close()
-        asyncio.set_event_loop(None)
+    close_thread_event_loop()
     gc.collect()
 
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import importlib.util
 import json
 import re
-import warnings
 from pathlib import Path
 
 import pytest
+
+from conftest import close_thread_event_loop
 
 README = Path(__file__).parents[2] / "README.md"
 
@@ -47,15 +47,7 @@ def test_integration_example_runs(block: str, capsys: pytest.CaptureFixture[str]
         exec(compile(block, str(README), "exec"), {"__name__": "readme"})
     finally:
         if top in ("agents", "llama_index"):  # Runner.run_sync and LlamaIndex leave their event loop set and open
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                try:
-                    loop = asyncio.get_event_loop_policy().get_event_loop()
-                except RuntimeError:
-                    loop = None
-            if loop is not None and not loop.is_running():
-                loop.close()
-                asyncio.set_event_loop(None)
+            close_thread_event_loop()
         # what the example left (LlamaIndex's unclosed aiosqlite connection) is collected here, under this
         # test's filters, not reported against a later test that happens to run the collector
         gc.collect()
