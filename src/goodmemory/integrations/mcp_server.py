@@ -33,7 +33,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AnyHttpUrl, BaseModel, Field
 
 from .._validate import check_user
 from ..aio import AsyncGoodMemory
@@ -128,10 +128,10 @@ def _server(memory: GoodMemory | AsyncGoodMemory, user_of: Callable[[Context], s
         """
         user_id = user_of(_ctx(ctx))
         try:
-            ctx = await amem.build_context(query, user_id=user_id, domain=domain, max_tokens=max_tokens)
+            block = await amem.build_context(query, user_id=user_id, domain=domain, max_tokens=max_tokens)
         except GoodMemoryError as exc:
             raise ToolError(str(exc)) from None
-        return ctx.text
+        return block.text
 
     async def feedback(
         memory_id: str,
@@ -208,7 +208,8 @@ def create_http_app(
         raise ValueError(f"path must start with '/', got {path!r}")
     verifier = KeyVerifier(api_keys)
     # no OAuth server: the issuer is only a required setting, used by the SDK's OAuth routes, which stay off
-    auth = AuthSettings(issuer_url=f"http://{host}", resource_server_url=None)
+    netloc = f"[{host}]" if ":" in host else host
+    auth = AuthSettings(issuer_url=AnyHttpUrl(f"http://{netloc}"), resource_server_url=None)
     server = _server(memory, request_user, name="goodmemory", token_verifier=verifier, auth=auth)
     return server.streamable_http_app(streamable_http_path=path, host=host)
 
