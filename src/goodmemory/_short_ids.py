@@ -11,10 +11,18 @@ from collections.abc import Callable, Iterable
 from .context import ID_LEN
 from .errors import InvalidInputError, MemoryNotFoundError
 
-__all__ = ["resolve_id"]
+__all__ = ["is_prefix", "resolve_id"]
 
 _FULL = re.compile(r"[0-9a-f]{32}")
 _HEX = re.compile(r"[0-9a-f]+")
+
+
+def is_prefix(given: object) -> bool:
+    """Whether ``given`` is a short id to look up (hex, shorter than a full id), not an id to use as it is."""
+    if not isinstance(given, str):
+        return False
+    prefix = given.strip().lower()
+    return bool(_HEX.fullmatch(prefix)) and not _FULL.fullmatch(prefix)
 
 
 def resolve_id(given: str, ids_of_user: Callable[[], Iterable[str]]) -> str:
@@ -23,11 +31,9 @@ def resolve_id(given: str, ids_of_user: Callable[[], Iterable[str]]) -> str:
     A full id, or anything that is not hex, is returned unchanged (the facade says whether it exists).
     ``ids_of_user`` is only called for a prefix.
     """
-    if not isinstance(given, str):
+    if not is_prefix(given):
         return given
     prefix = given.strip().lower()
-    if _FULL.fullmatch(prefix) or not _HEX.fullmatch(prefix):
-        return given
     if len(prefix) < ID_LEN:
         raise InvalidInputError(f"memory id {given!r} is too short: give at least {ID_LEN} characters of the id "
                                 "(as a context shows it) or the full id")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -215,6 +216,12 @@ def test_http_binds_the_user_from_the_bearer_token(http_server: tuple[str, Path]
             lisbon = next(h["memory_id"] for h in hits if "Lisbon" in h["text"])
             out["bob_fb"] = await bob.call_tool("feedback", {"memory_id": lisbon, "signal": "reject"})
             out["bob_forget_hers"] = await bob.call_tool("forget", {"memory_id": lisbon})
+            # the short id the context cites works for its own user only
+            short = re.search(r"\[([0-9a-f]{6,}) [^\]]*\] \S*\"?[^\n]*Lisbon", _text(out["alice_context"]))
+            out["short"] = short.group(1) if short else ""
+            out["bob_fb_short"] = await bob.call_tool("feedback", {"memory_id": out["short"], "signal": "reject"})
+            out["alice_fb_short"] = await alice.call_tool("feedback", {"memory_id": out["short"],
+                                                                       "signal": "confirm"})
             out["bob_forget_all"] = await bob.call_tool("forget", {"everything": True, "user_id": "alice"})
             out["alice_after"] = await alice.call_tool("recall", {"query": "where do I live"})
             out["bob_after"] = await bob.call_tool("recall", {"query": "where do I live"})
@@ -236,6 +243,10 @@ def test_http_binds_the_user_from_the_bearer_token(http_server: tuple[str, Path]
     # bob cannot act on alice's memory by its id, nor forget it all with a user_id argument
     assert out["bob_fb"].is_error and "no memory" in _text(out["bob_fb"])
     assert out["bob_forget_hers"].is_error and "no memory" in _text(out["bob_forget_hers"])
+    assert len(out["short"]) == 6, _text(out["alice_context"])
+    assert out["bob_fb_short"].is_error and "no memory" in _text(out["bob_fb_short"])
+    assert not out["alice_fb_short"].is_error, _text(out["alice_fb_short"])
+    assert out["alice_fb_short"].structured_content["memory_id"].startswith(out["short"])
     assert "Lisbon" in _text(out["alice_after"])
     assert "Oslo" not in _text(out["bob_after"])  # bob's forget(everything) took bob's memory only
     owners = _owners(db)

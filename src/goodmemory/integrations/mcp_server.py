@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from pydantic import AnyHttpUrl, BaseModel, Field
 
+from .._short_ids import is_prefix, resolve_id
 from .._validate import check_user
 from ..aio import AsyncGoodMemory
 from ..errors import GoodMemoryError, InvalidInputError
@@ -88,6 +89,13 @@ def _server(memory: GoodMemory | AsyncGoodMemory, user_of: Callable[[Context], s
     amem = memory if isinstance(memory, AsyncGoodMemory) else AsyncGoodMemory(memory)
     server: MCPServer = MCPServer(name, instructions=INSTRUCTIONS, **options)
 
+    async def full_id(memory_id: str, user_id: str) -> str:
+        # a context cites memories by short id ([3fa9c1 profile]): the model passes that on
+        if not is_prefix(memory_id):
+            return memory_id
+        ids = [r.id for r in await amem.list(user_id=user_id, include_history=True)]
+        return resolve_id(memory_id, lambda: ids)
+
     async def remember(
         messages: list[ChatMessage],
         session_id: str | None = None,
@@ -140,11 +148,12 @@ def _server(memory: GoodMemory | AsyncGoodMemory, user_of: Callable[[Context], s
         note: str | None = None,
         ctx: Context | None = None,
     ) -> dict[str, Any]:
-        """Tell memory what the user said about a remembered item: confirm, reject, correct
-        (with ``correction``, the right statement), helpful or not_helpful."""
+        """Tell memory what the user said about a remembered item (``memory_id``: its id, or the short id a
+        context cites): confirm, reject, correct (with ``correction``, the right statement), helpful or
+        not_helpful."""
         user_id = user_of(_ctx(ctx))
         try:
-            res = await amem.feedback(memory_id, signal, user_id=user_id, correction=correction, note=note)
+            res = await amem.feedback(await full_id(memory_id, user_id), signal, user_id=user_id, correction=correction, note=note)
         except GoodMemoryError as exc:
             raise ToolError(str(exc)) from None
         return {"memory_id": res.memory_id, "signal": res.signal.value, "new_memory_id": res.new_memory_id}
@@ -157,13 +166,16 @@ def _server(memory: GoodMemory | AsyncGoodMemory, user_of: Callable[[Context], s
         everything: bool = False,
         ctx: Context | None = None,
     ) -> dict[str, Any]:
-        """Permanently delete memories of the user: one memory (with its history and source turns),
+        """Permanently delete memories of the user: one memory (its id or the short id a context cites; with
+        its history and source turns),
         a slot (``key``), a session, a domain, or - only with ``everything=true`` - all of them."""
         if memory_id is None and key is None and session_id is None and domain is None and not everything:
             raise ToolError("say what to forget: memory_id, key, session_id or domain "
                             "(or everything=true to delete all of the user's memory)")
         user_id = user_of(_ctx(ctx))
         try:
+            if memory_id is not None:
+                memory_id = await full_id(memory_id, user_id)
             res = await amem.forget(memory_id, user_id=user_id, key=key, session_id=session_id, domain=domain,
                                     all=memory_id is None and key is None and session_id is None and domain is None)
         except GoodMemoryError as exc:
