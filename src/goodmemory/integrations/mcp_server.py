@@ -40,6 +40,7 @@ from .._validate import check_user
 from ..aio import AsyncGoodMemory
 from ..errors import GoodMemoryError, InvalidInputError
 from ..memory import GoodMemory, create_good_memory
+from ._keys import KEYS_ENV, KeyRing, load_api_keys
 
 try:
     import anyio
@@ -49,7 +50,6 @@ try:
     from mcp.types import ToolAnnotations
     from starlette.applications import Starlette
 
-    from ._keys import KEYS_ENV, KeyRing, load_api_keys
     from ._mcp_http import KeyVerifier, parse_address, request_user
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
