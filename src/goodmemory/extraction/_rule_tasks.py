@@ -1,0 +1,199 @@
+"""Task, procedure and correction rules: open loops and their closing, standing instructions, bare
+corrections ("it's 4417, not 4471") and short answers to the assistant's questions."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..models import MemoryKind
+from ..taxonomy import content_words, humanize_key, normalize_key, slot_key, task_key, word_overlap
+from . import _patterns as P
+from ._engine import Clause, Example, Flags, Rule, Src
+from ._english import lemma, third
+from ._fact_rules import expiry
+
+__all__ = ["CORRECTION_RULE", "LOOP_RULES", "PROCEDURE_RULE", "QA_RULE", "answer"]
+
+K = MemoryKind
+Match = re.Match[str]
+_QA_ID = re.compile(r"(?<![\w@.])#?(?P<v>(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,24})(?![\w@])")
+
+
+def _open(c: Clause, m: Match | None) -> bool:
+    assert m
+    verb, rest = m.group("verb").lower(), m.group("v").strip()
+    rest = re.split(r"\s+(?:because|but|so that|since|although)\b|[,;]", rest)[0].strip(" .")
+    when = P.resolve_when(rest, c.src.ts) if rest else None
+    core = rest[: when.start].strip() if when else rest
+    core = re.sub(r"\s+(?:by|before|on|until|next|this|at|in)$", "", core, flags=re.I).strip()
+    core = re.sub(r"\s+yet$", "", core, flags=re.I)
+    if "haven" in verb or "have not" in verb:
+        head, _, tail = core.partition(" ")
+        if head.lower() in P.HAVENT_STATES or P.R_SPAN.search(m.group("v")):
+            core = ""  # "I haven't been around", "haven't read in years": no chore is pending
+        else:
+            core = f"{lemma(head)} {tail}".strip()
+    if "waiting" in verb:
+        core, text_t = f"wait for {core}", "User is still waiting for {0}."
+    elif "get back" in verb or "follow up" in verb:
+        core = f"get back to the assistant about {core}" if core else "get back to the assistant"
+        text_t = "User said they would {0}."
+    elif "remind" in verb or "forget" in verb:
+        text_t = "User asked to be reminded to {0}."
+    else:
+        text_t = c.say(v="{0}")
+    core3 = third(core)
+    if not core or P.OPEN_REJECT.match(core) or not content_words(core) or len(core.split()) > 14 \
+            or "you" in core.lower().split()[:1]:
+        return False
+    key = task_key(core)
+    meta: dict[str, Any] = {"state": "open", "task": core3}
+    if when:
+        meta["date"] = when.day.isoformat()
+    c.emit(key, "open", text_t.format(core3 + (f" by {when.phrase}" if when else "")),
+           importance=0.8 if when else 0.7, metadata=meta, keywords=f"todo task open {core}")
+    c.run.tasks[normalize_key(key)] = core
+    return True
+
+
+def _close(c: Clause, m: Match | None) -> None:
+    assert m
+    if not c.run.tasks:
+        return
+    obj = (m.group("v") or m.group("v2") or m.group("v3") or "").strip(" .")
+    phrase = f"{lemma(m.group('verb') or '')} {obj}".strip() if m.group("verb") else obj
+    best, score = None, 0.0
+    for key, task in c.run.tasks.items():
+        if key == task_key(phrase):
+            best, score = key, 1.0
+            break
+        sc = word_overlap(obj, task)
+        if sc > score:
+            best, score = key, sc
+    if best and score >= 0.5:
+        c.emit(best, "closed", c.say(v=third(m.group(0).strip(" ."))), closes=best,
+               metadata={"state": "closed", "task": c.run.tasks[best]}, keywords=f"done finished closed {obj}")
+
+
+def _procedure(c: Clause, m: Match | None) -> None:
+    assert m
+    cond, act = m.group("cond"), (m.group("act") or m.group("act2") or "").strip(" .")
+    if cond and not (re.search(r"\byou\b", cond, re.I) or P.IMPERATIVE.match(act)):
+        return
+    if not cond and not P.IMPERATIVE.match(act) and not re.search(r"\byou\b", act, re.I):
+        return
+    if re.match(r"i\b", act, re.I):
+        return
+    basis = cond or act
+    text = f"User's standing instruction: when {cond}, {act}." if cond else f"User's standing instruction: {act}."
+    c.emit(slot_key("procedure", " ".join(content_words(basis)[:5]) or basis), act, text, transferable=True,
+           keywords=f"procedure rule instruction always {basis}")
+
+
+def _shape(v: str) -> str:
+    if "@" in v:
+        return "email"
+    if re.fullmatch(r"\d+", v):
+        return "int"
+    if re.search(r"\d", v):
+        return "id"
+    return "word" if v[:1].isupper() else "text"
+
+
+def _bare_correction(c: Clause, m: Match | None) -> None:
+    assert m
+    run = c.run
+    v, old = m.group("v").strip(), (m.group("old") or "").strip()
+    pool = {**run.ctx.existing, **{x.key: x.value for x in run.out}}
+    key = None
+    if old:
+        key = next((k for k, val in pool.items() if val.lower() == old.lower()), None)
+        if key is None:
+            key = next((k for k, val in pool.items() if re.search(rf"\b{re.escape(old)}\b", val, re.I)), None)
+            if key is not None:
+                v = re.sub(rf"\b{re.escape(old)}\b", v, pool[key], flags=re.I)
+    elif run.last_key and _shape(pool.get(run.last_key, "")) == _shape(v):
+        key = run.last_key
+    else:
+        same = [k for k, val in run.ctx.existing.items() if _shape(val) == _shape(v) and not k.startswith("task.")]
+        key = same[0] if len(same) == 1 else None
+    if key is None or pool.get(key, "").lower() == v.lower():
+        return
+    kind = next((x.kind for x in run.out if x.key == key), K.FACT if not key.startswith(("profile.", "relation.")) else K.PROFILE)
+    c.emit(key, v, c.say(what=humanize_key(key), v=v), kind=kind, correction=True,
+           keywords=f"correction corrected {humanize_key(key)}")
+
+
+def answer(c: Clause, question: str, reply: str, ids: list[str]) -> None:
+    """A short reply to the assistant's question for an identifier, contact detail, name or expiry date."""
+    if len(reply.split()) > 14 or reply.strip().endswith("?"):
+        return
+    src = c.src
+    last_q = [q for q in P.SENTENCE_SPLIT.split(question) if q.strip()][-1:] or [question]
+    for pattern, key, label in P.QA_SLOTS:
+        if not pattern.search(last_q[0]):
+            continue
+        value = None
+        qc = Clause(reply, Src(ids, src.ts, secrets=src.secrets), c.run, Flags(), rule=c.rule)
+        if key == "contact.email":
+            m = P.EMAIL.search(reply)
+            value = m.group() if m else None
+        elif key == "contact.phone":
+            m = P.PHONE.search(reply)
+            value = m.group().strip() if m else None
+        elif key == "profile.name":
+            m = re.search(r"(?:it'?s|i'?m|name is|^)\s*(" + P.NAME + r")\s*[.!]?$", reply.strip(), re.I)
+            value = m.group(1) if m and m.group(1).split()[0].lower() not in P.NOT_NAMES else None
+        elif key == "vin":
+            m = P.VIN.search(reply)
+            value = m.group() if m else None
+        elif key == "expiry":
+            doc = re.search(r"\b(?:(?-i:(?P<who>[A-Z][\w&'-]+)) )?(?P<what>" + P.EXPIRY_DOCS + r")\b", last_q[0], re.I)
+            when = P.resolve_when(reply, src.ts)
+            if doc and when and len(reply[: when.start].split()) <= 2:
+                who = doc.group("who") or ""
+                who = "" if who.lower() in ("passport", "your", "the", "my") or who.lower() == doc.group("what").lower() else who
+                expiry(qc, doc.group("what"), who, when.day, reply[when.start:when.end])
+            return
+        else:
+            m = _QA_ID.search(reply)
+            value = m.group("v") if m else None
+        if not value or P.resolve_when(value, src.ts) is not None and key not in ("vin",) and not re.search(r"[A-Z]", value):
+            return
+        if key in ("vin", "plate"):
+            vslug = c.run.vehicles[-1] if c.run.vehicles else "car"
+            key = slot_key("vehicle", vslug, key)
+            label = f"{vslug.replace('_', ' ').title()} {label}" if c.run.vehicles else label
+        qc.emit(key, value, qc.say(label=label, v=value), kind=K.PROFILE if key == "profile.name" else K.FACT,
+                keywords=f"{label} answer")
+        return
+
+
+LOOP_RULES: tuple[Rule, ...] = (
+    Rule("open_loop", K.OPEN_LOOP, ("task",), "User needs to {v}.", _open, pattern=P.R_OPEN, confidence=0.8,
+         importance=0.7, stop=True, examples=(
+             Example("I need to repaint the garden fence.", "task.repaint_garden_fence", "open"),
+             Example("Remind me to water the ferns on Sunday.", "task.water_ferns", "open"),
+             Example("I need to know the opening hours."))),
+    Rule("close_loop", K.OPEN_LOOP, ("task",), "User reports the task is done: {v}.", _close, pattern=P.R_CLOSE,
+         confidence=0.8, importance=0.5, examples=(
+             Example("I finally sent the tax forms.", "task.send_tax_forms", "closed",
+                     before=("I need to send the tax forms.",)),
+             Example("I finally repainted the kitchen.", before=("I need to renew my library card.",)))),
+)
+PROCEDURE_RULE = Rule(
+    "procedure", K.PROCEDURE, ("procedure",), "User's standing instruction: {v}.", _procedure, pattern=P.R_PROC,
+    anchored=True, importance=0.8, examples=(
+        Example("Whenever you draft an invoice, add the VAT number.", "procedure.draft_invoice",
+                "add the VAT number"),
+        Example("When I get home, I usually cook.")))
+CORRECTION_RULE = Rule(
+    "correction", K.FACT, ("*",), "User's {what} is {v} (corrected).", _bare_correction, pattern=P.R_BARE_CORRECTION,
+    anchored=True, confidence=0.9, importance=0.7, examples=(
+        Example("Sorry, it's 7719, not 7791.", "card.visa.last4", "7719", existing={"card.visa.last4": "7791"}),
+        Example("Sorry, it's raining.", existing={"card.visa.last4": "7791"})))
+QA_RULE = Rule(
+    "qa_answer", K.FACT, ("*",), "User's {label} is {v}.", lambda c, m: None, confidence=0.75, importance=0.7, examples=(
+        Example("It's PLX-88213.", "policy.number", "PLX-88213", before=("A: What's your policy number?",)),
+        Example("Not sure, sorry.", before=("A: What's your policy number?",))))
