@@ -52,3 +52,33 @@ def test_record_example(rule: Rule, ex: Example) -> None:
 def test_every_rule_candidate_names_its_rule() -> None:
     out = _run(Example("My name is Ines Barros and I live in Coimbra. I need to call the insurer by Friday."))
     assert {c.metadata["rule"] for c in out} == {"name", "home_city", "open_loop"}
+
+
+@pytest.mark.parametrize(("text", "is_broken"), [
+    ("User needs to book a session with Dr.", True),
+    ("User works as a now a florist.", True),
+    ("User needs to talk to the.", True),
+    ("User's home address is 12 Oak Dr.", False),
+    ("User needs to measure the hallway.", False),
+])
+def test_a_fragment_is_not_a_clause(text: str, is_broken: bool) -> None:
+    from goodmemory.extraction._engine import broken
+
+    assert broken(text) is is_broken
+
+
+@pytest.mark.parametrize(("said", "task"), [
+    ("I haven't measured the hallway yet.", "measure the hallway"),
+    ("I haven't cancelled the gym membership.", "cancel the gym membership"),
+    ("I haven't handled the insurance claim.", "handle the insurance claim"),
+])
+def test_an_unfinished_chore_keeps_its_verb_whole(said: str, task: str) -> None:
+    (c,) = [c for c in _run(Example(said)) if c.metadata.get("rule") == "open_loop"]
+    assert c.metadata["task"] == task and c.text == f"User needs to {task}."
+
+
+def test_no_record_example_leaves_a_fragment() -> None:
+    from goodmemory.extraction._engine import broken
+
+    texts = [c.text for rule in RULES for ex in rule.examples for c in _run(ex) if not c.metadata.get("statement")]
+    assert texts and not [t for t in texts if broken(t)]

@@ -21,7 +21,20 @@ from ..models import Candidate, MemoryKind
 from ..taxonomy import family_of, normalize_key, slug
 from .base import ExtractionContext
 
-__all__ = ["Clause", "Example", "Flags", "Rule", "Run", "Src", "run_group"]
+__all__ = ["Clause", "Example", "Flags", "Rule", "Run", "Src", "broken", "run_group"]
+
+# a memory's text must read as a whole clause: not end on a function word or a title whose name was cut off
+# ("... with Dr."), and not stack two determiners ("works as a now a ...")
+_DANGLING_END = re.compile(
+    r"\b(?:the|a|an|to|of|with|their|my|his|her|our|and|or|in|on|at|for|from|by|about|some|any|this|that|these|"
+    r"those|when|how|if|is|are|was|were)\W*$|\b(?:with|to|see|at|from|by|and) (?:dr|mr|mrs|ms|prof)\W*$", re.I)
+_STACKED = re.compile(r"\b(?:a|an|the) (?:(?:now|also|still|just|currently) )?(?:a|an|the)\b", re.I)
+
+
+def broken(text: str) -> bool:
+    """Whether a memory text is a fragment rather than a clause (the engine never emits one)."""
+    body = text.strip().rstrip(".!)\"' ")
+    return bool(_DANGLING_END.search(body) or _STACKED.search(body))
 
 
 @dataclass(frozen=True)
@@ -103,7 +116,8 @@ class Clause:
         assert rule is not None
         key = normalize_key(key)
         value = value.strip()
-        if not value:
+        text = text if text is not None else self.say(v=value)
+        if not value or broken(text):
             return
         is_corr = fl.correction or correction
         c = rule.confidence if conf is None else conf
@@ -127,7 +141,7 @@ class Clause:
             dup.message_ids.extend(i for i in src.ids if i not in dup.message_ids)
             return
         cand = Candidate(
-            kind=kind or rule.kind, key=key, value=value, text=text if text is not None else self.say(v=value),
+            kind=kind or rule.kind, key=key, value=value, text=text,
             confidence=round(max(0.5, min(0.95, c)), 3), importance=rule.importance if importance is None else importance,
             transferable=transferable, domain=run.ctx.domain, message_ids=list(src.ids), role=src.role,
             timestamp=src.ts, is_correction=is_corr, confirmed_by_user=src.confirmed, closes=closes, extractor="rules",

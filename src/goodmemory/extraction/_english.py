@@ -17,6 +17,10 @@ _IRREGULAR = {"paid": "pay", "sent": "send", "done": "do", "did": "do", "made": 
               "told": "tell", "heard": "hear", "left": "leave", "given": "give", "gone": "go", "seen": "see",
               "sold": "sell", "chosen": "choose", "set": "set", "put": "put", "read": "read", "applied": "apply"}
 
+# stems that lost a silent e before -ed: -ur (measure), consonant + l (handle), -dg/-rg (judge, charge),
+# -ar but not -ear (prepare, not clear), -ns/-rs (license, nurse)
+_SILENT_E = re.compile(r"(?:ur|[bcdfgkptz]l|dg|rg|(?<!e)ar|ns|rs)$")
+
 
 def third(text: str) -> str:
     return _PRON.sub(lambda m: _PRON_MAP[m.group().lower()], text)
@@ -46,10 +50,12 @@ def lemma(word: str) -> str:
         return w[:-3] + "y"
     if w.endswith("ed") and len(w) > 4:
         stem = w[:-2]
-        if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "ls":
-            return stem[:-1]
+        if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "ls" or len(stem) > 5 and stem.endswith("ell"):
+            return stem[:-1]  # "submitted" -> "submit", "cancelled" -> "cancel" ("called" keeps its ll)
         if stem.endswith(("at", "ut", "iz", "ul", "ir", "v", "c", "ag", "as", "us", "ng")) or (len(stem) <= 3 and stem.endswith("il")):
             return stem + ("" if stem.endswith("ng") and not stem.endswith("ang") else "e")
+        if _SILENT_E.search(stem):  # "measured" -> "measure", "handled" -> "handle", "charged" -> "charge"
+            return stem + "e"
         return stem
     return w
 

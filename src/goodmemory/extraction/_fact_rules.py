@@ -37,6 +37,21 @@ def _account(c: Clause, m: Match | None) -> None:
            c.say(label=label + " " if label else "", v=v), keywords=f"account number bank {label}")
 
 
+def _not_another_number(c: Clause, m: Match | None) -> bool:
+    """ "The routing number for my account is ..." names the routing number, not the account's."""
+    return m is not None and not _OTHER_NUMBER.search(c.s[: m.start()])
+
+
+_OTHER_NUMBER = re.compile(r"\b(?:routing|sort code|swift|iban|bic|aba)\b(?: (?:number|no\.?|code|#))?(?: (?:for|of|on))?\s*$", re.I)
+
+
+def _account_last4(c: Clause, m: Match | None) -> None:
+    assert m
+    typ = (m.group("type") or "").strip().lower()
+    c.emit(slot_key("account", typ or None, "last4"), m.group("v"), c.say(typ=typ + " " if typ else "", v=m.group("v")),
+           keywords=f"account number ending last four bank {typ}")
+
+
 def _routing(c: Clause, m: Match | None) -> None:
     assert m
     c.emit("account.routing", m.group("v"), keywords="routing number bank aba")
@@ -193,6 +208,18 @@ def _expiry(c: Clause, m: Match | None) -> None:
         expiry(c, m.group("what"), (m.group("who") or "").strip(), when.day, m.group("rest")[when.start:when.end])
 
 
+# a visit that already happened is no appointment ("my checkup was on Monday", "I had my scan last Tuesday");
+# a past participle of a change ("was moved to Friday") still names a date ahead
+_PAST_EVENT = re.compile(r"\b(?:was|were|went|had|did|attended|happened|took place|yesterday|ago|last (?:week|month|year|"
+                         r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|night))\b", re.I)
+_CHANGED = re.compile(r"\b(?:was|were|has been|had been|got) (?:moved|rescheduled|changed|pushed|postponed|brought forward|"
+                      r"booked|confirmed|set)\b", re.I)
+
+
+def _ahead(c: Clause, m: Match | None) -> bool:
+    return not _PAST_EVENT.search(_CHANGED.sub(" ", c.s))
+
+
 def _event(c: Clause, m: Match | None) -> None:
     assert m
     when = P.resolve_when(m.group("rest"), c.src.ts)
@@ -245,17 +272,24 @@ EXPIRY_RULE = Rule(
 
 FACT_RULES: tuple[Rule, ...] = (
     Rule("account", K.FACT, ("account",), "User's {label}account number is {v}.", _account, pattern=P.R_ACCOUNT,
-         confidence=0.9, importance=0.8, examples=(
+         guards=(_not_another_number,), confidence=0.9, importance=0.8, examples=(
              Example("My checking account number is 55012877.", "account.checking", "55012877"),
+             Example("The routing number for my account is 026009593."),
              Example("My account was closed last year."))),
     Rule("routing_number", K.FACT, ("account",), "User's bank routing number is {v}.", _routing, pattern=P.R_ROUTING,
          confidence=0.9, importance=0.7, examples=(
              Example("The routing number is 021000089.", "account.routing", "021000089"),
+             Example("The routing number for my account is 026009593.", "account.routing", "026009593"),
              Example("The routing number is on the cheque."))),
     Rule("card_last4", K.FACT, ("account",), "User's {brand}card ends in {v}.", _card_last4, pattern=P.R_CARD_LAST4,
          confidence=0.9, importance=0.7, examples=(
              Example("Charge my Mastercard ending in 8832.", "card.mastercard.last4", "8832"),
              Example("The meeting ends in 10 minutes."))),
+    Rule("account_last4", K.FACT, ("account",), "User's {typ}account ends in {v}.", _account_last4,
+         pattern=P.R_ACCOUNT_LAST4, confidence=0.85, importance=0.7, examples=(
+             Example("My savings account ends in 6620.", "account.savings.last4", "6620"),
+             Example("My routing number is 026009593 and my account number ends in 7781.", "account.last4", "7781"),
+             Example("My account ended up overdrawn."))),
     Rule("identifier_number", K.FACT, ("identifier", "booking"), "User's {label} number is {v}.", _identifier,
          confidence=0.9, importance=0.75, examples=(
              Example("My claim number is CLM-40921.", "claim.number", "CLM-40921"),
@@ -293,7 +327,7 @@ FACT_RULES: tuple[Rule, ...] = (
              Example("My phone is 3 years old."))),
     Rule("address", K.FACT, ("address",), "User's {typ} address is {v}.", _address, pattern=P.R_ADDRESS, confidence=0.9,
          importance=0.7, examples=(
-             Example("Also my address is 42 Larch Street, Dunedin.", "profile.address", "42 Larch Street, Dunedin"),
+             Example("My address is 42 Larch Street, Dunedin.", "profile.address", "42 Larch Street, Dunedin"),
              Example("I live at the end of the road."))),
     Rule("birth_date", K.PROFILE, ("birth_date",), "User was born on {v}.", _birth, pattern=P.R_BIRTH, importance=0.6,
          examples=(
@@ -301,8 +335,11 @@ FACT_RULES: tuple[Rule, ...] = (
              Example("I was born in a small village."))),
     EXPIRY_RULE,
     Rule("appointment", K.FACT, ("appointment", "booking"), "User has {a} {label} on {when}.", _event,
-         pattern=P.R_EVENT, importance=0.75, examples=(
+         pattern=P.R_EVENT, guards=(_ahead,), importance=0.75, examples=(
              Example("My physio appointment is on March 20th at 9am.", "appointment.physio", "2025-03-20"),
+             Example("My physio appointment was moved to Friday.", "appointment.physio", "2025-03-07"),
+             Example("My eye exam was on Monday and it went fine."),
+             Example("I had my flu shot appointment last Tuesday."),
              Example("My appointment went fine."))),
     Rule("deadline", K.FACT, ("deadline",), "User's {what} is due on {when}.", _deadline, pattern=P.R_DEADLINE,
          importance=0.8, examples=(

@@ -130,7 +130,8 @@ R_AGE = re.compile(
 )
 R_OCCUPATION = re.compile(
     r"\b(?:i work as|i'?m working as|i am working as|i'?m employed (?:full[- ]time |part[- ]time )?as|"
-    r"i am employed (?:full[- ]time |part[- ]time )?as|my job is|my (?:job title|title|role|profession|occupation) is|"
+    r"i am employed (?:full[- ]time |part[- ]time )?as|my job is|my (?:job title|title|role|profession|occupation) (?:is now|has changed to|changed to|is)|"
+    r"i(?:'ve| have)? (?:just |recently )?(?:been |got |was )?promoted to|"
     r"i'?m|i am)\s+(?P<v>(?:an? |the )?[a-z][a-z\- ]{1,40}?)(?=$|[.,;!]| (?:at|for|in|with|and|who|from|since|by|on|based)\b)",
     I,
 )
@@ -291,7 +292,12 @@ R_ACCOUNT = re.compile(
     r"\s*(?:is|:|=|#|was)\s*(?:number\s+)?" + ID,
     I,
 )
-R_ROUTING = re.compile(r"\brouting (?:number|no\.?|#)\s*(?:is|:|=)?\s*(?P<v>\d{9})\b", I)
+R_ROUTING = re.compile(r"\brouting (?:number|no\.?|#)(?: (?:for|of|on) (?:my|the|our) [\w ]{1,30}?)?\s*(?:is|:|=)?\s*"
+                       r"(?P<v>\d{9})\b", I)
+# the last digits of a bank account, not a card: "my savings account ends in 6620", "the account ending 0417"
+R_ACCOUNT_LAST4 = re.compile(
+    r"\b(?:my |the |our )?(?P<type>checking |savings |current |joint |business )?account(?: number)? "
+    r"(?:ending|ends) (?:in |with )?(?P<v>\d{4})\b", I)
 R_CARD_LAST4 = re.compile(  # "my Visa card ending in 4417"; a named card needs no "card" ("your Horizon Plus ending in")
     r"\b(?:(?:my|your) )?(?:(?P<brand>" + ORG + r") )?(?:credit |debit )?(?P<card>card )?(?:ending|ends) (?:in|with) "
     r"(?P<v>\d{4})\b", I
@@ -368,7 +374,8 @@ R_PHONE = re.compile(
 )
 ADDRESS = r"(?P<v>\d{1,6}[A-Za-z]? [A-Z0-9][\w.'\-]*(?: [\w.'\-]+){0,5}? (?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Circle|Highway|Hwy|Parkway|Pkwy|Square|Sq|Trail|Alley)\b\.?(?:,? [^.!?;]{0,80})?)"
 R_ADDRESS = re.compile(
-    r"\b(?:i live at|my (?P<type>home |mailing |shipping |billing |work |office |delivery |new )?address is|i(?:'ve| have)? moved to)\s+" + ADDRESS
+    r"(?i:\b(?:i live at|my (?P<type>home |mailing |shipping |billing |work |office |delivery |new )?address is|"
+    r"i(?:'ve| have)? moved to))\s+" + ADDRESS
 )
 R_MONEY = re.compile(
     r"\bmy (?P<what>(?:monthly |annual |yearly |weekly |total |current |travel |food |household )?(?:budget|rent|salary|income|mortgage|mortgage payment|"

@@ -13,7 +13,7 @@ from ._engine import Clause, Example, Flags, Rule, Src
 from ._english import lemma, third
 from ._fact_rules import expiry
 
-__all__ = ["CORRECTION_RULE", "LOOP_RULES", "PROCEDURE_RULE", "QA_RULE", "answer"]
+__all__ = ["CORRECTION_RULE", "LOOP_RULES", "OPTION_RULE", "PROCEDURE_RULE", "QA_RULE", "answer", "option_answer"]
 
 K = MemoryKind
 Match = re.Match[str]
@@ -74,6 +74,51 @@ def _close(c: Clause, m: Match | None) -> None:
     if best and score >= 0.5:
         c.emit(best, "closed", c.say(v=third(m.group(0).strip(" ."))), closes=best,
                metadata={"state": "closed", "task": c.run.tasks[best]}, keywords=f"done finished closed {obj}")
+
+
+_NOT_DONE = re.compile(r"\b(?:not|never|still|yet|need|needs|have to|has to|got to|will|going to|should|must|tried to|"
+                       r"forgot to|want to|plan to)\b|n't\b", re.I)
+
+
+def _close_by_verb(c: Clause, m: Match | None) -> None:
+    """A task closed by its own verb in the past ("I need to return the drill" ... "returned the drill
+    this morning"), when the clause does not say it is still to do."""
+    if not c.run.tasks or _NOT_DONE.search(c.s):
+        return
+    words = re.findall(r"[a-z']+", c.s.lower())
+    for key, task in list(c.run.tasks.items()):
+        verb, _, rest = task.lower().partition(" ")
+        if any(w != verb and lemma(w) == verb for w in words) and rest and word_overlap(c.s, rest) >= 0.5:
+            c.emit(key, "closed", c.say(v=third(c.s.strip(" ."))), closes=key,
+                   metadata={"state": "closed", "task": task}, keywords=f"done finished closed {rest}")
+            return
+
+
+_OPTIONS = re.compile(r"(?:^|\b(?:prefer|rather|like|want|usually|normally|take|choose)\b[^?]*?\s)(?:an? |the )?"
+                      r"(?P<a>[\w\-]+(?: [\w\-]+)?),? or (?:an? |the )?(?P<b>[\w\-]+(?: [\w\-]+)?)\s*\?$", re.I)
+_SEATS = frozenset({"window", "aisle", "middle"})
+
+
+def option_answer(c: Clause, question: str, reply: str, ids: list[str]) -> None:
+    """The user picks one of two options the assistant offered in a question about preference ("Window or
+    aisle?" - "Aisle, please"): the pick is a preference, the other option is not."""
+    last = ([q for q in P.SENTENCE_SPLIT.split(question.strip()) if q.strip()][-1:] or [question])[0].strip()
+    m = _OPTIONS.search(last)
+    if not m or (m.start() == 0 and len(last.split()) > 6):
+        return
+    low = re.sub(r"^(?:oh|hmm|definitely|probably|the|an?)\s+", "", reply.strip().lower())
+    opts = (m.group("a"), m.group("b"))
+    pick = next((o for o in opts if re.match(re.escape(o.lower()) + r"\b", low)), None)
+    if pick is None:
+        return
+    other = opts[1] if pick == opts[0] else opts[0]
+    qc = Clause(reply, Src(ids, c.src.ts, secrets=c.src.secrets), c.run, Flags(), rule=OPTION_RULE)
+    if pick.lower() in _SEATS and other.lower() in _SEATS:
+        qc.emit("preference.seat", pick.lower(), f"User prefers {'an' if pick[0] in 'aA' else 'a'} {pick.lower()} seat.",
+                transferable=False, keywords=f"seat {pick} flight travel prefers")
+    else:
+        key = slot_key("preference", "choice", "_vs_".join(sorted(o.lower().replace(" ", "_") for o in opts)))
+        qc.emit(key, pick, qc.say(v=pick, other=other), keywords=f"prefers preference {pick} {other}")
 
 
 def _procedure(c: Clause, m: Match | None) -> None:
@@ -181,6 +226,13 @@ LOOP_RULES: tuple[Rule, ...] = (
              Example("I finally sent the tax forms.", "task.send_tax_forms", "closed",
                      before=("I need to send the tax forms.",)),
              Example("I finally repainted the kitchen.", before=("I need to renew my library card.",)))),
+    Rule("close_by_verb", K.OPEN_LOOP, ("task",), "User reports the task is done: {v}.", lambda c, m: _close_by_verb(c, m),
+         confidence=0.75, importance=0.5, quiet=True, examples=(
+             Example("Repainted the garden fence this morning.", "task.repaint_garden_fence", "closed",
+                     before=("I have to repaint the garden fence.",)),
+             Example("No need, I already measured the hallway.", "task.measure_hallway", "closed",
+                     before=("I need to measure the hallway.", "A: Should I remind you?")),
+             Example("I still haven't measured the hallway.", before=("I need to measure the hallway.",)))),
 )
 PROCEDURE_RULE = Rule(
     "procedure", K.PROCEDURE, ("procedure",), "User's standing instruction: {v}.", _procedure, pattern=P.R_PROC,
@@ -193,6 +245,12 @@ CORRECTION_RULE = Rule(
     anchored=True, confidence=0.9, importance=0.7, examples=(
         Example("Sorry, it's 7719, not 7791.", "card.visa.last4", "7719", existing={"card.visa.last4": "7791"}),
         Example("Sorry, it's raining.", existing={"card.visa.last4": "7791"})))
+OPTION_RULE = Rule(
+    "option_answer", K.PREFERENCE, ("prefer",), "User prefers {v} over {other}.", lambda c, m: None, confidence=0.8,
+    importance=0.65, examples=(
+        Example("Aisle, my knees need the room.", "preference.seat", "aisle", before=("A: Window or aisle?",)),
+        Example("Tea, always.", "preference.choice.coffee_vs_tea", "tea", before=("A: Would you like coffee or tea?",)),
+        Example("Neither, thanks.", before=("A: Would you like coffee or tea?",))))
 QA_RULE = Rule(
     "qa_answer", K.FACT, ("*",), "User's {label} is {v}.", lambda c, m: None, confidence=0.75, importance=0.7, examples=(
         Example("It's PLX-88213.", "policy.number", "PLX-88213", before=("A: What's your policy number?",)),

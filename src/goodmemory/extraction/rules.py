@@ -22,7 +22,15 @@ from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._rule_prefs import PREFERENCE_RULES
 from ._rule_profile import PROFILE_RULES
-from ._rule_tasks import CORRECTION_RULE, LOOP_RULES, PROCEDURE_RULE, QA_RULE, answer
+from ._rule_tasks import (
+    CORRECTION_RULE,
+    LOOP_RULES,
+    OPTION_RULE,
+    PROCEDURE_RULE,
+    QA_RULE,
+    answer,
+    option_answer,
+)
 from ._statements import known_names, statement_candidate
 from .base import ExtractionContext
 
@@ -30,7 +38,7 @@ __all__ = ["PATTERN_NAMES", "RULES", "RuleExtractor"]
 
 # every rule record, in the order the engine runs them
 RULES: tuple[Rule, ...] = (*PROFILE_RULES, *PREFERENCE_RULES, *FACT_RULES, *LOOP_RULES, PROCEDURE_RULE,
-                           CORRECTION_RULE, QA_RULE)
+                           CORRECTION_RULE, QA_RULE, OPTION_RULE)
 PATTERN_NAMES: tuple[str, ...] = tuple(dict.fromkeys(r.name for r in RULES))
 
 _SWAP = re.compile(r"\b(?:you're|you are|you've|you'll|you'd|yourself|yours|your|you|i'm|i am|i|me|my)\b", re.I)
@@ -41,7 +49,7 @@ _ASSIST_LEAD = re.compile(r"^(?:just to confirm|to confirm|let me confirm|so|got
                           r"understood|alright|noted|i see)\b[,:.!]?\s*", re.I)
 _ASSIST_TAIL = re.compile(r",?\s*(?:is that (?:right|correct)|correct|right|yes)\s*\??$", re.I)
 _MENTION = re.compile(r"\b(?:(?:19|20)\d{2} |the |my |our )(?P<veh>(?-i:[A-Z][a-z]+(?: [A-Z0-9][\w\-]*){0,2}))")
-_HAS_I = re.compile(r"\b(?:i|i'm|i've|my|me|i'd)\b")
+_HAS_I = re.compile(r"\b(?:i|i'm|i've|my|me|i'd|we|we're|we've|our)\b")
 _LOOP_HINT = re.compile(r"\b(?:need|have|got|remind|haven'?t|waiting|get back|follow up|must|should)\b")
 _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each", "from now", "going forward", "keep",
                 "be ", "no ", "you can ", "you could ", "use", "avoid", "explain", "reply", "respond", "answer", "always",
@@ -79,6 +87,9 @@ class RuleExtractor:
                 self._text(msg.content, src, run)
                 silent = run.silent
                 prev = msgs[i - 1] if i > 0 else None
+                if prev is not None and prev.role == "assistant" and prev.content.strip().endswith("?"):
+                    option_answer(Clause(msg.content, src, run, Flags(), rule=OPTION_RULE), prev.content, msg.content,
+                                  [prev.id or "", msg.id or ""])
                 if len(run.out) == before and prev is not None and prev.role == "assistant":
                     self._qa(prev, msg, src, run)
                 if self.statements:
@@ -223,6 +234,8 @@ def _apply(c: Clause) -> None:
     low = c.s.lower()
     if not (_HAS_I.search(low) or low.startswith(_NO_I_STARTS)):
         run_group((EXPIRY_RULE,), c)
+        if c.run.tasks:  # "Renewed the permit this morning." closes a task without saying "I"
+            run_group(LOOP_RULES[1:], c)
         return
     run_group(PROFILE_RULES, c)
     before = len(c.run.out)
