@@ -45,9 +45,24 @@ def _not_another_number(c: Clause, m: Match | None) -> bool:
 _OTHER_NUMBER = re.compile(r"\b(?:routing|sort code|swift|iban|bic|aba)\b(?: (?:number|no\.?|code|#))?(?: (?:for|of|on))?\s*$", re.I)
 
 
+# the last digits of a bank account, not a card: "my savings account ends in 6620", "the account ending 0417"
+_R_ACCOUNT_LAST4 = re.compile(
+    r"\b(?:my |the |our )?(?P<type>checking |savings |current |joint |business )?account(?: number)? "
+    r"(?:ending|ends) (?:in |with )?(?P<v>\d{4})\b", re.I)
+# "use the one ending 5520" in a clause about an account names that account's last digits
+_R_ONE_ENDING = re.compile(r"\b(?:the|my) (?:new |other )?one (?:ending|ends) (?:in |with )?(?P<v>\d{4})\b", re.I)
+_ACCOUNT_WORD = re.compile(r"\b(?P<type>checking |savings |current |joint |business )?account\b", re.I)
+
+
 def _account_last4(c: Clause, m: Match | None) -> None:
-    assert m
-    typ = (m.group("type") or "").strip().lower()
+    m = _R_ACCOUNT_LAST4.search(c.s)
+    if m is None:
+        m, word = _R_ONE_ENDING.search(c.s), _ACCOUNT_WORD.search(c.s)
+        if m is None or word is None or re.search(r"\bcard\b", c.s, re.I):
+            return
+        typ = (word.group("type") or "").strip().lower()
+    else:
+        typ = (m.group("type") or "").strip().lower()
     c.emit(slot_key("account", typ or None, "last4"), m.group("v"), c.say(typ=typ + " " if typ else "", v=m.group("v")),
            keywords=f"account number ending last four bank {typ}")
 
@@ -263,6 +278,64 @@ def _switched(c: Clause, m: Match | None) -> None:
             break
 
 
+_R_BANK = re.compile(
+    r"\b(?:i bank with|my bank is(?: now)?|i(?:'ve| have)? (?:switched|moved) (?:my )?(?:\w+ )?(?:account|accounts|banking) "
+    r"(?:over )?to)\s+(?P<v>" + P.ORG + r")", re.I)
+_R_INSURER = re.compile(
+    r"\bmy (?P<t>car|auto|home|house|health|travel|pet|life|renters|contents|dental|phone) insurance is (?:now )?"
+    r"(?:with|from|through) (?P<v>" + P.ORG + r")|\bi(?:'m| am) (?:now )?insured (?:with|by|through) (?P<v2>" + P.ORG + r")"
+    r"|\bi(?:'ve| have)? (?:moved|switched|changed) (?:my |the |our )?(?P<t2>car|auto|home|house|health|travel|pet|life|"
+    r"renters|contents|dental|phone) insurance (?:over )?to (?P<v3>" + P.ORG + r")", re.I)
+_ANIMALS = (r"dog|cat|puppy|kitten|rabbit|bunny|hamster|guinea pig|parrot|budgie|canary|goldfish|fish|turtle|tortoise|"
+            r"snake|lizard|gecko|ferret|horse|pony|labrador|retriever|poodle|spaniel|terrier|beagle|collie|dachshund|"
+            r"husky|greyhound|whippet|corgi|tabby|kitty")
+_R_PET = re.compile(
+    r"\b(?:i|we|our (?:family|household)) (?:also |now |just |recently )?(?:have|has|got|adopted|rescued|brought home) "
+    r"(?:a|an|another|a second|a new|a little|a young|an old) (?:[\w\-]+ )?(?P<animal>" + _ANIMALS + r")"
+    r"(?:,? (?:named|called)|,) (?P<v>" + P.NAME + r")(?=$|[\s,.!;])", re.I)
+# a code-like reference right after its noun, with no "number": "policy RL-4410", "order #A7731"
+_R_BARE_CODE = re.compile(r"\b(?P<type>policy|claim|order|ticket|case|invoice|booking|reservation)\s+#?"
+                          r"(?P<v>(?-i:[A-Z]{1,4}-?\d{3,}[A-Z0-9\-]*))\b", re.I)
+_R_DEADLINE_NAMED = re.compile(r"^(?:the |my |our )?(?P<what>[\w'\- ]{2,40}?) deadline is (?:now )?(?P<rest>.+)$", re.I)
+
+
+def _bank(c: Clause, m: Match | None) -> None:
+    assert m
+    c.emit("fact.bank", m.group("v").rstrip("."), correction="switched" in m.group(0).lower() or "moved" in m.group(0).lower(),
+           keywords="bank banking account with")
+
+
+def _insurer(c: Clause, m: Match | None) -> None:
+    assert m
+    typ = (m.group("t") or m.group("t2") or "").lower()
+    v = (m.group("v") or m.group("v2") or m.group("v3")).rstrip(".")
+    c.emit(slot_key("fact", "insurance", typ or None), v, c.say(t=typ + " " if typ else "", v=v), correction=bool(m.group("v3")),
+           keywords=f"insurance insurer policy provider {typ}")
+
+
+def _pet(c: Clause, m: Match | None) -> None:
+    assert m
+    v, animal = m.group("v"), m.group("animal").lower()
+    if v.split()[0].lower() not in P.NOT_NAMES:
+        c.emit(slot_key("fact", "pet", v), v, c.say(a=article(animal), animal=animal, v=v), keywords=f"pet {animal} named {v}")
+
+
+def _bare_code(c: Clause, m: Match | None) -> None:
+    assert m
+    typ = _TYPE_NORM.get(m.group("type").lower(), m.group("type").lower())
+    c.emit(slot_key(typ, "number"), m.group("v"), c.say(label=m.group("type").lower(), v=m.group("v")),
+           keywords=f"{typ} number code reference")
+
+
+def _deadline_named(c: Clause, m: Match | None) -> None:
+    assert m
+    what = " ".join(m.group("what").split()[-4:])
+    when = P.resolve_when(m.group("rest"), c.src.ts)
+    if when and when.start <= 4 and content_words(what):
+        c.emit(slot_key("deadline", what), when.day.isoformat(), c.say(what=what, when=when.phrase),
+               metadata={"date": when.day.isoformat(), "time": when.time}, keywords=f"deadline due {what}")
+
+
 EXPIRY_RULE = Rule(
     "expiry", K.FACT, ("expiry", "identifier"), "User's {v} is valid until {when}.", _expiry, pattern=P.R_EXPIRY,
     importance=0.75, examples=(
@@ -286,7 +359,9 @@ FACT_RULES: tuple[Rule, ...] = (
              Example("Charge my Mastercard ending in 8832.", "card.mastercard.last4", "8832"),
              Example("The meeting ends in 10 minutes."))),
     Rule("account_last4", K.FACT, ("account",), "User's {typ}account ends in {v}.", _account_last4,
-         pattern=P.R_ACCOUNT_LAST4, confidence=0.85, importance=0.7, examples=(
+         confidence=0.85, importance=0.7, examples=(
+             Example("My old account is closed, pay into the one ending 3391.", "account.last4", "3391"),
+             Example("Charge the one ending 3391, my debit card."),
              Example("My savings account ends in 6620.", "account.savings.last4", "6620"),
              Example("My routing number is 026009593 and my account number ends in 7781.", "account.last4", "7781"),
              Example("My account ended up overdrawn."))),
@@ -298,6 +373,10 @@ FACT_RULES: tuple[Rule, ...] = (
          importance=0.7, guards=(lambda c, m: not c.note.get("ident"),), examples=(
              Example("I'm calling about booking #A77812.", "booking.number", "A77812"),
              Example("The booking was easy."))),
+    Rule("bare_code", K.FACT, ("identifier", "booking"), "User's {label} number is {v}.", _bare_code,
+         pattern=_R_BARE_CODE, importance=0.7, guards=(lambda c, m: not c.fired,), examples=(
+             Example("My home cover is with Ashgrove, policy HX-20417.", "policy.number", "HX-20417"),
+             Example("My order 12 went missing."))),
     Rule("plate_vin", K.FACT, ("vehicle",), "User's {name}{label} is {v}.", _plate, confidence=0.9, importance=0.75,
          examples=(
              Example("My plate number is KX 4471.", "vehicle.car.plate", "KX 4471"),
@@ -345,6 +424,23 @@ FACT_RULES: tuple[Rule, ...] = (
          importance=0.8, examples=(
              Example("The grant report is due on April 2nd.", "deadline.grant_report", "2025-04-02"),
              Example("The report is due soon."))),
+    Rule("deadline_named", K.FACT, ("deadline",), "User's {what} deadline is {when}.", _deadline_named,
+         pattern=_R_DEADLINE_NAMED, importance=0.8, guards=(lambda c, m: "deadline" not in c.fired,), examples=(
+             Example("The scholarship essay deadline is May 9.", "deadline.scholarship_essay", "2025-05-09"),
+             Example("The deadline is tight."))),
+    Rule("bank", K.FACT, ("bank",), "User banks with {v}.", _bank, pattern=_R_BANK, importance=0.65, examples=(
+        Example("I bank with Northfield Mutual.", "fact.bank", "Northfield Mutual"),
+        Example("I moved my savings account to Corra Bank.", "fact.bank", "Corra Bank"),
+        Example("I bank on good weather."))),
+    Rule("insurer", K.FACT, ("insurance",), "User's {t}insurance is with {v}.", _insurer, pattern=_R_INSURER,
+         importance=0.65, examples=(
+             Example("My pet insurance is with Pawsure.", "fact.insurance.pet", "Pawsure"),
+             Example("I switched my home insurance to Calder Mutual.", "fact.insurance.home", "Calder Mutual"),
+             Example("My insurance is expensive."))),
+    Rule("pet", K.FACT, ("pet",), "User has {a} {animal} named {v}.", _pet, pattern=_R_PET, importance=0.6, examples=(
+        Example("We adopted a greyhound named Pepper.", "fact.pet.pepper", "Pepper"),
+        Example("I also have a cat called Miso.", "fact.pet.miso", "Miso"),
+        Example("I have a cat allergy."))),
     Rule("switched_to", K.FACT, ("*",), "User switched to {v}.", _switched, pattern=P.R_SWITCHED, importance=0.7,
          examples=(
              Example("I switched from Telia to Vodafone.", "preference.tool.carrier", "Vodafone",

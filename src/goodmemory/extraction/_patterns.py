@@ -32,7 +32,7 @@ NOT_NAMES = frozenset(
     ["fine", "good", "great", "ok", "okay", "sorry", "not", "so", "very", "just", "also", "here", "there", "back", "home", "done", "ready", "sure", "happy", "glad", "tired", "busy", "hungry", "new", "looking", "trying", "going", "calling", "writing", "wondering", "afraid", "interested", "worried", "excited", "allergic", "married", "single", "divorced", "vegetarian", "vegan", "gluten", "lactose", "retired", "unemployed", "pregnant", "deaf", "blind", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "the", "a", "an", "in", "on", "at", "from", "with", "still", "currently"]
 ) | NATIONALITIES | LANGUAGES
 UNIQUE_RELATIONS = frozenset(
-    ["wife", "husband", "partner", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "mother", "mom", "mum", "father", "dad", "stepmother", "stepfather", "manager", "boss", "landlord", "landlady", "doctor", "dentist", "therapist", "lawyer", "accountant", "mentor", "grandmother", "grandfather", "grandma", "grandpa"]
+    ["wife", "husband", "partner", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "mother", "mom", "mum", "father", "dad", "stepmother", "stepfather", "manager", "boss", "landlord", "landlady", "doctor", "gp", "dentist", "therapist", "physio", "optician", "lawyer", "accountant", "mentor", "grandmother", "grandfather", "grandma", "grandpa"]
 )
 MULTI_RELATIONS = frozenset(
     ["son", "daughter", "kid", "child", "brother", "sister", "sibling", "cousin", "niece", "nephew", "aunt", "uncle", "colleague", "coworker", "co-worker", "friend", "roommate", "flatmate", "teammate", "neighbor", "neighbour", "dog", "cat", "pet", "stepson", "stepdaughter"]
@@ -132,7 +132,8 @@ R_OCCUPATION = re.compile(
     r"\b(?:i work as|i'?m working as|i am working as|i'?m employed (?:full[- ]time |part[- ]time )?as|"
     r"i am employed (?:full[- ]time |part[- ]time )?as|my job is|my (?:job title|title|role|profession|occupation) (?:is now|has changed to|changed to|is)|"
     r"i(?:'ve| have)? (?:just |recently )?(?:been |got |was )?promoted to|"
-    r"i'?m|i am)\s+(?P<v>(?:an? |the )?[a-z][a-z\- ]{1,40}?)(?=$|[.,;!]| (?:at|for|in|with|and|who|from|since|by|on|based)\b)",
+    r"i'?m|i am)\s+(?P<v>(?:an? |the )?[a-z][a-z\- ]{1,40}?)"
+    r"(?=$|[.,;!]| (?:at|for|in|with|and|who|from|since|by|on|based|last|this|now|today|recently|yesterday)\b)",
     I,
 )
 R_RETIRED = re.compile(r"^(?:i'?m|i am) (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))\b", I)
@@ -174,7 +175,7 @@ R_LANG = re.compile(
     I,
 )
 R_REL_NAME = re.compile(
-    r"\bmy (?P<rel>[a-z\-]+)(?:'s name is|,| named| called| is called| is named)?\s+(?P<v>" + NAME + r")(?=$|[\s,.!;])",
+    r"\bmy (?P<rel>[a-z\-]+)(?:'s name is|,| named| called| is called| is named| is)?\s+(?P<v>" + NAME + r")(?=$|[\s,.!;])",
     I,
 )
 R_REL_AGE = re.compile(r"\bmy (?P<rel>[a-z\-]+)(?: [A-Z][a-z]+)? is (?P<v>\d{1,2})(?: years? old)?(?=$|[\s,.!;])", I)
@@ -185,9 +186,11 @@ R_EXPERT = re.compile(
     I,
 )
 R_LIKE = re.compile(
-    r"(?<!would )(?<!'d )\bi(?: (?:really |absolutely |totally |genuinely |kind of |do |still )?|(?='m))"
-    r"(?P<verb>love|like|enjoy|adore|hate|dislike|detest|loathe|can'?t stand|cannot stand|don'?t like|do not like|"
-    r"don'?t enjoy|do not enjoy|can'?t bear|am into|'m into|am a big fan of|'m a big fan of|am not a fan of|'m not a fan of)\s+(?P<v>.+)",
+    r"(?<!would )(?<!'d )\bi(?: (?:really |absolutely |totally |genuinely |kind of |do |still |strongly |deeply |"
+    r"truly |actually |honestly |generally |always )?|(?='m))"
+    r"(?P<verb>love|like|enjoy|adore|hate|dislike|detest|loathe|avoid|can'?t stand|cannot stand|don'?t like|do not like|"
+    r"don'?t enjoy|do not enjoy|can'?t bear|am into|'m into|am a big fan of|'m a big fan of|am not a fan of|'m not a fan of|"
+    r"am (?:not )?keen on|'m (?:not )?keen on|am fond of|'m fond of|have an? (?:strong |real |deep )?aversion to)\s+(?P<v>.+)",
     I,
 )
 R_PREFER = re.compile(
@@ -203,7 +206,7 @@ R_PLEASE = re.compile(
 SEAT_TYPES = r"(?P<seat>aisle|window|middle|exit[- ]row|front[- ]row|bulkhead)"
 R_SEAT_PREF = re.compile(
     r"\bi(?:'d| would)? (?:really |much |always |usually |normally |typically |generally |mostly |only )?"
-    r"(?:like|love|want|prefer|book|pick|choose|get|take|reserve|ask for|go for|request|sit in|select)\s+"
+    r"(?:like|love|want|prefer|book|pick|choose|get|take|reserve|ask for|go for|request|sit in|select|need)\s+"
     r"(?:an? |the |my )?" + SEAT_TYPES + r" seats?\b",
     I,
 )
@@ -213,7 +216,8 @@ R_WORKSTYLE = re.compile(
     I,
 )
 R_DIET = re.compile(
-    r"\b(?:i'?m|i am|i eat|i follow an?|i keep|i went|i'?ve gone|i have gone|i'?m now|i am now)\s+(?:an? |strictly |mostly |fully )?"
+    r"\b(?:i'?m|i am|i eat|i (?:strictly |mostly |now )?(?:follow|stick to|keep to|eat) an?|i keep|i went|i'?ve gone|"
+    r"i have gone|i'?m now|i am now)\s+(?:an? |strictly |mostly |fully |completely )?"
     r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|keto|paleo|kosher|halal|gluten[- ]free|dairy[- ]free|lactose[- ]free|plant[- ]based)\b",
     I,
 )
@@ -283,7 +287,8 @@ COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("units", "metric units", re.compile(r"\b(?:metric units|use metric|in metric)\b", I)),
     ("units", "imperial units", re.compile(r"\b(?:imperial units|use imperial|in imperial)\b", I)),
 )
-COMM_TRIGGER = re.compile(r"\b(?:prefer|please|keep|be|use|want|like|give me|always|don'?t|no|avoid|explain|answer|reply|respond|write|talk)\b", I)
+COMM_TRIGGER = re.compile(r"\b(?:prefer|please|keep|be|use|want|like|give me|always|don'?t|no|avoid|explain|answer|reply|"
+                          r"respond|write|talk|rather|see|show|send)\b", I)
 R_REPLY_LANG = re.compile(r"\b(?:reply|respond|answer|write|talk|speak) (?:to me )?in (?P<v>[A-Z][a-z]+)\b")
 
 R_ACCOUNT = re.compile(
@@ -294,10 +299,6 @@ R_ACCOUNT = re.compile(
 )
 R_ROUTING = re.compile(r"\brouting (?:number|no\.?|#)(?: (?:for|of|on) (?:my|the|our) [\w ]{1,30}?)?\s*(?:is|:|=)?\s*"
                        r"(?P<v>\d{9})\b", I)
-# the last digits of a bank account, not a card: "my savings account ends in 6620", "the account ending 0417"
-R_ACCOUNT_LAST4 = re.compile(
-    r"\b(?:my |the |our )?(?P<type>checking |savings |current |joint |business )?account(?: number)? "
-    r"(?:ending|ends) (?:in |with )?(?P<v>\d{4})\b", I)
 R_CARD_LAST4 = re.compile(  # "my Visa card ending in 4417"; a named card needs no "card" ("your Horizon Plus ending in")
     r"\b(?:(?:my|your) )?(?:(?P<brand>" + ORG + r") )?(?:credit |debit )?(?P<card>card )?(?:ending|ends) (?:in|with) "
     r"(?P<v>\d{4})\b", I

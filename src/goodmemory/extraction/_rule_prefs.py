@@ -21,7 +21,7 @@ _CHANNEL = re.compile(r"\b(?P<v>email|e-mail|phone|text|sms|call|whatsapp|slack|
 _DAYPART = re.compile(r"\b(?P<v>mornings?|afternoons?|evenings?|nights?|weekends?)\b", re.I)
 _SEAT = re.compile(r"\b(?P<v>aisle|window|middle|exit[- ]row)\b.*\bseats?\b|\bseats? (?:by|at) the (?P<v2>aisle|window)\b", re.I)
 _DIET_NOT = re.compile(r"\b(?:i'?m|i am) (?:not|no longer) (?:a |an )?(?P<v>vegetarian|vegan|pescatarian|keto|gluten-free)\b", re.I)
-_NEGATIVE_LIKES = ("hate", "dislike", "detest", "loathe", "can't stand", "don't like", "don't enjoy", "can't bear",
+_NEGATIVE_LIKES = ("hate", "dislike", "detest", "loathe", "avoid", "can't stand", "don't like", "don't enjoy", "can't bear",
                    "am not a fan of", "'m not a fan of")
 _LIKE_VERB3 = {"am into": "is into", "'m into": "is into", "am a big fan of": "is a big fan of",
                "'m a big fan of": "is a big fan of", "am not a fan of": "is not a fan of",
@@ -148,8 +148,9 @@ def _like(c: Clause, m: Match | None) -> None:
     verb = m.group("verb").lower().replace("cannot", "can't").replace("do not", "don't")
     if not o or (verb == "like" and re.match(r"to (?:know|ask|see|get|book|make|order|open|change|cancel)\b", o)):
         return
-    negative = verb in _NEGATIVE_LIKES
-    verb3 = _LIKE_VERB3.get(verb) or conj(verb)
+    negative = verb in _NEGATIVE_LIKES or "aversion" in verb or "not keen" in verb
+    verb3 = _LIKE_VERB3.get(verb) or (verb.replace("'m ", "is ").replace("am ", "is ").replace("have ", "has ")
+                                      if " " in verb else conj(verb))
     if c.fl.negated_change:
         v = f"no longer likes {o}" if negative else f"likes {o}"
         text = f"User {v}." if negative else f"User now {v}."
@@ -159,6 +160,24 @@ def _like(c: Clause, m: Match | None) -> None:
     c.emit(slot_key("preference", "like", o), v, text, transferable=_transferable(c, o), correction=c.fl.negated_change,
            metadata={"object": o, "polarity": "dislike" if negative else "like"},
            keywords=f"{'dislikes hates avoid' if negative else 'likes loves enjoys favorite'} {o}")
+
+
+# "Text me rather than calling", "Email works better for me", "the best way to reach me is WhatsApp"
+_R_CHANNEL = re.compile(
+    r"^(?:please |just )?(?P<v>text|email|e-mail|message|whatsapp) me\b(?! at\b)(?=.*\b(?:rather than|instead|not|only)\b|\W*$)"
+    r"|\b(?P<v2>texts?|emails?|e-mails?|phone calls?|calls|whatsapp|sms)(?: messages?)? (?:works?|is|are) (?:much )?"
+    r"(?:better|best|easier|easiest) for me\b"
+    r"|\bbest way to (?:reach|contact|get hold of) me is (?:by |via |on |over )?(?P<v3>text|email|e-mail|phone|whatsapp|sms)\b",
+    re.I)
+_CHANNEL_NAME = {"texts": "text", "message": "text", "sms": "text", "e-mail": "email", "emails": "email", "e-mails": "email",
+                 "phone calls": "call", "phone call": "call", "calls": "call", "phone": "call"}
+
+
+def _channel(c: Clause, m: Match | None) -> None:
+    assert m
+    v = (m.group("v") or m.group("v2") or m.group("v3")).lower()
+    v = _CHANNEL_NAME.get(v, v)
+    c.emit("preference.communication.channel", v, keywords=f"channel contact reach {v}")
 
 
 def _prefer(c: Clause, m: Match | None) -> None:
@@ -214,6 +233,7 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
          pattern=P.COMM_TRIGGER, importance=0.75, examples=(
              Example("Please keep your answers short.", "preference.communication.length", "concise answers"),
              Example("Use bullet points when you list options.", "preference.communication.format", "bullet points"),
+             Example("I'd rather see the numbers in a table.", "preference.communication.format", "tables"),
              Example("I keep my receipts in a shoebox."))),
     Rule("reply_language", K.PREFERENCE, ("communication",), "User prefers replies in {v}.", _reply_language,
          pattern=P.R_REPLY_LANG, importance=0.8, examples=(
@@ -228,6 +248,7 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
          guards=(lambda c, m: m is not None and not re.search(r"\b(?:not|never|don'?t|hate|avoid)\b", c.s[: m.end()], re.I),),
          stop=True, examples=(
              Example("I always book a window seat on night flights.", "preference.seat", "window"),
+             Example("After the knee operation I need an aisle seat.", "preference.seat", "aisle"),
              Example("I never take an aisle seat."))),
     Rule("diet_meat", K.PREFERENCE, ("diet",), "User doesn't eat meat.", _diet_meat, importance=0.85, stop=True,
          examples=(
@@ -237,6 +258,7 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
     Rule("diet", K.PREFERENCE, ("diet",), "User follows a {v} diet.", _diet, importance=0.85, examples=(
         Example("I'm vegan these days.", "preference.diet.type", "vegan"),
         Example("I'm no longer vegetarian.", "preference.diet.type", "no longer vegetarian"),
+        Example("I strictly follow a keto diet.", "preference.diet.type", "keto"),
         Example("I'm not vegan."))),
     Rule("diet_avoid", K.PREFERENCE, ("diet_avoid",), "User avoids {v}.", _diet_avoid, importance=0.8, examples=(
         Example("I don't eat mushrooms.", "preference.diet.avoid.mushrooms", "avoids mushrooms"),
@@ -253,7 +275,16 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
     Rule("like", K.PREFERENCE, ("like",), "User likes {v}.", _like, pattern=P.R_LIKE, importance=0.55, examples=(
         Example("I love sea kayaking.", "preference.like.sea_kayaking", "likes sea kayaking"),
         Example("I can't stand loud restaurants.", "preference.like.loud_restaurants", "dislikes loud restaurants"),
+        Example("I strongly dislike cold showers.", "preference.like.cold_showers", "dislikes cold showers"),
+        Example("I have a strong aversion to horror films.", "preference.like.horror_films", "dislikes horror films"),
+        Example("I avoid motorways when I can.", "preference.like.motorways", "dislikes motorways"),
+        Example("I'm fond of old maps.", "preference.like.old_maps", "likes old maps"),
         Example("I'd love to know the price."))),
+    Rule("channel", K.PREFERENCE, ("communication",), "User prefers to be contacted by {v}.", _channel,
+         pattern=_R_CHANNEL, importance=0.7, examples=(
+             Example("Email me rather than ringing, my phone is often off.", "preference.communication.channel", "email"),
+             Example("WhatsApp works best for me.", "preference.communication.channel", "whatsapp"),
+             Example("Email me the form at home."))),
     Rule("prefer", K.PREFERENCE, ("prefer", "communication"), "User prefers {v}.", _prefer, pattern=P.R_PREFER,
          importance=0.65, guards=(lambda c, m: not [f for f in c.fired if f != "like"],), examples=(
              Example("I prefer oat milk.", "preference.prefer.oat_milk", "oat milk"),

@@ -136,6 +136,32 @@ def _expertise(c: Clause, m: Match | None) -> None:
         c.emit(slot_key("profile", "expertise", area), lvl, text, keywords=f"expertise experience skill {area}")
 
 
+# "my timezone is CET", "I'm on Pacific time", "I'm in UTC+2"
+_TZ_ABBR = (r"(?-i:UTC|GMT|BST|CET|CEST|EET|EEST|WET|WEST|IST|JST|KST|AEST|AEDT|ACST|AWST|NZST|NZDT|PST|PDT|MST|MDT|"
+            r"CST|CDT|EST|EDT|AKST|HST|SGT|HKT)")
+_R_TIMEZONE = re.compile(
+    r"\bmy time ?zone is(?: now)? (?P<v>[\w/+\-]+(?: [\w/+\-]+){0,3}?)(?=$|[,.;!]| (?:so|and|but|which)\b)"
+    r"|\bi'?m (?:now )?(?:on|in) (?:the )?(?P<v2>" + _TZ_ABBR + r"(?: ?[+-]\d{1,2})?|(?-i:[A-Z][a-z]+)(?: standard)? time)\b",
+    re.I)
+# "I registered with a new GP, Dr. Okoro": the new holder of a one-person role
+_R_NEW_RELATION = re.compile(r"\b(?:a|my|our) new (?P<rel>[a-z\-]+)(?:,| called| named| is)? (?P<v>" + P.NAME + r")(?=$|[\s,.!;])",
+                             re.I)
+
+
+def _timezone(c: Clause, m: Match | None) -> None:
+    assert m
+    v = re.sub(r"\s+time$", "", (m.group("v") or m.group("v2")).strip(), flags=re.I)
+    c.emit("profile.timezone", v, keywords="timezone time zone hours schedule")
+
+
+def _new_relation(c: Clause, m: Match | None) -> None:
+    assert m
+    rel = m.group("rel").lower()
+    if rel in P.UNIQUE_RELATIONS and m.group("v").split()[0].lower() not in P.NOT_NAMES:
+        c.emit(f"relation.{rel}", m.group("v"), c.say(rel=rel, v=m.group("v")), correction=True,
+               keywords=f"{rel} new relation {m.group(0)}")
+
+
 PROFILE_RULES: tuple[Rule, ...] = (
     Rule("name", K.PROFILE, ("name",), "User's name is {v}.", _name, confidence=0.9, importance=0.8, examples=(
         Example("My name is Tobias Renner.", "profile.name", "Tobias Renner"),
@@ -157,6 +183,8 @@ PROFILE_RULES: tuple[Rule, ...] = (
     Rule("occupation", K.PROFILE, ("occupation",), "User works as {a} {v}.", _occupation, importance=0.7, examples=(
         Example("I work as a structural engineer.", "profile.occupation", "structural engineer"),
         Example("I'm now a landscape architect.", "profile.occupation", "landscape architect"),
+        Example("My job title changed to operations director last month.", "profile.occupation", "operations director"),
+        Example("I got promoted to senior analyst.", "profile.occupation", "senior analyst"),
         Example("I'm a big coffee person."))),
     Rule("employer", K.PROFILE, ("employer",), "User works at {v}.", _employer, importance=0.7, examples=(
         Example("I work for Brightwater Logistics.", "profile.employer", "Brightwater Logistics"),
@@ -182,7 +210,18 @@ PROFILE_RULES: tuple[Rule, ...] = (
     Rule("relation", K.PROFILE, ("relation",), "User's {rel} is {v}.", _relation, importance=0.65, examples=(
         Example("My husband Anders cooks on Sundays.", "relation.husband", "Anders"),
         Example("My niece is called Pilar.", "relation.niece.pilar", "Pilar"),
+        Example("My GP is Dr. Mensah.", "relation.gp", "Dr. Mensah"),
         Example("My phone is broken."))),
+    Rule("new_relation", K.PROFILE, ("relation",), "User's {rel} is now {v}.", _new_relation, pattern=_R_NEW_RELATION,
+         importance=0.65, examples=(
+             Example("I signed up with a new dentist, Dr. Varga.", "relation.dentist", "Dr. Varga"),
+             Example("I bought a new phone, Pixel 8."))),
+    Rule("timezone", K.PROFILE, ("timezone",), "User's time zone is {v}.", _timezone, pattern=_R_TIMEZONE,
+         importance=0.6, examples=(
+             Example("My timezone is AEST.", "profile.timezone", "AEST"),
+             Example("I'm on Mountain time this month.", "profile.timezone", "Mountain"),
+             Example("I'm in Lisbon this week."),
+             Example("I'm in NYC until Friday."))),
     Rule("relation_age", K.PROFILE, ("relation",), "User's {rel} is {v} years old.", _relation_age,
          pattern=P.R_REL_AGE, importance=0.55, examples=(
              Example("My son is 7.", "relation.son.age", "7"),
