@@ -73,6 +73,7 @@ class Run:
     index: dict[tuple[str, str], Candidate] = field(default_factory=dict)
     vehicles: list[str] = field(default_factory=list)
     tasks: dict[str, str] = field(default_factory=dict)
+    opened: list[str] = field(default_factory=list)  # task keys opened in this call, oldest first
     last_key: str | None = None
     issuer: tuple[str, str] | None = None  # the card issuer the conversation last named (short, full)
     silent: list[tuple[str, bool]] = field(default_factory=list)  # (sentence or clause, is clause) no rule matched

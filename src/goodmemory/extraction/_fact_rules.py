@@ -81,6 +81,12 @@ def _card_last4(c: Clause, m: Match | None) -> None:
            keywords=f"card credit debit ending last four {brand}")
 
 
+_OTHERS = re.compile(r"\b(?:" + "|".join(sorted(P.RELATIONS)) + r")['’]s\b", re.I)
+# a choice still open: hedged, or between two options named together
+_UNDECIDED = re.compile(r"\b(?:maybe|might|perhaps|possibly|probably|considering|thinking (?:of|about)|not sure|"
+                        r"either|deciding|torn)\b|\bor (?:the|a|an)\b", re.I)
+
+
 def _identifier(c: Clause, m: Match | None) -> None:
     for m in P.R_IDENT.finditer(c.s):
         typ = m.group("type").lower()
@@ -88,6 +94,8 @@ def _identifier(c: Clause, m: Match | None) -> None:
             continue
         typ = _TYPE_NORM.get(typ, typ)
         qual = " ".join(w for w in m.group("qual").split() if w.lower() not in ("new", "current", "old", "a", "an"))
+        if _OTHERS.search(qual):
+            continue  # "my husband's policy number": the number is his, not the user's
         v = _clean_id(m.group("v"))
         if len(re.sub(r"\W", "", v)) < 4:
             continue
@@ -368,6 +376,7 @@ FACT_RULES: tuple[Rule, ...] = (
     Rule("identifier_number", K.FACT, ("identifier", "booking"), "User's {label} number is {v}.", _identifier,
          confidence=0.9, importance=0.75, examples=(
              Example("My claim number is CLM-40921.", "claim.number", "CLM-40921"),
+             Example("My husband's policy number is HP-55012."),
              Example("My order is late again."))),
     Rule("booking_code", K.FACT, ("identifier", "booking"), "User's {label} number is {v}.", _identifier_short,
          importance=0.7, guards=(lambda c, m: not c.note.get("ident"),), examples=(
@@ -386,7 +395,9 @@ FACT_RULES: tuple[Rule, ...] = (
              Example("I drive a 2017 Subaru Outback.", "vehicle.subaru_outback", "2017 Subaru Outback"),
              Example("I drive a lot on weekends."))),
     Rule("choice", K.FACT, ("possession", "account"), "User chose the {v}.", _choice, confidence=0.8, importance=0.6,
-         examples=(
+         guards=(lambda c, m: not _UNDECIDED.search(c.s),), examples=(
+             Example("Maybe I'll take the Orbit Pro, or the Orbit Lite."),
+             Example("I'll take the Orbit Pro then.", "purchase.orbit_pro", "Orbit Pro"),
              Example("I bought the Kestrel X2 yesterday.", "purchase.kestrel_x2", "Kestrel X2"),
              Example("I bought the cheaper one."))),
     Rule("money", K.FACT, ("finance",), "User's {what} is {v}.", _money, pattern=P.R_MONEY, importance=0.6, examples=(

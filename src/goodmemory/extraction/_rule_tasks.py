@@ -54,7 +54,13 @@ def _open(c: Clause, m: Match | None) -> bool:
     c.emit(key, "open", text_t.format(core3 + (f" by {when.phrase}" if when else "")),
            importance=0.8 if when else 0.7, metadata=meta, keywords=f"todo task open {core}")
     c.run.tasks[normalize_key(key)] = core
+    c.run.opened.append(normalize_key(key))
     return True
+
+
+def _unconditional(c: Clause, m: Match | None) -> bool:
+    """ "If the boiler breaks I need to call the landlord" is a plan for a case, not a task."""
+    return m is not None and not re.search(r"\b(?:if|unless|in case|whether)\b", c.s[: m.start()], re.I)
 
 
 def _close(c: Clause, m: Match | None) -> None:
@@ -92,6 +98,22 @@ def _close_by_verb(c: Clause, m: Match | None) -> None:
             c.emit(key, "closed", c.say(v=third(c.s.strip(" ."))), closes=key,
                    metadata={"state": "closed", "task": task}, keywords=f"done finished closed {rest}")
             return
+
+
+_R_DONE_THAT = re.compile(
+    r"^(?:i(?:'ve| have)? )?(?:already |just )?(?:did|done|sorted|handled|finished|took care of|taken care of) (?:that|it|this)\b"
+    r"|^(?:that'?s|it'?s|that is|it is|that was|it was) (?:already |all )?(?:done|sorted|handled|taken care of|booked|paid|sent)\b",
+    re.I)
+
+
+def _close_pronoun(c: Clause, m: Match | None) -> None:
+    """ "I already did that" right after a task was opened in the same call closes that task (and only
+    one: with several opened, "that" is ambiguous)."""
+    opened = [k for k in c.run.opened if k in c.run.tasks]
+    if len(opened) == 1 and not _NOT_DONE.search(c.s):
+        key = opened[0]
+        c.emit(key, "closed", c.say(v=third(c.s.strip(" ."))), closes=key,
+               metadata={"state": "closed", "task": c.run.tasks[key]}, keywords="done finished closed")
 
 
 _OPTIONS = re.compile(r"(?:^|\b(?:prefer|rather|like|want|usually|normally|take|choose)\b[^?]*?\s)(?:an? |the )?"
@@ -217,7 +239,8 @@ def answer(c: Clause, question: str, reply: str, ids: list[str]) -> None:
 
 LOOP_RULES: tuple[Rule, ...] = (
     Rule("open_loop", K.OPEN_LOOP, ("task",), "User needs to {v}.", _open, pattern=P.R_OPEN, confidence=0.8,
-         importance=0.7, stop=True, examples=(
+         importance=0.7, stop=True, guards=(_unconditional,), examples=(
+             Example("If the boiler breaks again I need to call the landlord."),
              Example("I need to repaint the garden fence.", "task.repaint_garden_fence", "open"),
              Example("Remind me to water the ferns on Sunday.", "task.water_ferns", "open"),
              Example("I need to know the opening hours."))),
@@ -226,6 +249,11 @@ LOOP_RULES: tuple[Rule, ...] = (
              Example("I finally sent the tax forms.", "task.send_tax_forms", "closed",
                      before=("I need to send the tax forms.",)),
              Example("I finally repainted the kitchen.", before=("I need to renew my library card.",)))),
+    Rule("close_pronoun", K.OPEN_LOOP, ("task",), "User reports the task is done: {v}.", _close_pronoun,
+         pattern=_R_DONE_THAT, anchored=True, confidence=0.75, importance=0.5, quiet=True, examples=(
+             Example("Already did that, thanks.", "task.defrost_freezer", "closed",
+                     before=("I need to defrost the freezer.", "A: Want a reminder for the freezer?")),
+             Example("That's done.", before=("I need to defrost the freezer.", "I have to oil the bike chain.")))),
     Rule("close_by_verb", K.OPEN_LOOP, ("task",), "User reports the task is done: {v}.", lambda c, m: _close_by_verb(c, m),
          confidence=0.75, importance=0.5, quiet=True, examples=(
              Example("Repainted the garden fence this morning.", "task.repaint_garden_fence", "closed",

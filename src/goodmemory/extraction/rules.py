@@ -49,6 +49,8 @@ _ASSIST_LEAD = re.compile(r"^(?:just to confirm|to confirm|let me confirm|so|got
                           r"understood|alright|noted|i see)\b[,:.!]?\s*", re.I)
 _ASSIST_TAIL = re.compile(r",?\s*(?:is that (?:right|correct)|correct|right|yes)\s*\??$", re.I)
 _MENTION = re.compile(r"\b(?:(?:19|20)\d{2} |the |my |our )(?P<veh>(?-i:[A-Z][a-z]+(?: [A-Z0-9][\w\-]*){0,2}))")
+_CHANGE_SAID = re.compile(r"\b(?:switched|changed|moved|replaced|transferred)\b.*\bto\b|\bnew (?:policy|account|number|provider|plan)\b",
+                          re.I)
 _HAS_I = re.compile(r"\b(?:i|i'm|i've|my|me|i'd|we|we're|we've|our)\b")
 _LOOP_HINT = re.compile(r"\b(?:need|have|got|remind|haven'?t|waiting|get back|follow up|must|should)\b")
 _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each", "from now", "going forward", "keep",
@@ -197,7 +199,8 @@ class RuleExtractor:
                     run_group((CORRECTION_RULE,), Clause(c, src, run, cfl))
                 if len(run.out) == n and len(run.out) > n_sentence and not assistant and not hedged:
                     run.silent.append((c, True))  # a clause the rules passed over in a sentence they read
-            if len(run.out) == n_sentence and not assistant and not hedged:
+            if not assistant and not hedged and (len(run.out) == n_sentence or _CHANGE_SAID.search(s)):
+                # a change is also kept in the user's words, so it can retire what they said before in other words
                 run.silent.append((raw.strip(), False))
 
     def _qa(self, question: Message, reply: Message, src: Src, run: Run) -> None:
