@@ -159,7 +159,8 @@ R_HOME = re.compile(
     r"i am (?:actually |now |currently |still )?living in|i'?m (?:actually |now |currently )?based in|"
     r"i am (?:actually |now |currently )?based in|i reside in|"
     r"my home (?:city|town) is|i (?:just |recently )?moved to|i(?:'ve| have) (?:just |recently )?moved to|"
-    r"i relocated to|we (?:just |recently )?moved to|i now live in)\s+(?P<v>" + PLACE + r")",
+    r"i relocated to|we(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|i now live in|"
+    r"we (?:now |currently |still )?live in|we'?re (?:now |currently )?(?:living|based) in)\s+(?P<v>" + PLACE + r")",
     I,
 )
 R_NOT_OLD = re.compile(r"^,? (?:not|rather than|instead of) (?:in )?(?P<old>" + PLACE + r")", I)
@@ -369,8 +370,8 @@ EMAIL = re.compile(r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b")
 PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{2,4}\)[ .\-]?|\d{2,4}[ .\-])\d{3,4}[ .\-]?\d{3,4}(?![\w-])")
 R_EMAIL = re.compile(r"\bmy (?P<type>work |personal |school |business |home )?e-?mail(?: address)?\s*(?:is|:)\s*(?P<v>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)", I)
 R_PHONE = re.compile(
-    r"\bmy (?P<type>cell|mobile|work|home|office|personal|business)?\s?(?:phone|cell|mobile|number|phone number|cell number|mobile number)(?: number)?"
-    r"\s*(?:is|:)\s*(?P<v>\+?[\d(][\d ().\-]{6,18}\d)",
+    r"\bmy (?:new )?(?P<type>cell|mobile|work|home|office|personal|business)?\s?(?:phone|cell|mobile|number|phone number|cell number|mobile number)(?: number)?"
+    r"\s*(?:is now|is|:|has changed to|changed to)\s*(?P<v>\+?[\d(][\d ().\-]{6,18}\d)",
     I,
 )
 ADDRESS = r"(?P<v>\d{1,6}[A-Za-z]? [A-Z0-9][\w.'\-]*(?: [\w.'\-]+){0,5}? (?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Circle|Highway|Hwy|Parkway|Pkwy|Square|Sq|Trail|Alley)\b\.?(?:,? [^.!?;]{0,80})?)"

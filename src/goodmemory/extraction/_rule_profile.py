@@ -61,8 +61,15 @@ def _occupation(c: Clause, m: Match | None) -> None:
             c.emit("profile.occupation", v, c.say(a=article(v), v=v), keywords=f"job occupation profession work {head}")
 
 
+# "I work for a small design studio called Brightline"
+_R_EMPLOYER_CALLED = re.compile(
+    r"\bi (?:now |currently |still )?work (?:at|for) (?:a|an|the) (?:[\w\-]+ ){0,3}(?:firm|company|startup|agency|bank|"
+    r"school|hospital|clinic|shop|studio|practice|charity|consultancy|lab|restaurant|bakery|factory|garage|nonprofit)"
+    r",? (?:called|named) (?P<v>" + P.ORG + r")", re.I)
+
+
 def _employer(c: Clause, m: Match | None) -> None:
-    m = P.R_EMPLOYER.search(c.s) or P.R_AS_AT.search(c.s) or c.note.get("occ_at")
+    m = _R_EMPLOYER_CALLED.search(c.s) or P.R_EMPLOYER.search(c.s) or P.R_AS_AT.search(c.s) or c.note.get("occ_at")
     if m and (m.group("v").split()[0].lower() not in P.NOT_NAMES or P.ORG_LOWER_RE.fullmatch(m.group("v"))):
         c.emit("profile.employer", m.group("v").rstrip("."), keywords="employer company job works at")
 
@@ -189,6 +196,7 @@ PROFILE_RULES: tuple[Rule, ...] = (
     Rule("employer", K.PROFILE, ("employer",), "User works at {v}.", _employer, importance=0.7, examples=(
         Example("I work for Brightwater Logistics.", "profile.employer", "Brightwater Logistics"),
         Example("I'm a pharmacist at Kestrel Health.", "profile.employer", "Kestrel Health"),
+        Example("I work for a tiny bakery called Crumb & Co.", "profile.employer", "Crumb & Co"),
         Example("I work from home on Fridays."))),
     Rule("home_city", K.PROFILE, ("home_city",), "User's home city is {v}.", _home, pattern=P.R_HOME,
          importance=0.75, examples=(

@@ -192,12 +192,39 @@ def _bare_correction(c: Clause, m: Match | None) -> None:
            keywords=f"correction corrected {humanize_key(key)}")
 
 
+_Q_ADDRESS = re.compile(r"\b(?:home |street |postal |mailing |delivery |billing )?address\b", re.I)
+_Q_BIRTH = re.compile(r"\b(?:date of birth|birth ?date|dob|when were you born|birthday)\b", re.I)
+_ADDRESS_ANSWER = re.compile(r"^(?:it'?s |sure,? |yes,? )?" + P.ADDRESS + r"$")
+
+
+def _answer_profile(c: Clause, question: str, reply: str, ids: list[str]) -> bool:
+    """A street address or a date of birth given as the answer to the assistant's question for it."""
+    qc = Clause(reply, Src(ids, c.src.ts, secrets=c.src.secrets), c.run, Flags(), rule=c.rule)
+    text = reply.strip().rstrip(".!")
+    if _Q_ADDRESS.search(question) and not re.search(r"\be-?mail\b", question, re.I):
+        m = _ADDRESS_ANSWER.match(text)
+        if m:
+            v = m.group("v").strip(" ,.")
+            qc.emit("profile.address", v, f"User's home address is {v}.", kind=K.FACT, keywords="address street home")
+            return True
+    if _Q_BIRTH.search(question):
+        when = P.resolve_when(text, c.src.ts, future=False)
+        if when and re.search(r"\b(?:19|20)\d{2}\b", text) and len(text[: when.start].split()) <= 3:
+            day = when.day.isoformat()
+            qc.emit("profile.birth_date", day, f"User was born on {day}.", kind=K.PROFILE, metadata={"date": day},
+                    keywords="birthday born date of birth age")
+            return True
+    return False
+
+
 def answer(c: Clause, question: str, reply: str, ids: list[str]) -> None:
     """A short reply to the assistant's question for an identifier, contact detail, name or expiry date."""
     if len(reply.split()) > 14 or reply.strip().endswith("?"):
         return
     src = c.src
     last_q = [q for q in P.SENTENCE_SPLIT.split(question) if q.strip()][-1:] or [question]
+    if _answer_profile(c, last_q[0], reply, ids):
+        return
     for pattern, key, label in P.QA_SLOTS:
         if not pattern.search(last_q[0]):
             continue
@@ -282,4 +309,8 @@ OPTION_RULE = Rule(
 QA_RULE = Rule(
     "qa_answer", K.FACT, ("*",), "User's {label} is {v}.", lambda c, m: None, confidence=0.75, importance=0.7, examples=(
         Example("It's PLX-88213.", "policy.number", "PLX-88213", before=("A: What's your policy number?",)),
+        Example("14 Quarry Lane, Hexham.", "profile.address", "14 Quarry Lane, Hexham",
+                before=("A: And your home address?",)),
+        Example("It's 21 June 1984.", "profile.birth_date", "1984-06-21", before=("A: What's your date of birth?",)),
+        Example("Next week works.", before=("A: What's your date of birth?",)),
         Example("Not sure, sorry.", before=("A: What's your policy number?",))))
