@@ -425,6 +425,7 @@ FACT_RULES: tuple[Rule, ...] = (
              Example("I bought the cheaper one."))),
     Rule("money", K.FACT, ("finance",), "User's {what} is {v}.", _money, pattern=P.R_MONEY, importance=0.6, examples=(
         Example("My monthly rent is €1,150.", "finance.monthly_rent", "€1,150"),
+        Example("My phone bill went up to £42.", "finance.phone_bill", "£42"),
         Example("My rent is due soon."))),
     Rule("income", K.FACT, ("finance",), "User earns {v}.", _earn, pattern=P.R_EARN, confidence=0.8, importance=0.55,
          examples=(

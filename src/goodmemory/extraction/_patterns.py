@@ -108,7 +108,7 @@ MONEY = (
 )
 OBJ_STOP = re.compile(
     r"\s+(?:because|but|since|although|though|so that|so|when|whenever|if|unless|while|which|and i|"
-    r"and my|and we|whereas|except)\b.*$|\s*[,;:!?()]\s*.*$|\.\s*$|\.\s+.*$",
+    r"and my|and we|whereas|except)\b.*$|\s*(?:[,;!?()]|:(?!\d))\s*.*$|\.\s*$|\.\s+.*$",
     I,
 )
 OBJ_TAIL = re.compile(r"\s+(?:too|a lot|so much|very much|really|anymore|any more|as well|either|though|lately)$", I)
@@ -380,9 +380,11 @@ R_ADDRESS = re.compile(
     r"i(?:'ve| have)? moved to))\s+" + ADDRESS
 )
 R_MONEY = re.compile(
-    r"\bmy (?P<what>(?:monthly |annual |yearly |weekly |total |current |travel |food |household )?(?:budget|rent|salary|income|mortgage|mortgage payment|"
+    r"\bmy (?P<what>(?:monthly |annual |yearly |weekly |total |current |travel |food |household |car |phone |internet |"
+    r"energy |electricity |water |childcare |student loan |credit card )?(?:budget|rent|salary|income|mortgage|mortgage payment|"
     r"deductible|balance|credit limit|limit|premium|payment|bill|loan|debt|savings goal|savings|allowance|copay|co-pay))"
-    r" (?:is|was|are|of)\s+(?:about |around |roughly |approximately |only |just |under |over )?" + MONEY,
+    r" (?:is now|is|was|are|of|went up to|went down to|increased to|rose to|dropped to|changed to)\s+"
+    r"(?:about |around |roughly |approximately |only |just |under |over )?" + MONEY,
     I,
 )
 R_EARN = re.compile(r"\bi (?:make|earn)\s+(?:about |around |roughly |approximately )?" + MONEY, I)
@@ -443,7 +445,7 @@ def diet_avoid(s: str) -> re.Match[str] | None:
 R_OPEN = re.compile(
     r"\b(?P<verb>i (?:still |really |definitely |also )?(?:need|have|got) to|i'?ve got to|i must|i should|i gotta|"
     r"i'?m going to have to|remind me to|don'?t let me forget to|i(?:'ll| will) need to|i(?:'ll| will) have to|"
-    r"i haven'?t (?:yet )?|i have not (?:yet )?|i still haven'?t|i(?:'m| am) still waiting (?:for|on)|"
+    r"i haven'?t (?:yet )?|i have not (?:yet )?|i still haven'?t|i(?:'m| am) (?:still )?waiting (?:for|on)|"
     r"i(?:'ll| will) get back to you(?: (?:on|about|with))?|i(?:'ll| will) follow up(?: (?:on|about|with))?|"
     r"can you help me figure out later|help me (?:figure out|sort out) later)\s*(?P<v>.*)$",
     I,

@@ -298,5 +298,6 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
     Rule("habit", K.PREFERENCE, ("habit",), "User {v}.", _habit, pattern=P.R_HABIT, confidence=0.75, importance=0.55,
          quiet=True, examples=(
              Example("I usually cycle to work.", "preference.habit.cycle_work", "usually cycles to work"),
+             Example("I always catch the 6:15 ferry.", "preference.habit.catch_6_15_ferry", "always catches the 6:15 ferry"),
              Example("I never thought about it."))),
 )

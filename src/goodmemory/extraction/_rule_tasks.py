@@ -34,6 +34,8 @@ def _open(c: Clause, m: Match | None) -> bool:
             core = ""  # "I haven't been around", "haven't read in years": no chore is pending
         else:
             core = f"{lemma(head)} {tail}".strip()
+    if core.lower().split()[:1] == ["you"]:
+        return False  # "I'm waiting for you to ...", "I need you to ...": the assistant's part, not the user's
     if "waiting" in verb:
         core, text_t = f"wait for {core}", "User is still waiting for {0}."
     elif "get back" in verb or "follow up" in verb:
@@ -270,6 +272,8 @@ LOOP_RULES: tuple[Rule, ...] = (
              Example("If the boiler breaks again I need to call the landlord."),
              Example("I need to repaint the garden fence.", "task.repaint_garden_fence", "open"),
              Example("Remind me to water the ferns on Sunday.", "task.water_ferns", "open"),
+             Example("I'm waiting for the glazier to call back.", "task.wait_glazier_call_back", "open"),
+             Example("I'm waiting for you to finish the list."),
              Example("I need to know the opening hours."))),
     Rule("close_loop", K.OPEN_LOOP, ("task",), "User reports the task is done: {v}.", _close, pattern=P.R_CLOSE,
          confidence=0.8, importance=0.5, examples=(
