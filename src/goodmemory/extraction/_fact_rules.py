@@ -57,8 +57,9 @@ _ACCOUNT_WORD = re.compile(r"\b(?P<type>checking |savings |current |joint |busin
 def _account_last4(c: Clause, m: Match | None) -> None:
     m = _R_ACCOUNT_LAST4.search(c.s)
     if m is None:
-        m, word = _R_ONE_ENDING.search(c.s), _ACCOUNT_WORD.search(c.s)
-        if m is None or word is None or re.search(r"\bcard\b", c.s, re.I):
+        sentence = c.run.sentence or c.s  # "The one ending 9032, my savings account": the noun is in another clause
+        m, word = _R_ONE_ENDING.search(c.s), _ACCOUNT_WORD.search(sentence)
+        if m is None or word is None or re.search(r"\bcard\b", sentence, re.I):
             return
         typ = (word.group("type") or "").strip().lower()
     else:
@@ -298,9 +299,11 @@ _ANIMALS = (r"dog|cat|puppy|kitten|rabbit|bunny|hamster|guinea pig|parrot|budgie
             r"snake|lizard|gecko|ferret|horse|pony|labrador|retriever|poodle|spaniel|terrier|beagle|collie|dachshund|"
             r"husky|greyhound|whippet|corgi|tabby|kitty")
 _R_PET = re.compile(
-    r"\b(?:i|we|our (?:family|household)) (?:also |now |just |recently )?(?:have|has|got|adopted|rescued|brought home) "
+    r"\b(?:i|we|our (?:family|household)|(?:the|my|our) (?:kids|children|son|daughter|partner|wife|husband)) "
+    r"(?:also |now |just |recently )?(?:have|has|got|adopted|rescued|brought home) "
     r"(?:a|an|another|a second|a new|a little|a young|an old) (?:[\w\-]+ )?(?P<animal>" + _ANIMALS + r")"
-    r"(?:,? (?:named|called)|,) (?P<v>" + P.NAME + r")(?=$|[\s,.!;])", re.I)
+    r"(?:,? (?:named|called)|,? (?:and )?(?:they|we|i|he|she) (?:called|named) (?:it|him|her)|,) (?P<v>" + P.NAME + r")"
+    r"(?=$|[\s,.!;])", re.I)
 # a code-like reference right after its noun, with no "number": "policy RL-4410", "order #A7731"
 _R_BARE_CODE = re.compile(r"\b(?P<type>policy|claim|order|ticket|case|invoice|booking|reservation)\s+#?"
                           r"(?P<v>(?-i:[A-Z]{1,4}-?\d{3,}[A-Z0-9\-]*))\b", re.I)
@@ -393,6 +396,7 @@ FACT_RULES: tuple[Rule, ...] = (
          confidence=0.85, importance=0.7, examples=(
              Example("My old account is closed, pay into the one ending 3391.", "account.last4", "3391"),
              Example("Charge the one ending 3391, my debit card."),
+             Example("The one ending 3391, my joint account.", "account.joint.last4", "3391"),
              Example("My savings account ends in 6620.", "account.savings.last4", "6620"),
              Example("My routing number is 026009593 and my account number ends in 7781.", "account.last4", "7781"),
              Example("My account ended up overdrawn."))),
@@ -475,6 +479,7 @@ FACT_RULES: tuple[Rule, ...] = (
     Rule("pet", K.FACT, ("pet",), "User has {a} {animal} named {v}.", _pet, pattern=_R_PET, importance=0.6, examples=(
         Example("We adopted a greyhound named Pepper.", "fact.pet.pepper", "Pepper"),
         Example("I also have a cat called Miso.", "fact.pet.miso", "Miso"),
+        Example("My daughter got a hamster and she named it Biscuit.", "fact.pet.biscuit", "Biscuit"),
         Example("I have a cat allergy."))),
     Rule("medication", K.FACT, ("medication",), "User takes {v}.", _medication, pattern=_R_MEDICATION, importance=0.8,
          examples=(

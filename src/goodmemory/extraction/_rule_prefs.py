@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..models import MemoryKind
-from ..taxonomy import content_words, slot_key, slug
+from ..taxonomy import content_words, family_of, slot_key, slug, word_overlap
 from . import _patterns as P
 from ._engine import Clause, Example, Rule
 from ._english import article, conj, obj, third
@@ -180,6 +180,50 @@ def _channel(c: Clause, m: Match | None) -> None:
     c.emit("preference.communication.channel", v, keywords=f"channel contact reach {v}")
 
 
+# "my usual coffee is a flat white", "my favourite band is Low", "my go-to snack is almonds"
+_R_USUAL = re.compile(r"\bmy (?P<how>usual|regular|go-to|favou?rite|standard) (?P<what>[a-z][a-z\- ]{1,25}?) (?:is|are) "
+                      r"(?:now |still |always )?(?:an? |the )?(?P<v>[^,;.!?]{2,40}?)(?=$|[,;.!?]| (?:but|because|and)\b)", re.I)
+
+
+def _usual(c: Clause, m: Match | None) -> None:
+    assert m
+    what, v = m.group("what").lower(), obj(m.group("v"))
+    if v:
+        how = "favourite" if m.group("how").lower().startswith("favo") else m.group("how").lower()
+        c.emit(slot_key("preference", "prefer", what), v, c.say(how=how, what=what, v=v),
+               transferable=_transferable(c, f"{what} {v}"), keywords=f"prefers {how} {what} {v}")
+
+
+# "I've moved on to oat lattes, flat whites are too strong now": the new value, and the old one named in passing
+_R_MOVED_ON = re.compile(
+    r"\bi(?:'ve| have)? (?:now |since |recently |just )?(?:moved on to|switched to|changed to|gone over to|gone back to|"
+    r"started (?:drinking|using|eating|going to|playing)|now (?:drink|use|eat|prefer|go to|play))\s+(?P<v>[^,;.!?]{2,40}?)"
+    r"(?=$|[,;.!?]| (?:but|because|since|and|instead|now|as|so)\b)", re.I)
+
+
+def _moved_on(c: Clause, m: Match | None) -> None:
+    """The new value goes on the key of the user's active memory whose value the sentence names as the old one."""
+    assert m
+    v = obj(m.group("v"))
+    sentence = c.run.sentence or c.s
+    rest = (sentence[: sentence.find(m.group(0))] + " " + sentence[sentence.find(m.group(0)) + len(m.group(0)):]) \
+        if m.group(0) in sentence else c.s[m.end():]
+    if not v:
+        return
+    best, score = None, 0.0
+    for key, val in c.run.ctx.existing.items():
+        fam = family_of(key)
+        if fam is None or key.startswith(("task.", "episode.")) or val.lower() == v.lower():
+            continue
+        sc = word_overlap(re.sub(r"^(?:likes|dislikes|avoids|usually|always)\s+", "", val), rest)
+        if sc > score:
+            best, score = (key, fam.kind), sc
+    if best and score >= 0.99:
+        key, kind = best
+        c.emit(key, v, c.say(v=v, old=c.run.ctx.existing[key]), kind=kind, correction=True,
+               keywords=f"switched changed moved on {v}")
+
+
 def _prefer(c: Clause, m: Match | None) -> None:
     assert m
     v, alt = obj(third(m.group("v"))), obj(m.group("alt") or "") if m.group("alt") else None
@@ -285,6 +329,16 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
              Example("Email me rather than ringing, my phone is often off.", "preference.communication.channel", "email"),
              Example("WhatsApp works best for me.", "preference.communication.channel", "whatsapp"),
              Example("Email me the form at home."))),
+    Rule("usual", K.PREFERENCE, ("prefer",), "User's {how} {what} is {v}.", _usual, pattern=_R_USUAL, importance=0.6,
+         examples=(
+             Example("My usual order is a chai latte.", "preference.prefer.order", "chai latte"),
+             Example("My favourite author is Ursula Le Guin.", "preference.prefer.author", "Ursula Le Guin"),
+             Example("My usual is fine."))),
+    Rule("moved_on", K.PREFERENCE, ("*",), "User now has {v} (instead of {old}).", _moved_on, pattern=_R_MOVED_ON,
+         importance=0.65, examples=(
+             Example("I've switched to green tea, black tea keeps me up.", "preference.prefer.drink", "green tea",
+                     existing={"preference.prefer.drink": "black tea"}),
+             Example("I've switched to green tea.", existing={"preference.prefer.drink": "black tea"}))),
     Rule("prefer", K.PREFERENCE, ("prefer", "communication"), "User prefers {v}.", _prefer, pattern=P.R_PREFER,
          importance=0.65, guards=(lambda c, m: not [f for f in c.fired if f != "like"],), examples=(
              Example("I prefer oat milk.", "preference.prefer.oat_milk", "oat milk"),

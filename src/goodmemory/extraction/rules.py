@@ -159,7 +159,7 @@ class RuleExtractor:
     def _text(self, content: str, src: Src, run: Run, *, assistant: bool = False) -> None:
         msg_correction = bool(P.CORRECTION_ANY.search(content))
         for raw in P.SENTENCE_SPLIT.split(content):
-            s = raw.strip()
+            s = run.sentence = raw.strip()
             if assistant:
                 s = _ASSIST_LEAD.sub("", s)
                 s = _ASSIST_TAIL.sub("", s).rstrip("?")
