@@ -82,3 +82,8 @@ def test_no_record_example_leaves_a_fragment() -> None:
 
     texts = [c.text for rule in RULES for ex in rule.examples for c in _run(ex) if not c.metadata.get("statement")]
     assert texts and not [t for t in texts if broken(t)]
+
+
+def test_an_issued_number_the_agent_calls_old_is_not_kept() -> None:
+    out = _run(Example("Thanks.", before=("A: Your old policy number was QK-11234. Your new policy number is QK-55678.",)))
+    assert [(c.key, c.value) for c in out if c.metadata.get("issued_by_assistant")] == [("policy.number", "QK-55678")]

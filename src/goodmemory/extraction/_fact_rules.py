@@ -29,6 +29,8 @@ def _clean_id(v: str) -> str:
 
 def _account(c: Clause, m: Match | None) -> None:
     assert m
+    if _FORMER_QUAL.search(m.group(0)):
+        return
     inst, typ, v = (m.group("inst") or "").strip(), (m.group("type") or "").lower(), _clean_id(m.group("v"))
     if inst.lower() in ("my", "the", "our"):
         inst = ""
@@ -82,6 +84,7 @@ def _card_last4(c: Clause, m: Match | None) -> None:
            keywords=f"card credit debit ending last four {brand}")
 
 
+_FORMER_QUAL = re.compile(r"\b(?:old|previous|former|expired|cancell?ed|closed)\b", re.I)
 _OTHERS = re.compile(r"\b(?:" + "|".join(sorted(P.RELATIONS)) + r")['’]s\b", re.I)
 # a choice still open: hedged, or between two options named together
 _UNDECIDED = re.compile(r"\b(?:maybe|might|perhaps|possibly|probably|considering|thinking (?:of|about)|not sure|"
@@ -94,9 +97,9 @@ def _identifier(c: Clause, m: Match | None) -> None:
         if typ == "account" or (typ in ("license", "licence", "registration") and "plate" in m.group(0).lower()):
             continue
         typ = _TYPE_NORM.get(typ, typ)
-        qual = " ".join(w for w in m.group("qual").split() if w.lower() not in ("new", "current", "old", "a", "an"))
-        if _OTHERS.search(qual):
-            continue  # "my husband's policy number": the number is his, not the user's
+        if _OTHERS.search(m.group("qual")) or _FORMER_QUAL.search(m.group("qual")):
+            continue  # "my husband's policy number" is his; "my old policy number" is no longer in force
+        qual = " ".join(w for w in m.group("qual").split() if w.lower() not in ("new", "current", "a", "an"))
         v = _clean_id(m.group("v"))
         if len(re.sub(r"\W", "", v)) < 4:
             continue
@@ -404,6 +407,7 @@ FACT_RULES: tuple[Rule, ...] = (
          confidence=0.9, importance=0.75, examples=(
              Example("My claim number is CLM-40921.", "claim.number", "CLM-40921"),
              Example("My husband's policy number is HP-55012."),
+             Example("My old policy number was HP-55012."),
              Example("My order is late again."))),
     Rule("booking_code", K.FACT, ("identifier", "booking"), "User's {label} number is {v}.", _identifier_short,
          importance=0.7, guards=(lambda c, m: not c.note.get("ident"),), examples=(

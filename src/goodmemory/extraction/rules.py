@@ -49,6 +49,8 @@ _ASSIST_LEAD = re.compile(r"^(?:just to confirm|to confirm|let me confirm|so|got
                           r"understood|alright|noted|i see)\b[,:.!]?\s*", re.I)
 _ASSIST_TAIL = re.compile(r",?\s*(?:is that (?:right|correct)|correct|right|yes)\s*\??$", re.I)
 _MENTION = re.compile(r"\b(?:(?:19|20)\d{2} |the |my |our )(?P<veh>(?-i:[A-Z][a-z]+(?: [A-Z0-9][\w\-]*){0,2}))")
+# a number the speaker calls old is not the one in force ("your old policy number was ...")
+_FORMER = re.compile(r"\b(?:old|previous|former|cancell?ed|expired|closed|replaced|no longer)\b", re.I)
 _CHANGE_SAID = re.compile(r"\b(?:switched|changed|moved|replaced|transferred)\b.*\bto\b|\bnew (?:policy|account|number|provider|plan)\b",
                           re.I)
 _HAS_I = re.compile(r"\b(?:i|i'm|i've|my|me|i'd|we|we're|we've|our)\b")
@@ -144,7 +146,7 @@ class RuleExtractor:
         self._text(swapped, src, scratch, assistant=True)
         for c in scratch.out:
             if (c.kind == MemoryKind.FACT and any(ch.isdigit() for ch in c.value) and c.closes is None
-                    and not c.metadata.get("secret_kinds")):
+                    and not c.metadata.get("secret_kinds") and not _FORMER.search(c.metadata.get("said", ""))):
                 c.metadata["issued_by_assistant"] = True
                 run.out.append(c)
 
