@@ -112,6 +112,7 @@ def _languages(c: Clause, m: Match | None) -> None:
 def _relation(c: Clause, m: Match | None) -> None:
     for m in P.R_REL_NAME.finditer(c.s):
         rel, v = m.group("rel").lower(), re.sub(r"['’]s$", "", m.group("v"))  # "my nephew Oskar's party"
+        v = re.split(r"\s+(?-i:I)(?:['’](?:d|m|ll|ve))?\b", v)[0]  # "my boss Dana I'd ...": the name ends before "I"
         if rel not in P.RELATIONS or v.split()[0].lower() in P.NOT_NAMES:
             continue
         key = f"relation.{rel}" if rel in P.UNIQUE_RELATIONS else f"relation.{rel}.{slug(v)}"
@@ -219,6 +220,8 @@ PROFILE_RULES: tuple[Rule, ...] = (
         Example("My husband Anders cooks on Sundays.", "relation.husband", "Anders"),
         Example("My niece is called Pilar.", "relation.niece.pilar", "Pilar"),
         Example("My GP is Dr. Mensah.", "relation.gp", "Dr. Mensah"),
+        Example("I told my sister Ines I'd visit.", "relation.sister.ines", "Ines"),
+        Example("I promised my neighbour I'd help."),
         Example("My phone is broken."))),
     Rule("new_relation", K.PROFILE, ("relation",), "User's {rel} is now {v}.", _new_relation, pattern=_R_NEW_RELATION,
          importance=0.65, examples=(

@@ -22,7 +22,28 @@ _QA_ID = re.compile(r"(?<![\w@.])#?(?P<v>(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,24}
 
 def _open(c: Clause, m: Match | None) -> bool:
     assert m
-    verb, rest = m.group("verb").lower(), m.group("v").strip()
+    return _open_task(c, m.group("verb").lower(), m.group("v"))
+
+
+# what the user says they will do or were asked to: "I'm supposed to ...", "I promised Ana I'd ...",
+# "I told my boss I'd ...", "I'll call the bank tomorrow" (an errand verb; "I'll take the blue one" is a choice)
+_R_COMMIT = re.compile(
+    r"\bi(?:'m| am) supposed to (?P<v>.+)$"
+    r"|\bi (?:promised|told) (?:(?:my |the |our )?[\w\-]+ )?(?:that )?i'?d (?P<v2>.+)$|\bi promised to (?P<v3>.+)$"
+    r"|^i(?:'ll| will) (?P<v4>(?:call|email|ring|phone|text|send|book|pay|renew|submit|file|return|order|post|mail|"
+    r"cancel|contact|write to|pick up|drop off) .+)$", re.I)
+
+
+def _commitment(c: Clause, m: Match | None) -> bool:
+    assert m
+    if m.group("v"):
+        return _open_task(c, "need to", m.group("v"))
+    return _open_task(c, "need to", m.group("v2") or m.group("v3") or m.group("v4"), text_t="User said they would {0}.")
+
+
+def _open_task(c: Clause, verb: str, raw: str, text_t: str | None = None) -> bool:
+    """An open task from what follows the verb of obligation: the chore, its due date and the text."""
+    rest = raw.strip()
     rest = re.split(r"\s+(?:because|but|so that|since|although)\b|[,;]", rest)[0].strip(" .")
     when = P.resolve_when(rest, c.src.ts) if rest else None
     core = rest[: when.start].strip() if when else rest
@@ -30,7 +51,7 @@ def _open(c: Clause, m: Match | None) -> bool:
     core = re.sub(r"\s+yet$", "", core, flags=re.I)
     if "haven" in verb or "have not" in verb:
         head, _, tail = core.partition(" ")
-        if head.lower() in P.HAVENT_STATES or P.R_SPAN.search(m.group("v")):
+        if head.lower() in P.HAVENT_STATES or P.R_SPAN.search(raw):
             core = ""  # "I haven't been around", "haven't read in years": no chore is pending
         else:
             core = f"{lemma(head)} {tail}".strip()
@@ -43,9 +64,9 @@ def _open(c: Clause, m: Match | None) -> bool:
         text_t = "User said they would {0}."
     elif "remind" in verb or "forget" in verb:
         text_t = "User asked to be reminded to {0}."
-    else:
+    elif text_t is None:
         text_t = c.say(v="{0}")
-    core3 = third(core)
+    core3 = re.sub(r"\byou\b", "the assistant", third(core), flags=re.I)  # "send you the photos": the assistant
     if not core or P.OPEN_REJECT.match(core) or not content_words(core) or len(core.split()) > 14 \
             or "you" in core.lower().split()[:1]:
         return False
@@ -96,7 +117,9 @@ def _close_by_verb(c: Clause, m: Match | None) -> None:
     words = re.findall(r"[a-z']+", c.s.lower())
     for key, task in list(c.run.tasks.items()):
         verb, _, rest = task.lower().partition(" ")
-        if any(w != verb and lemma(w) == verb for w in words) and rest and word_overlap(c.s, rest) >= 0.5:
+        said = any(w != verb and lemma(w) == verb for w in words)
+        pronoun = bool(re.search(r"\b(?:it|him|her|them|that|those)\b", c.s, re.I)) and c.run.opened[-1:] == [key]
+        if said and rest and (word_overlap(c.s, rest) >= 0.5 or pronoun):
             c.emit(key, "closed", c.say(v=third(c.s.strip(" ."))), closes=key,
                    metadata={"state": "closed", "task": task}, keywords=f"done finished closed {rest}")
             return
@@ -291,7 +314,16 @@ LOOP_RULES: tuple[Rule, ...] = (
                      before=("I have to repaint the garden fence.",)),
              Example("No need, I already measured the hallway.", "task.measure_hallway", "closed",
                      before=("I need to measure the hallway.", "A: Should I remind you?")),
+             Example("Emailed her an hour ago.", "task.email_accountant_receipts", "closed",
+                     before=("I have to email the accountant the receipts.",)),
              Example("I still haven't measured the hallway.", before=("I need to measure the hallway.",)))),
+    Rule("commitment", K.OPEN_LOOP, ("task",), "User needs to {v}.", _commitment, pattern=_R_COMMIT, confidence=0.75,
+         importance=0.7, guards=(_unconditional,), examples=(
+             Example("I'm supposed to send the minutes to the committee.", "task.send_minutes_committee", "open"),
+             Example("I promised my aunt I'd fix her gate.", "task.fix_gate", "open"),
+             Example("I'll ring the garage tomorrow.", "task.ring_garage", "open"),
+             Example("I'll take the blue one."),
+             Example("If it rains I'll call the ferry office."))),
 )
 PROCEDURE_RULE = Rule(
     "procedure", K.PROCEDURE, ("procedure",), "User's standing instruction: {v}.", _procedure, pattern=P.R_PROC,

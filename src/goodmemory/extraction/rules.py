@@ -54,7 +54,7 @@ _FORMER = re.compile(r"\b(?:old|previous|former|cancell?ed|expired|closed|replac
 _CHANGE_SAID = re.compile(r"\b(?:switched|changed|moved|replaced|transferred)\b.*\bto\b|\bnew (?:policy|account|number|provider|plan)\b",
                           re.I)
 _HAS_I = re.compile(r"\b(?:i|i'm|i've|my|me|i'd|we|we're|we've|our)\b")
-_LOOP_HINT = re.compile(r"\b(?:need|have|got|remind|haven'?t|waiting|get back|follow up|must|should)\b")
+_LOOP_HINT = re.compile(r"\b(?:need|have|got|remind|haven'?t|waiting|get back|follow up|must|should|supposed|promised|told)\b")
 _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each", "from now", "going forward", "keep",
                 "be ", "no ", "you can ", "you could ", "use", "avoid", "explain", "reply", "respond", "answer", "always",
                 "never", "don't", "do not", "the ", "our ")
