@@ -60,7 +60,7 @@ _ACCOUNT_WORD = re.compile(r"\b(?P<type>checking |savings |current |joint |busin
 def _account_last4(c: Clause, m: Match | None) -> None:
     m = _R_ACCOUNT_LAST4.search(c.s)
     if m is None:
-        sentence = c.run.sentence or c.s  # "The one ending 9032, my savings account": the noun is in another clause
+        sentence = c.run.sentence or c.s  # "The one ending 1234 - my joint account": the noun is in another clause
         m, word = _R_ONE_ENDING.search(c.s), _ACCOUNT_WORD.search(sentence)
         if m is None or word is None or re.search(r"\bcard\b", sentence, re.I):
             return
@@ -379,7 +379,7 @@ FACT_RULES: tuple[Rule, ...] = (
              Example("Charge the one ending 3391, my debit card."),
              Example("The one ending 3391, my joint account.", "account.joint.last4", "3391"),
              Example("My savings account ends in 6620.", "account.savings.last4", "6620"),
-             Example("My routing number is 026009593 and my account number ends in 7781.", "account.last4", "7781"),
+             Example("Routing is 026009593 for me, plus my account number ending 7781.", "account.last4", "7781"),
              Example("My account ended up overdrawn."))),
     Rule("identifier_number", K.FACT, ("identifier", "booking"), "User's {label} number is {v}.", _identifier,
          confidence=0.9, importance=0.75, examples=(

@@ -162,7 +162,7 @@ def _like(c: Clause, m: Match | None) -> None:
            keywords=f"{'dislikes hates avoid' if negative else 'likes loves enjoys favorite'} {o}")
 
 
-# "Text me rather than calling", "Email works better for me", "the best way to reach me is WhatsApp"
+# "Message me instead of phoning", "Email works better for me", "the easiest way to contact me is Signal"
 _R_CHANNEL = re.compile(
     r"^(?:please |just )?(?P<v>text|email|e-mail|message|whatsapp) me\b(?! at\b)(?=.*\b(?:rather than|instead|not|only)\b|\W*$)"
     r"|\b(?P<v2>texts?|emails?|e-mails?|phone calls?|calls|whatsapp|sms)(?: messages?)? (?:works?|is|are) (?:much )?"
@@ -180,7 +180,7 @@ def _channel(c: Clause, m: Match | None) -> None:
     c.emit("preference.communication.channel", v, keywords=f"channel contact reach {v}")
 
 
-# "my usual coffee is a flat white", "my favourite band is Low", "my go-to snack is almonds"
+# "my usual tea is an oolong", "my favourite band is Low", "my go-to snack is almonds"
 _R_USUAL = re.compile(r"\bmy (?P<how>usual|regular|go-to|favou?rite|standard) (?P<what>[a-z][a-z\- ]{1,25}?) (?:is|are) "
                       r"(?:now |still |always )?(?:an? |the )?(?P<v>[^,;.!?]{2,40}?)(?=$|[,;.!?]| (?:but|because|and)\b)", re.I)
 
@@ -194,7 +194,7 @@ def _usual(c: Clause, m: Match | None) -> None:
                transferable=_transferable(c, f"{what} {v}"), keywords=f"prefers {how} {what} {v}")
 
 
-# "I've moved on to oat lattes, flat whites are too strong now": the new value, and the old one named in passing
+# "I've switched to rooibos, the oolong kept me awake": the new value, and the old one named in passing
 _R_MOVED_ON = re.compile(
     r"\bi(?:'ve| have)? (?:now |since |recently |just )?(?:moved on to|switched to|changed to|gone over to|gone back to|"
     r"started (?:drinking|using|eating|going to|playing)|now (?:drink|use|eat|prefer|go to|play))\s+(?P<v>[^,;.!?]{2,40}?)"
@@ -320,7 +320,7 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
         Example("I love sea kayaking.", "preference.like.sea_kayaking", "likes sea kayaking"),
         Example("I can't stand loud restaurants.", "preference.like.loud_restaurants", "dislikes loud restaurants"),
         Example("I strongly dislike cold showers.", "preference.like.cold_showers", "dislikes cold showers"),
-        Example("I have a strong aversion to horror films.", "preference.like.horror_films", "dislikes horror films"),
+        Example("I have a deep aversion to horror films.", "preference.like.horror_films", "dislikes horror films"),
         Example("I avoid motorways when I can.", "preference.like.motorways", "dislikes motorways"),
         Example("I'm fond of old maps.", "preference.like.old_maps", "likes old maps"),
         Example("I'd love to know the price."))),

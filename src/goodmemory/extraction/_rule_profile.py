@@ -151,7 +151,7 @@ _R_TIMEZONE = re.compile(
     r"\bmy time ?zone is(?: now)? (?P<v>[\w/+\-]+(?: [\w/+\-]+){0,3}?)(?=$|[,.;!]| (?:so|and|but|which)\b)"
     r"|\bi'?m (?:now )?(?:on|in) (?:the )?(?P<v2>" + _TZ_ABBR + r"(?: ?[+-]\d{1,2})?|(?-i:[A-Z][a-z]+)(?: standard)? time)\b",
     re.I)
-# "I registered with a new GP, Dr. Okoro": the new holder of a one-person role
+# "I signed on with a new physio, Dr. Okoro": the new holder of a one-person role
 _R_NEW_RELATION = re.compile(r"\b(?:a|my|our) new (?P<rel>[a-z\-]+)(?:,| called| named| is)? (?P<v>" + P.NAME + r")(?=$|[\s,.!;])",
                              re.I)
 
