@@ -42,16 +42,13 @@ KNOWN_LAYER_BREAKS: dict[tuple[str, str], str] = {
 }
 
 # Import cycles between modules that exist today (each as the sorted set of its modules).
-KNOWN_CYCLES: set[frozenset[str]] = {
-    # the rule extractor and its fact rules call each other
-    frozenset({"goodmemory.extraction.rules", "goodmemory.extraction._fact_rules"}),
-}
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 # Modules over the size limit today.
 SIZE_LIMIT = 500
 KNOWN_LARGE: set[str] = {
-    "goodmemory.storage.sql", "goodmemory.testing.conformance", "goodmemory.storage.postgres", "goodmemory.extraction.rules",
-    "goodmemory.extraction._patterns", "goodmemory.testing.openai_server", "goodmemory.eval.suites.user_memory",
+    "goodmemory.storage.sql", "goodmemory.testing.conformance", "goodmemory.storage.postgres",
+    "goodmemory.testing.openai_server", "goodmemory.eval.suites.user_memory",
 }
 
 
