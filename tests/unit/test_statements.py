@@ -35,7 +35,6 @@ def test_a_first_person_statement_keeps_the_users_words() -> None:
 @pytest.mark.parametrize("text", [
     "Could you find me a cheaper one?",
     "Thanks!",
-    "My neighbour said the bins go out on Tuesday.",
     "If I had a boat I'd live on it.",
     "I'm looking for a quiet cafe.",
     "The weather in Riga is grim.",
@@ -43,6 +42,19 @@ def test_a_first_person_statement_keeps_the_users_words() -> None:
 ])
 def test_no_statement_from_questions_requests_hearsay_or_other_peoples_world(text: str) -> None:
     assert _st(text) is None
+
+
+def test_someone_elses_words_are_marked_reported() -> None:
+    # kept by the write path only where they change what the user said before
+    c = _st("My neighbour said the bins go out on Tuesday.")
+    assert c is not None and c.metadata["reported"]
+    assert not _st("I put the bins out on Tuesday.").metadata.get("reported")  # type: ignore[union-attr]
+
+
+def test_a_sentence_with_a_number_needs_no_i() -> None:
+    c = _st("Parking permit renewal is 45 a year.")
+    assert c is not None and c.value == "Parking permit renewal is 45 a year"
+    assert _st("The weather in Riga is grim.") is None
 
 
 def test_an_answer_is_compared_with_its_question() -> None:

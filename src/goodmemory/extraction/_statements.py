@@ -121,7 +121,7 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     words = s.split()
     if secret or not (_MIN_WORDS - (1 if question else 0) <= len(words) <= _MAX_WORDS) or s.endswith("?"):
         return None
-    if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) or _REPORTED.search(s) \
+    if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) \
             or _REQUEST.search(s) or _NOT_YET.search(s) or (_IMPERATIVE.match(s) and not _STANDING.search(s)):
         return None
     has_value = "X" in mask_values(s).split() or any(ch.isdigit() for ch in s)
@@ -129,8 +129,14 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         return None  # "That all sounds right, thanks": agreement, no value of the user's to keep
     if _OBLIGATION.search(s) and not has_value:
         return None  # "I need to schedule an appointment": a task for the rules, no fact
+    # someone else's words ("the landlord says the rent goes up") are the user's world only where they change
+    # something the user said before: the write path keeps such a statement only as a supersede
+    reported = bool(_REPORTED.search(s))
+    # a sentence with a number and no "I" ("Report due 30 June", "rent is 900 a month") is still the user's
+    # world when the user says it; without a number it is as likely chatter about anything
+    numbered = any(ch.isdigit() for ch in s) and len(words) >= _MIN_WORDS
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
-            and not (known & set(_known_words(s))):
+            and not numbered and not (known & set(_known_words(s))):
         return None
     body = s.rstrip(".!")
     if clause and _LEANS.search(body) and "X" not in mask_values(body).split():
@@ -148,5 +154,5 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         kind=MemoryKind.FACT, key=STATEMENT_KEY, value=body, text=text, confidence=0.7, importance=0.4,
         domain=domain, message_ids=list(message_ids), role="user", timestamp=timestamp,  # type: ignore[arg-type]
         is_correction=correction, extractor="rules", keywords=question or "",
-        metadata={"statement": True, "about": about, "rule": "statement"},
+        metadata={"statement": True, "about": about, "rule": "statement", **({"reported": True} if reported else {})},
     )
