@@ -76,7 +76,7 @@ class AttributeIndex:
 
     def __init__(self, embedder: Embedder, records: Sequence[MemoryRecord], candidates: Sequence[Candidate], *,
                  min_family_score: float, min_similarity: float, min_cross_similarity: float = 0.6,
-                 same_attribute_similarity: float = 0.55, min_change_family_score: float = 0.35,
+                 same_attribute_similarity: float = 0.5, min_change_family_score: float = 0.35,
                  restatement_similarity: float = 0.8) -> None:
         self.embedder = embedder
         self.restatement_similarity = restatement_similarity
@@ -177,19 +177,16 @@ class AttributeIndex:
             if corrects_latest and latest is not None:
                 # "Oops, that's wrong, it's ..." corrects what the user said just before
                 fam, score = family_of(latest.key), max(score, self.min_family_score)
+            # the earlier statement most alike in meaning decides first; naming a value of it comes next
+            same = None if corrects_latest else self._same_attribute(c)
+            if same is not None:
+                return self._replacing(c, *same)
             named = self._named_change(c.value)
             if named is None and c.metadata.get("reported"):
-                same = self._same_attribute(c)
-                if same is None:
-                    return Placement(None, "someone else's words that change nothing the user said before")
-                return self._replacing(c, *same)
+                return Placement(None, "someone else's words that change nothing the user said before")
             if named is not None and named is not fam:
                 # "I quit the orchestra and sold the cello": a change naming an earlier value is about that attribute
                 fam, score = named, max(score, self.min_family_score)
-            elif not corrects_latest:
-                same = self._same_attribute(c)
-                if same is not None:
-                    return self._replacing(c, *same)
             vec = self.cand_vec[id(c)]
             if fam is not None and score >= self.min_change_family_score and not fam.multi and changes(c.value) \
                     and any(family_of(r.key) is fam and r.id in self.rec_vec

@@ -126,7 +126,7 @@ class GoodMemoryConfig(BaseModel):
     # ... or this alike when it says a single value the user gave before changed ("these days I X instead")
     min_change_family_score: float = Field(default=0.35, ge=-1.0, le=1.0)
     # a statement that says something changed replaces the user's earlier statement this alike (values masked)
-    same_attribute_similarity: float = Field(default=0.55, ge=-1.0, le=1.0)
+    same_attribute_similarity: float = Field(default=0.5, ge=-1.0, le=1.0)
     # a statement saying nothing changed replaces its family's value only when this alike the earlier statement
     restatement_similarity: float = Field(default=0.8, ge=-1.0, le=1.0)
     allow_secrets: bool = False
