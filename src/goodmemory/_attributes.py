@@ -55,7 +55,8 @@ def _prototypes(embedder: Embedder) -> tuple[list[KeyFamily], np.ndarray, np.nda
 
 
 def _about(c: Candidate | MemoryRecord) -> str:
-    return str(c.metadata.get("about") or mask_values(c.text))
+    # a rule's memory is compared by the user's sentence it was read from, not by its template ("User works as X")
+    return str(c.metadata.get("about") or mask_values(str(c.metadata.get("said") or c.text)))
 
 
 def _note_key(value: str) -> str:
@@ -152,12 +153,14 @@ class AttributeIndex:
             placed.candidate.metadata["replaces"] = r.id
         return placed
 
-    def _alike_elsewhere(self, vec: np.ndarray, fam: KeyFamily) -> MemoryRecord | None:
-        """The earlier memory of a single-valued family a change is very alike (values masked), if any."""
-        best, best_sim = None, self.min_cross_similarity
+    def _alike_elsewhere(self, vec: np.ndarray, fam: KeyFamily, said: str) -> MemoryRecord | None:
+        """The earlier memory of another family a change is alike (values masked), if any: at
+        ``same_attribute_similarity`` (one of several values only when ``said`` adds nothing)."""
+        best, best_sim = None, min(self.min_cross_similarity, self.same_attribute_similarity)
         for r in self.records:
             other = family_of(r.key)
-            if other is None or other is fam or other.multi or r.id not in self.rec_vec:
+            if other is None or other is fam or r.id not in self.rec_vec or r.id in self.added \
+                    or other.name in ("task", "procedure", "instruction") or (other.multi and adds(said)):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
             if sim >= best_sim:
@@ -214,7 +217,7 @@ class AttributeIndex:
                 # a rule's attribute the user never gave before may change another one ("I quit the orchestra
                 # and I'm into woodworking now")
                 named = self._named_change(said or c.text)
-                if named is not None and named.kind == c.kind:
+                if named is not None and (named.kind == c.kind or named is _NOTE):
                     fam = named
         vec = self.cand_vec.get(id(c))
         # a statement replaces what the user said before this call, not a value this call just stored
@@ -225,7 +228,7 @@ class AttributeIndex:
                    and not (statement and r.id in self.added and not c.is_correction)]
         alike = None
         if not earlier and vec is not None and changes(said or c.value):
-            alike = self._alike_elsewhere(vec, fam)
+            alike = self._alike_elsewhere(vec, fam, said or c.value)
         if alike is not None:
             fam = family_of(alike.key) or fam
             key: str | None = alike.key.split("~", 1)[0]

@@ -283,7 +283,8 @@ _CHANGE = re.compile(
     r"went down|increased|decreased|extended|pushed|postponed|rescheduled|shifted|finished|passed away|"
     r"these days|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
     r"transferred|turned|got promoted|retired|closed|back to|cut|reduced|bumped|postponed|delayed|brought forward|"
-    r"goes up|goes down|goes to|went to|is now|are now|not any more)\b", re.I)
+    r"goes up|goes down|goes to|went to|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
+    r"expired|is gone|are gone)\b|[,;]\s*not\s+(?=\S)", re.I)
 # "too" adds only at the end of a clause ("I have a dog too"), not before an adjective ("too strong")
 _ADDITION = re.compile(r"\b(?:also|another|second|third|as well|on top of|in addition|additionally|besides)\b|"
                        r"\btoo\b(?=\s*(?:[,.;!?]|$))", re.I)
@@ -319,6 +320,11 @@ def _distinct_words(value: str) -> set[str]:
         if (w[0].isupper() and i > 0) or any(ch.isdigit() for ch in w) or len(lw) >= 5:
             out.add(lw)
     return out
+
+
+def _new_words(clause: str, names: set[str]) -> set[str]:
+    """The naming words of ``clause`` that are neither the old value's nor words of change ("moved", "dropped")."""
+    return {w for w in _distinct_words(clause) - names if not _CHANGE.fullmatch(w) and not _AWAY.fullmatch(w)}
 
 
 def _values_in(text: str) -> set[str]:
@@ -417,7 +423,9 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
         return (family.key if statement else own_key), "first value of the attribute"
     if adds(said):
         return own_key, "an addition to a multi-valued attribute"
-    named = [e for e in earlier if names_in(e, family, said) and e.key != own_key]
+    # a statement naming an earlier value replaces it only when it says so ("we bought a used X, registration
+    # due in March" names the other car's registration, and changes nothing of it)
+    named = [e for e in earlier if names_in(e, family, said) and e.key != own_key] if changed or not statement else []
     if named:
         best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
         return best.key.split("~", 1)[0], "names an earlier value of the attribute"
@@ -450,7 +458,8 @@ def drop_replaced(value: str, old: Earlier) -> str:
     v = _SWAP.sub(lambda m: f"{m.group(1)} it {m.group(2)}", v)
     parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
     # a clause that says what went away goes, unless it names something new ("swimming moved to Monday")
-    kept = [p for p in parts if not _AWAY.search(p) or _values_in(p) - names]
+    kept = [p for p in parts if not _AWAY.search(p) or _values_in(p) - names
+            or (_new_words(p, names) and not _words(p) & names)]
     if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) for p in kept):
         v = ", ".join(kept)
     m = _CONTRAST.search(v)
