@@ -134,7 +134,9 @@ class AttributeIndex:
         best, best_sim = None, self.same_attribute_similarity
         for r in self.records:
             fam = family_of(r.key)
-            if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or r.id in self.added \
+            # a later turn of the same call may change what an earlier one said; one turn's statements do not
+            same_turn = r.id in self.added and bool(set(r.source.message_ids) & set(c.message_ids))
+            if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or same_turn \
                     or normalize_value(r.value) == normalize_value(c.value):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)

@@ -227,16 +227,22 @@ def outdate_sources(
     return updates
 
 
+_ECHO_TURNS = 400  # the newest turns of a domain searched for restatements of a replaced value
+
+
 def _echoes(storage: Storage, user_id: str, old: MemoryRecord, new: MemoryRecord,
             pending: dict[str, MemoryRecord]) -> list[str]:
-    """The other turns of the old value's session that restate what changed ("At 9.5% the payment is ..."
-    after the rate became 10.5%): they are as outdated as the turn the old value was read from."""
+    """The other turns that restate what changed between the old value and the new one ("At 9.5% the payment
+    is ..." after the rate became 10.5%): they are as outdated as the turn the old value was read from. Only
+    turns of the old value's domain: a mark carries the new value's words, which stay where they may be shown."""
     gone = replaced_values(old.value, new.value)
-    if not gone or old.source.session_id is None:
+    if not gone:
         return []
     since = old.event_time
-    turns = [*storage.list(user_id, MemoryFilter(kinds=(MemoryKind.EPISODE,), session_id=old.source.session_id)),
-             *(e for e in pending.values() if e.source.session_id == old.source.session_id)]
+    where = old.domain or ""
+    turns = [*storage.list(user_id, MemoryFilter(kinds=(MemoryKind.EPISODE,), domain=where, newest_first=True),
+                           limit=_ECHO_TURNS),
+             *(e for e in pending.values() if (e.domain or "") == where)]
     out = []
     for ep in turns:
         if not ep.source.message_ids or ep.metadata.get("digest") or ep.event_time < since \

@@ -378,9 +378,15 @@ def changes(said: str) -> bool:
     return bool(_CHANGE.search(said))
 
 
+_WEAK_CHANGE = frozenset(["now", "new", "these days", "from now on", "actually"])
+
+
 def adds(said: str) -> bool:
-    """Whether ``said`` adds a value rather than replacing one ("also", "a second", "another")."""
-    return bool(_ADDITION.search(said))
+    """Whether ``said`` adds a value rather than replacing one ("also", "a second", "another"); an "also"
+    beside a verb of change is a new piece of news, not a new value ("also the quiz moved to Friday")."""
+    if not _ADDITION.search(said):
+        return False
+    return not any(m.group(0).lower().strip(" ,;") not in _WEAK_CHANGE for m in _CHANGE.finditer(said))
 
 
 def names_in(e: Earlier, family: KeyFamily, said: str) -> set[str]:

@@ -114,3 +114,29 @@ def test_a_named_speakers_turn_gives_no_statement() -> None:
     named = RuleExtractor().extract([Message(id="m0", role="user", content=said, timestamp=AT, name="Ines")], ctx)
     assert any(c.metadata.get("statement") for c in plain)
     assert not any(c.metadata.get("statement") for c in named)
+
+
+def test_an_addition_is_told_from_news_that_also_changes_something() -> None:
+    from goodmemory.merge import adds
+
+    assert adds("We also keep a rabbit now")
+    assert adds("I got a second bike for the winter")
+    assert adds("I speak Welsh too.")
+    assert not adds("The Welsh is too hard for me")  # "too" before an adjective adds nothing
+    assert not adds("Also, the dentist moved my check-up to Monday")  # news with a change, no new value
+
+
+def test_replaced_values_are_what_the_new_statement_gives_a_new_value_of_the_same_sort() -> None:
+    from goodmemory.merge import replaced_values
+
+    assert replaced_values("Choir is on Wednesday at 19:30 in the Old Hall",
+                           "Choir moved to 20:00, still in the Old Hall") == {"19:30"}
+    assert replaced_values("The quote from Bramley Roofing was 2,300", "Bramley Roofing sent 2,650, not 2,300") == {"2,300"}
+    assert replaced_values("My locker is 14 in the east wing", "Nothing changed in the east wing") == set()
+
+
+def test_a_leading_no_that_is_part_of_the_sentence_stays() -> None:
+    c = _st("ok no sugar in my tea from now on")
+    assert c is not None and c.value == "No sugar in my tea from now on"
+    c = _st("No, I still live in Leeds.")
+    assert c is not None and c.value == "I still live in Leeds"

@@ -36,7 +36,7 @@ _REQUEST = re.compile(r"\b(?:i'?m looking for|i am looking for|i'?m interested i
                       r"i need (?:some|a|an|help)|looking for)\b|^i'?m (?:fine|good|ok|okay|great|well)\b|"
                       r"\b(?:that|this|the) (?:option|one|idea)\b", re.I)
 _LEAD = re.compile(
-    r"^(?:(?:oh|well|so|ok|okay|and|but|btw|by the way|also|yes|yeah|yep|no|nope|um|uh|hmm|alright|right|honestly|"
+    r"^(?:(?:no|nope)\s*[,:;!.\-]+\s*|(?:oh|well|so|ok|okay|and|but|btw|by the way|also|yes|yeah|yep|um|uh|hmm|alright|right|honestly|"
     r"anyway|plus|fyi|just so you know|for the record|quick update|small update|update|heads up|good news|"
     r"bad news|news|sorry|oops|actually|correction|on second thought|as it happens|turns out|for what it'?s worth)"
     r"\b[,:;!.\-]*\s*)+", re.I)
@@ -60,6 +60,8 @@ _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|
                        r"paid|sent|spent|met|had|became|won|quit|switched|started|moved)\s+(?!you\b)", re.I)
 _AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|correct|right|exactly|perfect|great|sounds good|not really|that'?s (?:right|correct|"
                        r"fine|great|perfect)|that all sounds|that sounds|thanks|thank you|no problem|ok|okay|fine)\b", re.I)
+_NUMBER_WORD = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+                          r"hundred|thousand|million|half|twice|once)\b", re.I)
 _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 _MIN_WORDS = 3
 _MAX_WORDS = 40
@@ -134,7 +136,7 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     reported = bool(_REPORTED.search(s))
     # a sentence with a number and no "I" ("Report due 30 June", "rent is 900 a month") is still the user's
     # world when the user says it; without a number it is as likely chatter about anything
-    numbered = any(ch.isdigit() for ch in s) and len(words) >= _MIN_WORDS
+    numbered = (any(ch.isdigit() for ch in s) or bool(_NUMBER_WORD.search(s))) and len(words) >= _MIN_WORDS
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
             and not numbered and not (known & set(_known_words(s))):
         return None
