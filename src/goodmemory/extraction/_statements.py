@@ -33,8 +33,10 @@ _HYPOTHETICAL = re.compile(r"\b(?:if i|suppose|imagine|hypothetically|what if|le
 # someone else's words, a request or a wish is no fact about the user
 _REPORTED = re.compile(r"\b(?:said|says|told me|tells me|thinks|claims|mentioned|believes|reckons)\b", re.I)
 _REQUEST = re.compile(r"\b(?:i'?m looking for|i am looking for|i'?m interested in|i am interested in|i'?d like to|i would like to|i want to|i'?m trying to|"
-                      r"i need (?:some|a|an|help)|looking for)\b|^i'?m (?:fine|good|ok|okay|great|well)\b|"
-                      r"\b(?:that|this|the) (?:option|one|idea)\b", re.I)
+                      r"i need (?:some|a|an|help)|looking for)\b|^i'?m (?:fine|good|ok|okay|great|well)\b", re.I)
+# "I'll go with that one": a choice among the assistant's options, no value of the user's own unless it names one
+# ("use the one ending 5520")
+_CHOICE = re.compile(r"\b(?:that|this|the) (?:option|one|idea)\b", re.I)
 _LEAD = re.compile(
     r"^(?:(?:no|nope)\s*[,:;!.\-]+\s*|(?:oh|well|so|ok|okay|and|but|btw|by the way|also|yes|yeah|yep|um|uh|hmm|alright|right|honestly|"
     r"anyway|plus|fyi|just so you know|for the record|quick update|small update|update|heads up|good news|"
@@ -127,6 +129,8 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
             or _REQUEST.search(s) or _NOT_YET.search(s) or (_IMPERATIVE.match(s) and not _STANDING.search(s)):
         return None
     has_value = "X" in mask_values(s).split() or any(ch.isdigit() for ch in s)
+    if _CHOICE.search(s) and not has_value:
+        return None
     if question and _AGREEING.match(s) and not has_value:
         return None  # "That all sounds right, thanks": agreement, no value of the user's to keep
     if _OBLIGATION.search(s) and not has_value:
