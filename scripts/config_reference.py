@@ -50,6 +50,8 @@ MEANING: dict[str, str] = {
                                "changed (\"these days I X instead\") when the user gave that family a value before",
     "restatement_similarity": "a statement that says nothing changed replaces its family's current value only when "
                               "at least this alike the earlier statement (values masked); else it is its own note",
+    "strong_family_score": "a statement at least this alike a single-valued family's examples replaces its current "
+                           "value without saying it changed (\"we relocated to X\"); below it, only a restatement does",
     "same_attribute_similarity": "a statement saying something changed (\"now\", \"moved to\", \"not X\") "
                                  "supersedes the user's earlier statement at least this alike (cosine, values "
                                  "masked), whatever family either was filed under",

@@ -78,8 +78,9 @@ class AttributeIndex:
     def __init__(self, embedder: Embedder, records: Sequence[MemoryRecord], candidates: Sequence[Candidate], *,
                  min_family_score: float, min_similarity: float, min_cross_similarity: float = 0.6,
                  same_attribute_similarity: float = 0.5, min_change_family_score: float = 0.35,
-                 restatement_similarity: float = 0.8) -> None:
+                 restatement_similarity: float = 0.8, strong_family_score: float = 0.6) -> None:
         self.embedder = embedder
+        self.strong_family_score = strong_family_score
         self.restatement_similarity = restatement_similarity
         self.min_change_family_score = min_change_family_score
         self.same_attribute_similarity = same_attribute_similarity
@@ -244,7 +245,7 @@ class AttributeIndex:
                                       statement=statement, has_value=has_value, min_similarity=self.min_similarity)
         if key is None:
             return Placement(None, why)
-        if statement and not (changes(c.value) or c.is_correction):
+        if statement and not (changes(c.value) or c.is_correction) and score < self.strong_family_score:
             hit = [e for e in earlier if e.key.split("~", 1)[0] == key]
             if hit and max(e.similarity for e in hit) < self.restatement_similarity \
                     and not any(normalize_value(e.value) == normalize_value(c.value) for e in hit):

@@ -368,7 +368,8 @@ def run_remember(
                                 min_similarity=policy.min_attribute_similarity,
                                 same_attribute_similarity=cfg.same_attribute_similarity,
                                 min_change_family_score=cfg.min_change_family_score,
-                                restatement_similarity=cfg.restatement_similarity)
+                                restatement_similarity=cfg.restatement_similarity,
+                                strong_family_score=cfg.strong_family_score)
     keys = tuple({normalize_key(c.closes or c.key) for c in candidates if c.key != STATEMENT_KEY})
     slot_records: dict[str, MemoryRecord] = {
         r.id: r for r in (storage.list(user_id, MemoryFilter(statuses=None, keys=keys)) if keys else [])

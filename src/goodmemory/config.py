@@ -129,6 +129,8 @@ class GoodMemoryConfig(BaseModel):
     same_attribute_similarity: float = Field(default=0.5, ge=-1.0, le=1.0)
     # a statement saying nothing changed replaces its family's value only when this alike the earlier statement
     restatement_similarity: float = Field(default=0.8, ge=-1.0, le=1.0)
+    # ... or when this alike the family's examples: a clear new value of a one-value attribute ("we relocated to X")
+    strong_family_score: float = Field(default=0.6, ge=-1.0, le=1.0)
     allow_secrets: bool = False
     redact_secrets_in_episodes: bool = True
     keep_roles: tuple[str, ...] = ("user", "assistant", "tool")
