@@ -235,7 +235,8 @@ def _echoes(storage: Storage, user_id: str, old: MemoryRecord, new: MemoryRecord
     """The other turns that restate what changed between the old value and the new one ("At 9.5% the payment
     is ..." after the rate became 10.5%): they are as outdated as the turn the old value was read from. Only
     turns of the old value's domain: a mark carries the new value's words, which stay where they may be shown."""
-    gone = replaced_values(old.value, new.value)
+    # the new memory's text keeps what its value dropped ("switched him from X to Y"): what it denies is gone
+    gone = replaced_values(old.value, f"{new.value}. {new.text}")
     if not gone:
         return []
     since = old.event_time

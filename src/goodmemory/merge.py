@@ -340,7 +340,9 @@ def replaced_values(old: str, new: str) -> set[str]:
     """The names and numbers of ``old`` that ``new`` no longer holds (a value ``new`` only denies,
     "15,000 words now, not 18,000", counts as gone)."""
     values = {v.removesuffix("'s") for v in _values_in(old)}
-    denied = {w.removesuffix("'s") for m in _DENIED.finditer(new) for w in _words(m.group(0))} & values
+    # a value the new statement denies ("from warfarin to ...", "not quarterly") is gone, name or not
+    denied = {w.removesuffix("'s") for m in _DENIED.finditer(new) for w in _words(m.group(0))} \
+        & (values | _distinct_words(old))
     if denied:
         return denied
     kept = {w.removesuffix("'s") for w in _words(_DENIED.sub(" ", new))}

@@ -133,6 +133,8 @@ def test_replaced_values_are_what_the_new_statement_gives_a_new_value_of_the_sam
                            "Choir moved to 20:00, still in the Old Hall") == {"19:30"}
     assert replaced_values("The quote from Bramley Roofing was 2,300", "Bramley Roofing sent 2,650, not 2,300") == {"2,300"}
     assert replaced_values("My locker is 14 in the east wing", "Nothing changed in the east wing") == set()
+    # what the new statement denies is gone, even a word with no capital or digit
+    assert replaced_values("The dog eats kibble twice a day", "The vet moved him from kibble to raw food") == {"kibble"}
 
 
 def test_a_leading_no_that_is_part_of_the_sentence_stays() -> None:
