@@ -43,6 +43,18 @@ MEANING: dict[str, str] = {
     "track_recalls": "write `recall_count` / `last_recalled_at` on every recall (a write per read)",
     "suppress_stale": "drop stale volatile facts instead of marking them `verify`",
     "min_confidence": "candidates below this confidence are rejected",
+    "min_family_score": "a statement no rule keyed joins a key family only at this cosine to one of the family's "
+                        "example statements (values masked); below it, a statement naming a value is kept as a "
+                        "`fact.note` in the user's words, one naming none is not kept",
+    "min_change_family_score": "the lower cosine at which a statement joins a single-valued family it says "
+                               "changed (\"these days I X instead\") when the user gave that family a value before",
+    "restatement_similarity": "a statement that says nothing changed replaces its family's current value only when "
+                              "at least this alike the earlier statement (values masked); else it is its own note",
+    "strong_family_score": "a statement at least this alike a single-valued family's examples replaces its current "
+                           "value without saying it changed (\"we relocated to X\"); below it, only a restatement does",
+    "same_attribute_similarity": "a statement saying something changed (\"now\", \"moved to\", \"not X\") "
+                                 "supersedes the user's earlier statement at least this alike (cosine, values "
+                                 "masked), whatever family either was filed under",
     "allow_secrets": "store passwords, API keys, card numbers, CVVs and government ids (off: rejected)",
     "redact_secrets_in_episodes": "redact those secrets in the raw turns kept as evidence",
     "keep_roles": "message roles kept as raw-turn evidence",

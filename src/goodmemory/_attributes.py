@@ -9,6 +9,7 @@ memories; the families' example vectors are computed once per embedder.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,9 +17,9 @@ import numpy as np
 
 from .embeddings import Embedder
 from .extraction._statements import STATEMENT_KEY, mask_values
-from .merge import Earlier, attribute_slot, changes, drop_replaced, names_in, new_family_key
+from .merge import Earlier, adds, attribute_slot, changes, drop_replaced, names_in, new_family_key, normalize_value
 from .models import Candidate, MemoryKind, MemoryRecord
-from .taxonomy import KEY_FAMILIES, KeyFamily, content_words, family_of, normalize_key, slot_key
+from .taxonomy import KEY_FAMILIES, KeyFamily, content_words, family_by_name, family_of, normalize_key, slot_key
 
 __all__ = ["AttributeIndex", "Placement"]
 
@@ -27,6 +28,7 @@ __all__ = ["AttributeIndex", "Placement"]
 _STATEMENT_KINDS = (MemoryKind.PROFILE, MemoryKind.FACT, MemoryKind.PREFERENCE)
 _NO_STATEMENTS = frozenset(["task", "instruction", "procedure", "expiry", "identifier", "possession"])
 _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
+_NOTE = family_by_name("note")
 _PROTOTYPES: dict[int, tuple[Embedder, list[KeyFamily], np.ndarray, np.ndarray]] = {}
 
 
@@ -53,7 +55,15 @@ def _prototypes(embedder: Embedder) -> tuple[list[KeyFamily], np.ndarray, np.nda
 
 
 def _about(c: Candidate | MemoryRecord) -> str:
-    return str(c.metadata.get("about") or mask_values(c.text))
+    # a rule's memory is compared by the user's sentence it was read from, not by its template ("User works as X")
+    return str(c.metadata.get("about") or mask_values(str(c.metadata.get("said") or c.text)))
+
+
+def _note_key(value: str) -> str:
+    """A note's own slot: its naming words and a digest of the words, so two notes never share a slot by
+    accident (one replaces another only when the write path says so)."""
+    digest = hashlib.sha256(normalize_value(value).encode()).hexdigest()[:6]
+    return normalize_key(f"{new_family_key(_NOTE, value)}.{digest}")
 
 
 @dataclass
@@ -66,8 +76,14 @@ class AttributeIndex:
     """The user's active memories by family, with vectors, for the candidates of one call."""
 
     def __init__(self, embedder: Embedder, records: Sequence[MemoryRecord], candidates: Sequence[Candidate], *,
-                 min_family_score: float, min_similarity: float, min_cross_similarity: float = 0.6) -> None:
+                 min_family_score: float, min_similarity: float, min_cross_similarity: float = 0.6,
+                 same_attribute_similarity: float = 0.5, min_change_family_score: float = 0.35,
+                 restatement_similarity: float = 0.8, strong_family_score: float = 0.6) -> None:
         self.embedder = embedder
+        self.strong_family_score = strong_family_score
+        self.restatement_similarity = restatement_similarity
+        self.min_change_family_score = min_change_family_score
+        self.same_attribute_similarity = same_attribute_similarity
         self.min_cross_similarity = min_cross_similarity
         self.ruled: set[tuple[str, str]] = set()  # (message id, family) a rule candidate of this call covers
         self.added: set[str] = set()  # ids of the records this call stored
@@ -109,12 +125,45 @@ class AttributeIndex:
                 hits.append((r.event_time, fam))
         return max(hits, key=lambda h: h[0])[1] if hits else None
 
-    def _alike_elsewhere(self, vec: np.ndarray, fam: KeyFamily) -> MemoryRecord | None:
-        """The earlier memory of a single-valued family a change is very alike (values masked), if any."""
-        best, best_sim = None, self.min_cross_similarity
+    def _same_attribute(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
+        """The user's earlier memory this statement changes, decided by meaning: the statement says something
+        changed, adds nothing ("also", "a second"), and is at least ``same_attribute_similarity`` alike (values
+        masked) an earlier memory with another value, whatever family either was filed under."""
+        vec = self.cand_vec.get(id(c))
+        if vec is None or not (changes(c.value) or c.is_correction) or adds(c.value):
+            return None
+        best, best_sim = None, self.same_attribute_similarity
+        for r in self.records:
+            fam = family_of(r.key)
+            # a later turn of the same call may change what an earlier one said; one turn's statements do not
+            same_turn = r.id in self.added and bool(set(r.source.message_ids) & set(c.message_ids))
+            if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or same_turn \
+                    or normalize_value(r.value) == normalize_value(c.value):
+                continue
+            sim = float(self.rec_vec[r.id] @ vec)
+            if sim >= best_sim:
+                best, best_sim = r, sim
+        return (best, best_sim) if best is not None else None
+
+    def _replacing(self, c: Candidate, r: MemoryRecord, sim: float) -> Placement:
+        fam = family_of(r.key)
+        assert fam is not None
+        e = Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key, similarity=sim)
+        placed = self._placed(c, fam, r.key.split("~", 1)[0], sim,
+                              f"a change most alike an earlier statement ({sim:.2f}), values masked", [e])
+        if placed.candidate is not None:
+            # the memory it replaces may have been said in another domain: the write path retires it there
+            placed.candidate.metadata["replaces"] = r.id
+        return placed
+
+    def _alike_elsewhere(self, vec: np.ndarray, fam: KeyFamily, said: str) -> MemoryRecord | None:
+        """The earlier memory of another family a change is alike (values masked), if any: at
+        ``same_attribute_similarity`` (one of several values only when ``said`` adds nothing)."""
+        best, best_sim = None, min(self.min_cross_similarity, self.same_attribute_similarity)
         for r in self.records:
             other = family_of(r.key)
-            if other is None or other is fam or other.multi or r.id not in self.rec_vec:
+            if other is None or other is fam or r.id not in self.rec_vec or r.id in self.added \
+                    or other.name in ("task", "procedure", "instruction") or (other.multi and adds(said)):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
             if sim >= best_sim:
@@ -129,18 +178,33 @@ class AttributeIndex:
         if statement:
             fam, score = self._family(c)
             latest = max(self.records, key=lambda r: (r.event_time, r.created_at)) if self.records else None
-            if c.is_correction and latest is not None and c.timestamp is not None \
-                    and abs((c.timestamp - latest.event_time).total_seconds()) <= _CORRECTS_WITHIN:
+            corrects_latest = c.is_correction and latest is not None and c.timestamp is not None \
+                and abs((c.timestamp - latest.event_time).total_seconds()) <= _CORRECTS_WITHIN
+            if corrects_latest and latest is not None:
                 # "Oops, that's wrong, it's ..." corrects what the user said just before
                 fam, score = family_of(latest.key), max(score, self.min_family_score)
+            # the earlier statement most alike in meaning decides first; naming a value of it comes next
+            same = None if corrects_latest else self._same_attribute(c)
+            if same is not None:
+                return self._replacing(c, *same)
             named = self._named_change(c.value)
+            if named is None and c.metadata.get("reported"):
+                return Placement(None, "someone else's words that change nothing the user said before")
             if named is not None and named is not fam:
                 # "I quit the orchestra and sold the cello": a change naming an earlier value is about that attribute
                 fam, score = named, max(score, self.min_family_score)
-            if fam is None or score < self.min_family_score:
-                return Placement(None, f"statement about no known attribute (best {fam.name if fam else '-'} "
-                                       f"{score:.2f} < {self.min_family_score:.2f})")
-            own_key = new_family_key(fam, c.value)
+            vec = self.cand_vec[id(c)]
+            if fam is not None and score >= self.min_change_family_score and not fam.multi and changes(c.value) \
+                    and any(family_of(r.key) is fam and r.id in self.rec_vec
+                            and float(self.rec_vec[r.id] @ vec) >= self.min_change_family_score for r in self.records):
+                pass  # a change of a value the user gave: a weaker resemblance is enough ("these days I X instead")
+            elif fam is None or score < self.min_family_score:
+                # what no family claims stays the user's own words, an attribute of its own that only a change
+                # found by meaning replaces (a weak resemblance files nothing under a family)
+                return self._placed(c, _NOTE, _note_key(c.value), score,
+                                    f"its own note (best family {fam.name if fam else '-'} {score:.2f} < "
+                                    f"{self.min_family_score:.2f})", [])
+            own_key = _note_key(c.value) if fam is _NOTE else new_family_key(fam, c.value)
             if not fam.multi and not c.is_correction and any(r.id in self.added and family_of(r.key) is fam
                                                                 for r in self.records):
                 # two statements of one call about one single-valued family are two attributes the family
@@ -156,7 +220,7 @@ class AttributeIndex:
                 # a rule's attribute the user never gave before may change another one ("I quit the orchestra
                 # and I'm into woodworking now")
                 named = self._named_change(said or c.text)
-                if named is not None and named.kind == c.kind:
+                if named is not None and (named.kind == c.kind or named is _NOTE):
                     fam = named
         vec = self.cand_vec.get(id(c))
         # a statement replaces what the user said before this call, not a value this call just stored
@@ -167,7 +231,7 @@ class AttributeIndex:
                    and not (statement and r.id in self.added and not c.is_correction)]
         alike = None
         if not earlier and vec is not None and changes(said or c.value):
-            alike = self._alike_elsewhere(vec, fam)
+            alike = self._alike_elsewhere(vec, fam, said or c.value)
         if alike is not None:
             fam = family_of(alike.key) or fam
             key: str | None = alike.key.split("~", 1)[0]
@@ -181,6 +245,15 @@ class AttributeIndex:
                                       statement=statement, has_value=has_value, min_similarity=self.min_similarity)
         if key is None:
             return Placement(None, why)
+        if statement and not (changes(c.value) or c.is_correction) and score < self.strong_family_score:
+            hit = [e for e in earlier if e.key.split("~", 1)[0] == key]
+            if hit and max(e.similarity for e in hit) < self.restatement_similarity \
+                    and not any(normalize_value(e.value) == normalize_value(c.value) for e in hit):
+                # it says nothing changed and is not a restatement of that value: another thing of the user's
+                # world its family happens to resemble ("I still need the wall layout" is no new home city)
+                return self._placed(c, _NOTE, _note_key(c.value), score,
+                                    f"not a change of {fam.name} (alike {max(e.similarity for e in hit):.2f}): "
+                                    "its own note", [])
         return self._placed(c, fam, key, score, why, earlier, statement=statement, ruled=alike is not None)
 
     def _placed(self, c: Candidate, fam: KeyFamily, key: str, score: float, why: str, earlier: list[Earlier], *,
@@ -204,6 +277,12 @@ class AttributeIndex:
             replaced = [e for e in earlier if e.key.split("~", 1)[0] == key]
             if replaced:
                 update["value"] = drop_replaced(c.value, max(replaced, key=lambda e: e.at))
+        if kind != MemoryKind.PREFERENCE and "replaces" not in meta:
+            # a fact of the user's world has one current value wherever it was said (a preference may differ by
+            # domain): the slot's value said in another domain is the one this replaces
+            same = [r for r in self.records if r.key.split("~", 1)[0] == key and r.id not in self.added]
+            if same:
+                meta["replaces"] = max(same, key=lambda r: (r.event_time, r.created_at)).id
         return Placement(c.model_copy(update=update), why)
 
     def add(self, record: MemoryRecord, c: Candidate) -> None:

@@ -197,6 +197,11 @@ KEY_FAMILIES: tuple[KeyFamily, ...] = (
        ("I use X for X", "we track work in X", "my editor is X"), 0.3, "tool app software"),
     _f("procedure", K.PROCEDURE, "procedure", "multi", "how the user wants a recurring task done",
        ("when you X, always X first",), None, "how steps"),
+    # the user's own words about their world that no family above names ("the demo is due X", "rent is X now"):
+    # no examples, so no statement is drawn here by resemblance; a statement with a value lands here only when
+    # no family claims it, and a later one replaces it only by meaning (see ``_attributes``)
+    _f("note", K.FACT, "fact.note", "multi", "something of the user's world, in their own words, that no other "
+       "attribute names", (), 0.5, ""),
     _f("task", K.OPEN_LOOP, "task", "multi", "something the user still has to do (closed once done)",
        ("I need to X", "remind me to X", "I still have to X"), 0.1, "todo pending need remind"),
 )

@@ -16,7 +16,7 @@ from .embeddings import Embedder
 from .errors import ExtractionError, GoodMemoryError, SlotConflictError, StorageError
 from .extraction._statements import STATEMENT_KEY
 from .extraction.base import ExtractionContext, Extractor
-from .merge import Plan, SlotView, WritePolicy, decide, normalize_value
+from .merge import Plan, SlotView, WritePolicy, decide, normalize_value, replaced_values
 from .models import (
     Candidate,
     MemoryKind,
@@ -199,6 +199,8 @@ def outdate_sources(
         for mid in old.source.message_ids:
             if mid not in new.source.message_ids:
                 want.setdefault(mid, []).append((old, new))
+        for mid in _echoes(storage, user_id, old, new, pending):
+            want.setdefault(mid, []).append((old, new))
     if not want:
         return []
     stored_keys = tuple(f"episode.{m}" for m in want if m not in pending)
@@ -223,6 +225,41 @@ def outdate_sources(
         if not in_batch:
             updates.append(ep)
     return updates
+
+
+_ECHO_TURNS = 400  # the newest turns of a domain searched for restatements of a replaced value
+
+
+def _echoes(storage: Storage, user_id: str, old: MemoryRecord, new: MemoryRecord,
+            pending: dict[str, MemoryRecord]) -> list[str]:
+    """The other turns that restate what changed between the old value and the new one ("At 9.5% the payment
+    is ..." after the rate became 10.5%): they are as outdated as the turn the old value was read from. Only
+    turns of the old value's domain: a mark carries the new value's words, which stay where they may be shown."""
+    # the new memory's text keeps what its value dropped ("switched him from X to Y"): what it denies is gone
+    gone = replaced_values(old.value, f"{new.value}. {new.text}")
+    if not gone:
+        return []
+    since = old.event_time
+    where = old.domain or ""
+    turns = [*storage.list(user_id, MemoryFilter(kinds=(MemoryKind.EPISODE,), domain=where, newest_first=True),
+                           limit=_ECHO_TURNS),
+             *(e for e in pending.values() if (e.domain or "") == where)]
+    out = []
+    for ep in turns:
+        if not ep.source.message_ids or ep.metadata.get("digest") or ep.event_time < since \
+                or ep.event_time > new.event_time:
+            continue
+        mid = ep.source.message_ids[0]
+        if mid in old.source.message_ids or mid in new.source.message_ids:
+            continue
+        if _names_any(ep.text, gone):
+            out.append(mid)
+    return out
+
+
+def _names_any(text: str, values: set[str]) -> bool:
+    low = text.lower()
+    return any(re.search(r"(?<![\w.,])" + re.escape(v) + r"(?![\w]|[.,]\d)", low) for v in values)
 
 
 def eviction_order(records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
@@ -328,8 +365,12 @@ def run_remember(
     # 3. write policy, candidate by candidate, over a view that includes this batch's changes
     policy = WritePolicy(min_confidence=cfg.min_confidence, allow_secrets=cfg.allow_secrets)
     attributes = AttributeIndex(wc.embedder, [r for r in existing_records if r.status == MemoryStatus.ACTIVE],
-                                candidates, min_family_score=policy.min_family_score,
-                                min_similarity=policy.min_attribute_similarity)
+                                candidates, min_family_score=cfg.min_family_score,
+                                min_similarity=policy.min_attribute_similarity,
+                                same_attribute_similarity=cfg.same_attribute_similarity,
+                                min_change_family_score=cfg.min_change_family_score,
+                                restatement_similarity=cfg.restatement_similarity,
+                                strong_family_score=cfg.strong_family_score)
     keys = tuple({normalize_key(c.closes or c.key) for c in candidates if c.key != STATEMENT_KEY})
     slot_records: dict[str, MemoryRecord] = {
         r.id: r for r in (storage.list(user_id, MemoryFilter(statuses=None, keys=keys)) if keys else [])
@@ -359,8 +400,15 @@ def run_remember(
         probe = MemoryRecord(user_id=user_id, agent_id=agent_id, domain=c.domain, kind=c.kind, key=c.key,
                              text=c.text or "-", transferable=bool(c.transferable))
         scope = slot_scope(probe)
+        # a change found by meaning retires the memory it replaces in whichever domain that was said
+        replaces = c.metadata.get("replaces")
+        if replaces and replaces not in slot_records:
+            hit = storage.get(user_id, str(replaces))
+            if hit is not None:
+                slot_records[hit.id] = hit
         same_slot = [r for r in slot_records.values()
-                     if (r.key == c.key or r.key.startswith(c.key + "~")) and slot_scope(r) == scope
+                     if (r.key == c.key or r.key.startswith(c.key + "~"))
+                     and (slot_scope(r) == scope or (r.id == replaces and r.status == MemoryStatus.ACTIVE))
                      and r.agent_id == agent_id]
         view = SlotView(
             active=[r for r in same_slot if r.status == MemoryStatus.ACTIVE],

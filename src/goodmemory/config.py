@@ -121,6 +121,16 @@ class GoodMemoryConfig(BaseModel):
     # write policy
     extraction: Literal["rules", "llm", "combined"] = "rules"  # used when no extractor is passed
     min_confidence: float = Field(default=0.35, ge=0.0, le=1.0)
+    # a statement no rule keyed joins a key family only this alike one of its examples (cosine, values masked)
+    min_family_score: float = Field(default=0.45, ge=-1.0, le=1.0)
+    # ... or this alike when it says a single value the user gave before changed ("these days I X instead")
+    min_change_family_score: float = Field(default=0.35, ge=-1.0, le=1.0)
+    # a statement that says something changed replaces the user's earlier statement this alike (values masked)
+    same_attribute_similarity: float = Field(default=0.5, ge=-1.0, le=1.0)
+    # a statement saying nothing changed replaces its family's value only when this alike the earlier statement
+    restatement_similarity: float = Field(default=0.8, ge=-1.0, le=1.0)
+    # ... or when this alike the family's examples: a clear new value of a one-value attribute ("we relocated to X")
+    strong_family_score: float = Field(default=0.6, ge=-1.0, le=1.0)
     allow_secrets: bool = False
     redact_secrets_in_episodes: bool = True
     keep_roles: tuple[str, ...] = ("user", "assistant", "tool")

@@ -51,7 +51,7 @@ from .taxonomy import (
     volatility_for,
 )
 
-__all__ = ["Earlier", "Plan", "SlotView", "WritePolicy", "attribute_slot", "changes", "decide", "names_in", "normalize_value",
+__all__ = ["Earlier", "Plan", "SlotView", "WritePolicy", "adds", "attribute_slot", "replaced_values", "changes", "decide", "names_in", "normalize_value",
            "drop_replaced", "new_family_key", "record_from_candidate"]
 
 
@@ -60,7 +60,6 @@ class WritePolicy:
     min_confidence: float = 0.35
     allow_secrets: bool = False
     merge_confidence_gain: float = 0.5  # share of the remaining doubt a repeat removes
-    min_family_score: float = 0.3  # a statement no rule keyed needs this cosine to a family's example
     min_attribute_similarity: float = 0.3  # a change in a multi-valued family replaces the most alike statement
 
 
@@ -279,13 +278,16 @@ def _supersede(olds: list[MemoryRecord], new: MemoryRecord, c: Candidate, now: d
 # A newer statement about an attribute replaces the older one even when no rule gave the two one key.
 # Words that say a value changed or that one was added are English, not any rule's wording.
 _CHANGE = re.compile(
-    r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed)?|chang(?:e|ed)|mov(?:e|ed)|new|replac(?:e|ed)|"
+    r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|new|replac(?:e|ed)|"
     r"traded|sold|gave up|quit|stopped|left|cancell?ed|dropped|upgraded|downgraded|raised|lowered|went up|"
     r"went down|increased|decreased|extended|pushed|postponed|rescheduled|shifted|finished|passed away|"
     r"these days|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
-    r"transferred|turned|got promoted|retired|closed|back to)\b", re.I)
-_ADDITION = re.compile(r"\b(?:also|another|second|third|too|as well|on top of|in addition|additionally|besides)\b",
-                       re.I)
+    r"transferred|turned|got promoted|retired|closed|back to|cut|reduced|bumped|postponed|delayed|brought forward|"
+    r"goes up|goes down|goes to|went to|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
+    r"expired|is gone|are gone)\b|[,;]\s*not\s+(?=\S)", re.I)
+# "too" adds only at the end of a clause ("I have a dog too"), not before an adjective ("too strong")
+_ADDITION = re.compile(r"\b(?:also|another|second|third|as well|on top of|in addition|additionally|besides)\b|"
+                       r"\btoo\b(?=\s*(?:[,.;!?]|$))", re.I)
 _NAME_WORD = re.compile(r"[A-Za-z][\w'\-]*|\d[\w.,:\-]*")
 _GENERIC = frozenset(["every", "each", "week", "weeks", "month", "months", "year", "years", "day", "days", "morning", "mornings", "evening", "evenings", "night", "nights", "time", "times", "usually", "always", "never", "really", "like", "likes", "love", "loves", "work", "works", "take", "takes", "have", "has", "need", "needs", "user", "user's", "about", "around", "there", "here", "thing", "things", "stuff", "called", "named", "because", "which", "would", "could", "should", "still", "since", "after", "before", "again", "little", "great"])
 
@@ -320,6 +322,55 @@ def _distinct_words(value: str) -> set[str]:
     return out
 
 
+def _new_words(clause: str, names: set[str]) -> set[str]:
+    """The naming words of ``clause`` that are neither the old value's nor words of change ("moved", "dropped")."""
+    return {w for w in _distinct_words(clause) - names if not _CHANGE.fullmatch(w) and not _AWAY.fullmatch(w)}
+
+
+def _values_in(text: str) -> set[str]:
+    """The names and numbers of ``text`` (capitalised words after its first, words with a digit)."""
+    return {w.lower().strip(".,") for i, w in enumerate(_NAME_WORD.findall(text))
+            if any(ch.isdigit() for ch in w) or (i > 0 and w[0].isupper())}
+
+
+_DENIED = re.compile(r"\b(?:not|instead of|rather than|no longer|before that it was|from)\s+[^,;]*", re.I)
+
+
+def replaced_values(old: str, new: str) -> set[str]:
+    """The names and numbers of ``old`` that ``new`` no longer holds (a value ``new`` only denies,
+    "15,000 words now, not 18,000", counts as gone)."""
+    values = {v.removesuffix("'s") for v in _values_in(old)}
+    # a value the new statement denies ("from warfarin to ...", "not quarterly") is gone, name or not
+    denied = {w.removesuffix("'s") for m in _DENIED.finditer(new) for w in _words(m.group(0))} \
+        & (values | _distinct_words(old))
+    if denied:
+        return denied
+    kept = {w.removesuffix("'s") for w in _words(_DENIED.sub(" ", new))}
+    gone = {v for v in values if v not in kept}
+    # of what ``new`` leaves out, what it gives a new value of the same sort for (a time for a time, a month
+    # for a month): "moved the ceremony to 18:00" replaces 16:30, not the venue
+    brought = {_sort(v) for v in {w.removesuffix("'s") for w in _values_in(new)} - values} - {None}
+    return {v for v in gone if _sort(v) in brought}
+
+
+_MONTH_NAMES = frozenset("january february march april may june july august september october november december".split())
+_DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays "
+                       "fridays saturdays sundays".split())
+
+
+def _sort(value: str) -> str | None:
+    """What sort of value a word is: a time, a month, a weekday, a number or a name."""
+    if re.fullmatch(r"\d{1,2}[:.]\d{2}", value):
+        return "time"
+    if value in _MONTH_NAMES:
+        return "month"
+    if value in _DAY_NAMES:
+        return "day"
+    if any(ch.isdigit() for ch in value):
+        return "number"
+    return "name" if len(value) >= 3 else None
+
+
 def _words(text: str) -> set[str]:
     return {w.lower().strip(".,") for w in _NAME_WORD.findall(text)}
 
@@ -327,6 +378,17 @@ def _words(text: str) -> set[str]:
 def changes(said: str) -> bool:
     """Whether ``said`` speaks of a change ("switched", "no longer", "instead", "now" ...)."""
     return bool(_CHANGE.search(said))
+
+
+_WEAK_CHANGE = frozenset(["now", "new", "these days", "from now on", "actually"])
+
+
+def adds(said: str) -> bool:
+    """Whether ``said`` adds a value rather than replacing one ("also", "a second", "another"); an "also"
+    beside a verb of change is a new piece of news, not a new value ("also the quiz moved to Friday")."""
+    if not _ADDITION.search(said):
+        return False
+    return not any(m.group(0).lower().strip(" ,;") not in _WEAK_CHANGE for m in _CHANGE.finditer(said))
 
 
 def names_in(e: Earlier, family: KeyFamily, said: str) -> set[str]:
@@ -367,9 +429,11 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
                 return None, "statement names no value and no change"
             return latest.key.split("~", 1)[0], "same single-valued attribute"
         return (family.key if statement else own_key), "first value of the attribute"
-    if _ADDITION.search(said):
+    if adds(said):
         return own_key, "an addition to a multi-valued attribute"
-    named = [e for e in earlier if names_in(e, family, said) and e.key != own_key]
+    # a statement naming an earlier value replaces it only when it says so ("we bought a used X, registration
+    # due in March" names the other car's registration, and changes nothing of it)
+    named = [e for e in earlier if names_in(e, family, said) and e.key != own_key] if changed or not statement else []
     if named:
         best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
         return best.key.split("~", 1)[0], "names an earlier value of the attribute"
@@ -401,7 +465,9 @@ def drop_replaced(value: str, old: Earlier) -> str:
     v = _FROM_TO.sub("to", value) if names & _words(" ".join(_FROM_TO.findall(value))) else value
     v = _SWAP.sub(lambda m: f"{m.group(1)} it {m.group(2)}", v)
     parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
-    kept = [p for p in parts if not _AWAY.search(p)]
+    # a clause that says what went away goes, unless it names something new ("swimming moved to Monday")
+    kept = [p for p in parts if not _AWAY.search(p) or _values_in(p) - names
+            or (_new_words(p, names) and not _words(p) & names)]
     if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) for p in kept):
         v = ", ".join(kept)
     m = _CONTRAST.search(v)

@@ -92,3 +92,78 @@ def test_no_statements_by_meaning_with_a_hashing_embedder() -> None:
         assert not any(r.metadata.get("rule") == "statement" for r in m.list(user_id="u"))
     finally:
         m.close()
+
+
+def _say_in(mem: GoodMemory, user: str, *sessions: tuple[datetime, str, str]) -> None:
+    for i, (at, domain, text) in enumerate(sessions):
+        mem.remember([{"role": "user", "content": text}], user_id=user, session_id=f"d{i}", at=at, domain=domain)
+
+
+def test_a_change_in_wording_no_rule_knows_supersedes_even_across_domains(mem: GoodMemory) -> None:
+    # neither sentence matches a rule or a family's examples well: the attribute is found by comparing the
+    # two statements with their values masked; the old one was said in another domain
+    _say_in(mem, "plot", (T1, "garden", "Our allotment plot is number 14, on the north side of the field."),
+            (T2, "admin", "The committee moved our allotment to plot 22 now, on the north side of the field."))
+    active = " ".join(_active(mem, "plot"))
+    assert "22" in active and "14" not in active
+    new = next(r for r in mem.list(user_id="plot") if "22" in r.value and r.kind != MemoryKind.EPISODE)
+    chain = [h.memory.value for h in mem.history(new.id, user_id="plot")]
+    assert "14" in chain[0] and "22" in chain[-1]
+    # the old turn carries the change, so history shows it next to the old value
+    old_turn = next(r for r in mem.list(user_id="plot") if r.kind == MemoryKind.EPISODE and "14" in r.text)
+    assert any("22" in m["new"] for m in old_turn.metadata.get("outdated", []))
+
+
+def test_a_number_without_i_is_kept_and_an_update_of_it_wins(mem: GoodMemory) -> None:
+    _say(mem, "fee", (T1, "Swimming club fee is 30 a term for the kids."),
+         (T2, "Swimming club fee is 36 a term now, the pool raised it."))
+    active = " ".join(_active(mem, "fee"))
+    assert "36" in active and "30 a term" not in active
+    assert any("30" in v for v in _history(mem, "fee"))
+
+
+def test_an_addition_in_free_wording_does_not_supersede(mem: GoodMemory) -> None:
+    _say(mem, "bees", (T1, "We keep two beehives at the bottom of the orchard, 2 colonies."),
+         (T2, "We also set up a third hive by the shed now, 3 colonies in all."))
+    active = " ".join(_active(mem, "bees"))
+    assert "two beehives" in active and "third hive" in active
+    assert not _history(mem, "bees")
+
+
+def test_a_weak_family_match_is_neither_filed_there_nor_replaces_it(mem: GoodMemory) -> None:
+    from goodmemory.config import GoodMemoryConfig
+
+    floor = GoodMemoryConfig().min_family_score
+    _say(mem, "weak", (T1, "I live in Tartu."), (T2, "I double-check every invoice by hand before it goes out."),
+         (T2, "We are renovating the old mill by the river, a brick building from 1910."))
+    assert "Tartu" in _active(mem, "weak")
+    assert not _history(mem, "weak")
+    statements = [r for r in mem.list(user_id="weak") if r.metadata.get("rule") == "statement"]
+    assert statements
+    for r in statements:
+        # kept in the user's words as a note of its own, or under a family it is really alike
+        assert r.key.startswith("fact.note.") or r.metadata["family_score"] >= floor, (r.key, r.metadata)
+        assert not r.key.startswith(("profile.home_city", "contact.")), r.key
+
+
+def test_someone_elses_words_are_kept_only_as_a_change(mem: GoodMemory) -> None:
+    _say(mem, "rep", (T1, "My sister says the bakery on the corner is the best in town."))
+    assert not [r for r in mem.list(user_id="rep") if r.kind != MemoryKind.EPISODE]
+    _say(mem, "rep2", (T1, "Our rent is 900 a month for the two-bed flat."),
+         (T2, "The landlord says our rent is 950 a month now for the two-bed flat."))
+    active = " ".join(_active(mem, "rep2"))
+    assert "950" in active and "900" not in active
+
+
+def test_a_turn_restating_the_replaced_value_is_marked_outdated_too(mem: GoodMemory) -> None:
+    # the assistant repeated the old figure; once it changed, that turn is as outdated as the user's
+    mem.remember([{"role": "user", "content": "The kiln hire at the studio costs 40 per firing."},
+                  {"role": "assistant", "content": "Noted, so 40 per firing, and the glaze is extra."},
+                  {"role": "assistant", "content": "The glaze is 5 per pot."}],
+                 user_id="kiln", session_id="k1", at=T1)
+    mem.remember([{"role": "user", "content": "The kiln hire went up to 48 per firing now."}],
+                 user_id="kiln", session_id="k2", at=T2)
+    turns = {r.text: r.metadata.get("outdated", []) for r in mem.list(user_id="kiln") if r.kind == MemoryKind.EPISODE}
+    echo = next(m for t, m in turns.items() if t.startswith("assistant: Noted"))
+    assert echo and "48" in echo[0]["new"]
+    assert not turns["assistant: The glaze is 5 per pot."]  # says nothing of the fee

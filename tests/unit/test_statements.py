@@ -35,7 +35,6 @@ def test_a_first_person_statement_keeps_the_users_words() -> None:
 @pytest.mark.parametrize("text", [
     "Could you find me a cheaper one?",
     "Thanks!",
-    "My neighbour said the bins go out on Tuesday.",
     "If I had a boat I'd live on it.",
     "I'm looking for a quiet cafe.",
     "The weather in Riga is grim.",
@@ -43,6 +42,19 @@ def test_a_first_person_statement_keeps_the_users_words() -> None:
 ])
 def test_no_statement_from_questions_requests_hearsay_or_other_peoples_world(text: str) -> None:
     assert _st(text) is None
+
+
+def test_someone_elses_words_are_marked_reported() -> None:
+    # kept by the write path only where they change what the user said before
+    c = _st("My neighbour said the bins go out on Tuesday.")
+    assert c is not None and c.metadata["reported"]
+    assert not _st("I put the bins out on Tuesday.").metadata.get("reported")  # type: ignore[union-attr]
+
+
+def test_a_sentence_with_a_number_needs_no_i() -> None:
+    c = _st("Parking permit renewal is 45 a year.")
+    assert c is not None and c.value == "Parking permit renewal is 45 a year"
+    assert _st("The weather in Riga is grim.") is None
 
 
 def test_an_answer_is_compared_with_its_question() -> None:
@@ -102,3 +114,31 @@ def test_a_named_speakers_turn_gives_no_statement() -> None:
     named = RuleExtractor().extract([Message(id="m0", role="user", content=said, timestamp=AT, name="Ines")], ctx)
     assert any(c.metadata.get("statement") for c in plain)
     assert not any(c.metadata.get("statement") for c in named)
+
+
+def test_an_addition_is_told_from_news_that_also_changes_something() -> None:
+    from goodmemory.merge import adds
+
+    assert adds("We also keep a rabbit now")
+    assert adds("I got a second bike for the winter")
+    assert adds("I speak Welsh too.")
+    assert not adds("The Welsh is too hard for me")  # "too" before an adjective adds nothing
+    assert not adds("Also, the dentist moved my check-up to Monday")  # news with a change, no new value
+
+
+def test_replaced_values_are_what_the_new_statement_gives_a_new_value_of_the_same_sort() -> None:
+    from goodmemory.merge import replaced_values
+
+    assert replaced_values("Choir is on Wednesday at 19:30 in the Old Hall",
+                           "Choir moved to 20:00, still in the Old Hall") == {"19:30"}
+    assert replaced_values("The quote from Bramley Roofing was 2,300", "Bramley Roofing sent 2,650, not 2,300") == {"2,300"}
+    assert replaced_values("My locker is 14 in the east wing", "Nothing changed in the east wing") == set()
+    # what the new statement denies is gone, even a word with no capital or digit
+    assert replaced_values("The dog eats kibble twice a day", "The vet moved him from kibble to raw food") == {"kibble"}
+
+
+def test_a_leading_no_that_is_part_of_the_sentence_stays() -> None:
+    c = _st("ok no sugar in my tea from now on")
+    assert c is not None and c.value == "No sugar in my tea from now on"
+    c = _st("No, I still live in Leeds.")
+    assert c is not None and c.value == "I still live in Leeds"

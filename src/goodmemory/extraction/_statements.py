@@ -33,10 +33,12 @@ _HYPOTHETICAL = re.compile(r"\b(?:if i|suppose|imagine|hypothetically|what if|le
 # someone else's words, a request or a wish is no fact about the user
 _REPORTED = re.compile(r"\b(?:said|says|told me|tells me|thinks|claims|mentioned|believes|reckons)\b", re.I)
 _REQUEST = re.compile(r"\b(?:i'?m looking for|i am looking for|i'?m interested in|i am interested in|i'?d like to|i would like to|i want to|i'?m trying to|"
-                      r"i need (?:some|a|an|help)|looking for)\b|^i'?m (?:fine|good|ok|okay|great|well)\b|"
-                      r"\b(?:that|this|the) (?:option|one|idea)\b", re.I)
+                      r"i need (?:some|a|an|help)|looking for)\b|^i'?m (?:fine|good|ok|okay|great|well)\b", re.I)
+# "I'll go with that one": a choice among the assistant's options, no value of the user's own unless it names one
+# ("use the one ending 5520")
+_CHOICE = re.compile(r"\b(?:that|this|the) (?:option|one|idea)\b", re.I)
 _LEAD = re.compile(
-    r"^(?:(?:oh|well|so|ok|okay|and|but|btw|by the way|also|yes|yeah|yep|no|nope|um|uh|hmm|alright|right|honestly|"
+    r"^(?:(?:no|nope)\s*[,:;!.\-]+\s*|(?:oh|well|so|ok|okay|and|but|btw|by the way|also|yes|yeah|yep|um|uh|hmm|alright|right|honestly|"
     r"anyway|plus|fyi|just so you know|for the record|quick update|small update|update|heads up|good news|"
     r"bad news|news|sorry|oops|actually|correction|on second thought|as it happens|turns out|for what it'?s worth)"
     r"\b[,:;!.\-]*\s*)+", re.I)
@@ -60,6 +62,8 @@ _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|
                        r"paid|sent|spent|met|had|became|won|quit|switched|started|moved)\s+(?!you\b)", re.I)
 _AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|correct|right|exactly|perfect|great|sounds good|not really|that'?s (?:right|correct|"
                        r"fine|great|perfect)|that all sounds|that sounds|thanks|thank you|no problem|ok|okay|fine)\b", re.I)
+_NUMBER_WORD = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+                          r"hundred|thousand|million|half|twice|once)\b", re.I)
 _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 _MIN_WORDS = 3
 _MAX_WORDS = 40
@@ -121,16 +125,24 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     words = s.split()
     if secret or not (_MIN_WORDS - (1 if question else 0) <= len(words) <= _MAX_WORDS) or s.endswith("?"):
         return None
-    if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) or _REPORTED.search(s) \
+    if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) \
             or _REQUEST.search(s) or _NOT_YET.search(s) or (_IMPERATIVE.match(s) and not _STANDING.search(s)):
         return None
     has_value = "X" in mask_values(s).split() or any(ch.isdigit() for ch in s)
+    if _CHOICE.search(s) and not has_value:
+        return None
     if question and _AGREEING.match(s) and not has_value:
         return None  # "That all sounds right, thanks": agreement, no value of the user's to keep
     if _OBLIGATION.search(s) and not has_value:
         return None  # "I need to schedule an appointment": a task for the rules, no fact
+    # someone else's words ("the landlord says the rent goes up") are the user's world only where they change
+    # something the user said before: the write path keeps such a statement only as a supersede
+    reported = bool(_REPORTED.search(s))
+    # a sentence with a number and no "I" ("Report due 30 June", "rent is 900 a month") is still the user's
+    # world when the user says it; without a number it is as likely chatter about anything
+    numbered = (any(ch.isdigit() for ch in s) or bool(_NUMBER_WORD.search(s))) and len(words) >= _MIN_WORDS
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
-            and not (known & set(_known_words(s))):
+            and not numbered and not (known & set(_known_words(s))):
         return None
     body = s.rstrip(".!")
     if clause and _LEANS.search(body) and "X" not in mask_values(body).split():
@@ -148,5 +160,5 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         kind=MemoryKind.FACT, key=STATEMENT_KEY, value=body, text=text, confidence=0.7, importance=0.4,
         domain=domain, message_ids=list(message_ids), role="user", timestamp=timestamp,  # type: ignore[arg-type]
         is_correction=correction, extractor="rules", keywords=question or "",
-        metadata={"statement": True, "about": about, "rule": "statement"},
+        metadata={"statement": True, "about": about, "rule": "statement", **({"reported": True} if reported else {})},
     )
