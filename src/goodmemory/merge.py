@@ -433,7 +433,8 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
         return own_key, "an addition to a multi-valued attribute"
     # a statement naming an earlier value replaces it only when it says so ("we bought a used X, registration
     # due in March" names the other car's registration, and changes nothing of it)
-    named = [e for e in earlier if names_in(e, family, said) and e.key != own_key] if changed or not statement else []
+    named = [e for e in earlier if names_in(e, family, said) and e.key != own_key
+             and (changed or not statement or replaced_values(e.value, said))]
     if named:
         best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
         return best.key.split("~", 1)[0], "names an earlier value of the attribute"

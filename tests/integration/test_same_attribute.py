@@ -167,3 +167,18 @@ def test_a_turn_restating_the_replaced_value_is_marked_outdated_too(mem: GoodMem
     echo = next(m for t, m in turns.items() if t.startswith("assistant: Noted"))
     assert echo and "48" in echo[0]["new"]
     assert not turns["assistant: The glaze is 5 per pot."]  # says nothing of the fee
+
+
+def test_a_new_value_of_the_same_sort_for_a_named_item_replaces_it_without_a_word_of_change(mem: GoodMemory) -> None:
+    # no "changed", "now" or "switched": naming the item and giving it another number is the change
+    _say(mem, "dose", (T1, "I take 10 mg of lisinopril with dinner."),
+         (T2, "The GP has me on lisinopril 20 mg."))
+    active = " ".join(_active(mem, "dose"))
+    assert "20 mg" in active and "10 mg" not in active
+    assert any("10 mg" in v for v in _history(mem, "dose"))
+
+
+def test_naming_an_item_without_a_new_value_changes_nothing(mem: GoodMemory) -> None:
+    _say(mem, "dose2", (T1, "I take 10 mg of lisinopril with dinner."),
+         (T2, "Lisinopril makes me a bit dizzy in the mornings."))
+    assert "10 mg" in " ".join(_active(mem, "dose2"))
