@@ -22,6 +22,9 @@ History:
    it fills. SQLite: nothing to do.
 4. index on memories by (user, kind, status, created_at): the per-kind lists of
    every ``build_context`` (profile, open loops, style).
+5. PostgreSQL: the full-text index holds word stems.
+6. index on memories by (user, session_id): every ``remember`` with a session lists the
+   session's stored turns (turn ids continue across calls).
 """
 
 from __future__ import annotations
@@ -229,6 +232,12 @@ def _v5(conn: Connection, fts: str) -> None:
         last = rows[-1][0]
 
 
+def _v6(conn: Connection, fts: str) -> None:
+    # remember lists the session's stored turns to continue their ids: by (user, kind) that read every turn of
+    # the user to check its session (17 ms at 10k memories on SQLite), by session a few rows
+    conn.execute(text("CREATE INDEX IF NOT EXISTS gm_mem_user_session ON gm_memories (user_id, session_id)"))
+
+
 Migration = Callable[[Connection, str], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial schema: memories, vectors, events, tombstones, full-text", _v1),
@@ -236,6 +245,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (3, "PostgreSQL: vectors hash-partitioned by user, one HNSW index per partition", _v3),
     (4, "index: memories by (user, kind, status, created_at)", _v4),
     (5, "PostgreSQL: the full-text index holds word stems", _v5),
+    (6, "index: memories by (user, session_id)", _v6),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
