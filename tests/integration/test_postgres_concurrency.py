@@ -305,8 +305,9 @@ def test_sqlite_upgrades_a_v1_database_and_refuses_a_newer_one(tmp_path: Path) -
     finally:
         s.close()
     with engine.begin() as conn:
-        assert S.current_version(conn) == S.SCHEMA_VERSION == 7
-        assert {"gm_mem_user_created", "gm_tomb_user", "gm_mem_user_kind", "gm_mem_user_session"} <= _index_names(conn)
+        assert S.current_version(conn) == S.SCHEMA_VERSION == 8
+        assert {"gm_mem_user_created", "gm_tomb_user", "gm_mem_user_kind", "gm_mem_user_session",
+                "gm_mem_user_recent"} <= _index_names(conn)
         conn.execute(text("UPDATE gm_meta SET value = '99' WHERE name = 'schema_version'"))
     with pytest.raises(SchemaVersionError, match="99"):
         SQLStorage(url)
@@ -315,7 +316,7 @@ def test_sqlite_upgrades_a_v1_database_and_refuses_a_newer_one(tmp_path: Path) -
     engine.dispose()
 
 
-def test_sqlite_lists_a_sessions_turns_by_the_session_index(tmp_path: Path) -> None:
+def test_sqlite_plans_remembers_lists_on_their_indexes(tmp_path: Path) -> None:
     """remember lists the stored turns of its session on every call: that reads the session, not every turn."""
     from goodmemory.storage.base import WriteBatch
 
@@ -331,6 +332,14 @@ def test_sqlite_lists_a_sessions_turns_by_the_session_index(tmp_path: Path) -> N
             stmt = s._list_select("u", flt, None).compile(conn, compile_kwargs={"literal_binds": True})
             plan = " ".join(str(r[3]) for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {stmt}"))
         assert "gm_mem_user_session" in plan, plan
+        newest = MemoryFilter(exclude_kinds=(MemoryKind.EPISODE,), agent_id="", newest_first=True)
+        s.write_bulk("u", WriteBatch(inserts=[make_record("u", f"fact {i}", key=f"fact.f{i}", minutes=i)
+                                              for i in range(50)]))
+        assert [r.key for r in s.list("u", newest, limit=3)] == ["fact.f49", "fact.f48", "fact.f47"]
+        with s.engine.connect() as conn:
+            stmt = s._list_select("u", newest, 3).compile(conn, compile_kwargs={"literal_binds": True})
+            plan = " ".join(str(r[3]) for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {stmt}"))
+        assert "gm_mem_user_recent" in plan, plan  # the newest facts without walking the turns between them
     finally:
         s.close()
 
@@ -374,9 +383,9 @@ def test_postgres_upgrades_a_v1_database_and_refuses_a_newer_one() -> None:
         finally:
             s.close()
         with engine.begin() as conn:
-            assert S.current_version(conn) == S.SCHEMA_VERSION == 7
+            assert S.current_version(conn) == S.SCHEMA_VERSION == 8
             assert {"gm_mem_user_created", "gm_tomb_user", "gm_one_active_slot", "gm_mem_tsv", "gm_mem_user_kind",
-                    "gm_mem_user_session"} <= _index_names(conn)
+                    "gm_mem_user_session", "gm_mem_user_recent"} <= _index_names(conn)
             conn.execute(text("UPDATE gm_meta SET value = '99' WHERE name = 'schema_version'"))
         with pytest.raises(SchemaVersionError, match="99"):
             PostgresStorage(PG_URL, schema=schema)
@@ -414,7 +423,7 @@ def test_postgres_v4_full_text_is_reindexed_with_stems() -> None:
         finally:
             s.close()
         with engine.connect() as conn:
-            assert S.current_version(conn) == S.SCHEMA_VERSION == 7
+            assert S.current_version(conn) == S.SCHEMA_VERSION == 8
     finally:
         with engine.begin() as conn:
             conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))

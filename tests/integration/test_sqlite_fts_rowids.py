@@ -53,4 +53,4 @@ def test_a_v6_store_is_renumbered_and_its_rows_found_by_id(tmp_path: Path) -> No
     finally:
         s.close()
     with create_engine(f"sqlite:///{db}").connect() as conn:
-        assert S.current_version(conn) == S.SCHEMA_VERSION == 7
+        assert S.current_version(conn) == S.SCHEMA_VERSION == 8

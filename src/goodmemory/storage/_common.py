@@ -118,7 +118,11 @@ def where(user_id: Any, flt: MemoryFilter,
     if flt.kinds is not None:
         conds.append(c.kind.in_([k.value for k in flt.kinds]))
     if flt.exclude_kinds is not None:
-        conds.append(c.kind.not_in([k.value for k in flt.exclude_kinds]))
+        # "kind <> 'episode'" with the kind as a literal (an enum value, never user input): the term a partial
+        # index is matched on (v8: a user's newest memories that are not raw turns, remember's 500 slots)
+        from sqlalchemy import literal_column
+
+        conds.extend(c.kind != literal_column(f"'{k.value}'") for k in flt.exclude_kinds)
     if flt.visible_in_domain is not None:
         conds.append((c.domain == "") | (c.domain == flt.visible_in_domain) | (c.transferable.is_(True)))
     if flt.domain is not None:

@@ -28,6 +28,9 @@ History:
 7. SQLite: each full-text row's rowid is ``fts_rowid(memory_id)``. FTS5 cannot index the
    ``memory_id`` column, so deleting a memory's entry by id read the whole index (24 ms per
    ``remember`` at 10k memories); by rowid it reads that row. Existing rows are renumbered.
+8. partial index on memories that are not raw turns, by (user, status, created_at, id): every
+   ``remember`` reads the user's 500 newest (the slots the extractor sees); through the
+   (user, created_at) index that walked the turns in between (24 ms -> 4 ms at 10k on SQLite).
 """
 
 from __future__ import annotations
@@ -267,6 +270,11 @@ def _v7(conn: Connection, fts: str) -> None:
                          [{"r": fts_rowid(r[1]), "m": r[1], "u": r[2], "b": r[3]} for r in moved])
 
 
+def _v8(conn: Connection, fts: str) -> None:
+    conn.execute(text("CREATE INDEX IF NOT EXISTS gm_mem_user_recent ON gm_memories (user_id, status, created_at, id) "
+                      "WHERE kind <> 'episode'"))
+
+
 Migration = Callable[[Connection, str], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial schema: memories, vectors, events, tombstones, full-text", _v1),
@@ -276,6 +284,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (5, "PostgreSQL: the full-text index holds word stems", _v5),
     (6, "index: memories by (user, session_id)", _v6),
     (7, "SQLite: full-text rows keyed by a hash of the memory id", _v7),
+    (8, "partial index: memories that are not raw turns by (user, status, created_at, id)", _v8),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
