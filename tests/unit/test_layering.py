@@ -50,7 +50,7 @@ KNOWN_CYCLES: set[frozenset[str]] = {
 # Modules over the size limit today.
 SIZE_LIMIT = 500
 KNOWN_LARGE: set[str] = {
-    "goodmemory.testing.conformance", "goodmemory.storage.postgres", "goodmemory.extraction.rules",
+    "goodmemory.testing.conformance", "goodmemory.extraction.rules",
     "goodmemory.extraction._patterns", "goodmemory.testing.openai_server", "goodmemory.eval.suites.user_memory",
 }
 

@@ -128,7 +128,6 @@ T = TypeVar("T")
 _VECTORS = table("gm_vectors", column("memory_id"), column("user_id"), column("emb"))
 _TSV: ColumnClause[Any] = literal_column("gm_memories.tsv")
 _SIMPLE: ColumnClause[Any] = literal_column("'simple'::regconfig")
-_INSERT_MEMORY = INSERT_MEMORY  # the former name
 _TERM_STATS_TTL_S = 300.0
 
 
@@ -237,12 +236,7 @@ class PostgresStorage:
             ensure_hnsw(conn, self._dim, self._index)
 
     def _load_meta(self, conn: Connection) -> None:
-        rows = {
-            r[0]: r[1]
-            for r in conn.execute(
-                select(S.meta.c.name, S.meta.c.value).where(S.meta.c.name.in_(["dim", "vector_type"]))
-            )
-        }
+        rows = dict(conn.execute(select(S.meta.c.name, S.meta.c.value).where(S.meta.c.name.in_(["dim", "vector_type"]))).all())
         if "dim" in rows:
             self._dim = int(rows["dim"])
             self._set_vector_type(rows.get("vector_type", "halfvec"))
