@@ -54,3 +54,19 @@ def test_a_v6_store_is_renumbered_and_its_rows_found_by_id(tmp_path: Path) -> No
         s.close()
     with create_engine(f"sqlite:///{db}").connect() as conn:
         assert S.current_version(conn) == S.SCHEMA_VERSION == 8
+
+
+def test_a_record_updated_twice_in_one_batch_keeps_one_entry_with_its_last_text(tmp_path: Path) -> None:
+    db = tmp_path / "twice.db"
+    s = SQLStorage(f"sqlite:///{db}")
+    try:
+        rec = make_record("u", "Alice keeps bees in Porto", key="hobby.insects")
+        s.write("u", WriteBatch(inserts=[rec]))
+        first = rec.model_copy(update={"text": "Alice keeps wasps in Porto"})
+        last = rec.model_copy(update={"text": "Alice keeps ants in Porto"})
+        s.write("u", WriteBatch(updates=[first, last]))
+        assert _fts(db) == [(S.fts_rowid(rec.id), rec.id)]
+        assert [m for m, _ in s.search_text("u", TextQuery("ants"))] == [rec.id]
+        assert s.search_text("u", TextQuery("wasps")) == [] and s.search_text("u", TextQuery("bees")) == []
+    finally:
+        s.close()

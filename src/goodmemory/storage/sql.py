@@ -236,7 +236,9 @@ class SQLStorage:
                         literal_column("+gm_memories.kind") == MemoryKind.EPISODE.value))])
                 if batch.inserts:
                     conn.execute(insert(S.memories), [memory_row(r) for r in batch.inserts])
-                fts_rows = [(S.fts_rowid(r.id), r.id, user_id, search_body(r)) for r in [*batch.updates, *batch.inserts]]
+                # one row per memory: a batch may update a record twice (its last state is the one kept)
+                latest = {r.id: r for r in [*batch.updates, *batch.inserts]}
+                fts_rows = [(S.fts_rowid(r.id), r.id, user_id, search_body(r)) for r in latest.values()]
                 if fts_rows:
                     conn.exec_driver_sql(INSERT_FTS, fts_rows)
                 if vecs:
