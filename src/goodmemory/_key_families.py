@@ -225,9 +225,9 @@ def family_of(key: str) -> KeyFamily | None:
             if any(sfx in tails for sfx in fam.suffixes):
                 return fam
     for n in range(len(parts), 0, -1):
-        fam = _PREFIX_OWNER.get(".".join(parts[:n]))
-        if fam is not None:
-            return fam
+        owner = _PREFIX_OWNER.get(".".join(parts[:n]))
+        if owner is not None:
+            return owner
     return None
 
 
