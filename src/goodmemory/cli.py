@@ -1,12 +1,14 @@
 """The ``goodmemory`` command line (typer + rich).
 
-Global options come before the command::
+Global options go before or after the command::
 
-    goodmemory --url sqlite:///mem.db --user-id u42 -o json search "hotel"
+    goodmemory --url sqlite:///mem.db --user-id u42 -o json recall "hotel"
+    goodmemory recall "hotel" --url sqlite:///mem.db -u u42 -o json
 
 ``--url`` defaults to ``GOODMEMORY_URL``, else the SQLite file in the user
 data directory (``goodmemory doctor`` prints it); ``--user-id`` defaults to
-``GOODMEMORY_USER_ID``. Exit codes: 0 ok, 1 a GoodMemory error (the message on
+``GOODMEMORY_USER_ID``. ``postgres://`` and ``postgresql://`` URLs use the psycopg 3 driver. Wherever a
+memory id is taken, the short id a context shows (its first 6+ characters) will do. Exit codes: 0 ok, 1 a GoodMemory error (the message on
 stderr says what to fix), 2 a usage error.
 """
 
@@ -26,15 +28,20 @@ from typing import Annotated, Any, cast
 import typer
 from pydantic import BaseModel
 
+from ._cli_group import GlobalOptionsAnywhere
+from ._cli_storage import foreign_sqlite, psycopg_url
+from ._short_ids import resolve_id
 from .errors import GoodMemoryError, MemoryNotFoundError, StorageError
 from .memory import GoodMemory, create_good_memory
-from .models import HistoryEntry
+from .models import HistoryEntry, WriteAction, WriteResult
 
 __all__ = ["app", "main"]
 
 USER_ENV = "GOODMEMORY_USER_ID"
+URL_ENV = "GOODMEMORY_URL"
 
 app = typer.Typer(
+    cls=GlobalOptionsAnywhere,
     name="goodmemory",
     help="Long-term user memory for LLM agents: remember, recall, cite, correct, forget.",
     no_args_is_help=True,
@@ -72,7 +79,7 @@ def _global(
     if url is not None and not url.strip():
         # an empty --url (e.g. an unset shell variable) must not silently mean the default database
         raise _usage("--url is empty: give a storage URL such as sqlite:///mem.db, or leave --url out")
-    ctx.obj = _State(url=url, user_id=user_id or os.environ.get(USER_ENV) or None, output=output)
+    ctx.obj = _State(url=psycopg_url(url), user_id=user_id or os.environ.get(USER_ENV) or None, output=output)
 
 
 # -- plumbing -------------------------------------------------------------
@@ -101,41 +108,19 @@ def _errors() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-def _foreign_sqlite(url: str) -> str | None:
-    """The path of an existing SQLite file that holds tables but is not a GoodMemory database."""
-    import sqlite3
-
-    from sqlalchemy.engine import make_url
-
-    try:
-        path = make_url(url).database if url.startswith("sqlite") else None
-    except Exception:  # a malformed URL: create_good_memory says what is wrong
-        return None
-    if not path or path == ":memory:" or not Path(path).is_file() or Path(path).stat().st_size == 0:
-        return None
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return None  # not SQLite at all: the adapter explains
-    return path if names and "gm_meta" not in names else None
-
-
 @contextmanager
 def _memory(ctx: typer.Context) -> Iterator[GoodMemory]:
     st = _state(ctx)
     with _errors():
         from .config import default_storage_url
 
-        foreign = _foreign_sqlite(st.url or default_storage_url())
+        url = st.url or psycopg_url(os.environ.get(URL_ENV)) or default_storage_url()
+        foreign = foreign_sqlite(url)
         if foreign is not None:
             _err(f"error: {foreign} is a SQLite database but not a GoodMemory database; GoodMemory will not add "
                  "its tables to it\nhint: give --url a new file or an existing GoodMemory database")
             raise typer.Exit(1)
-        mem = create_good_memory(st.url)
+        mem = create_good_memory(url)
         try:
             yield mem
         finally:
@@ -145,8 +130,13 @@ def _memory(ctx: typer.Context) -> Iterator[GoodMemory]:
 def _user(ctx: typer.Context) -> str:
     uid = _state(ctx).user_id
     if not uid:
-        raise _usage(f"this command needs a user: pass --user-id USER before the command, or set {USER_ENV}")
+        raise _usage(f"this command needs a user: pass --user-id USER, or set {USER_ENV}")
     return uid
+
+
+def _full_id(mem: GoodMemory, user_id: str, memory_id: str) -> str:
+    """``memory_id``, or the one id of this user's memories that starts with it (a context's short id)."""
+    return resolve_id(memory_id, lambda: [r.id for r in mem.list(user_id=user_id, include_history=True)])
 
 
 def _jsonable(obj: Any) -> Any:
@@ -229,18 +219,35 @@ def add(
         messages = [{"role": role, "content": message}]
     with _memory(ctx) as mem, _errors():
         res = mem.remember(messages, user_id=user_id, session_id=session_id, agent_id=agent_id, domain=domain)
+    rows = _decision_rows(res)
 
     def text() -> str:
-        lines = [f"{d.action.value:<9} {d.memory_id or '-':<14} {d.reason}" for d in res.decisions]
+        lines = [f"{a:<9} {i or '-':<6}  {k:<10} {t}  ({why})" for a, i, k, t, why in rows]
+        n = res.actions()
+        lines.append(f"{n.get('add', 0) + n.get('merge', 0)} stored, {n.get('supersede', 0)} superseded, "
+                     f"{n.get('reject', 0)} rejected")
         lines += [f"warning: {w}" for w in res.warnings]
         return "\n".join(lines)
 
-    _emit(ctx, res, text=text, rows=lambda: (["action", "memory id", "reason"],
-                                            [[d.action.value, d.memory_id or "", d.reason] for d in res.decisions]))
+    _emit(ctx, res, text=text, rows=lambda: (["action", "id", "kind", "what", "why"], [list(r) for r in rows]))
+
+
+def _decision_rows(res: WriteResult) -> list[tuple[str, str, str, str, str]]:
+    """(action, short id, kind, what was decided on, why) per decision; a supersede names what it replaced."""
+    records = {m.id: m for m in res.memories}
+    out = []
+    for d in res.decisions:
+        rec = records.get(d.memory_id or "")
+        what = rec.text if rec is not None else (d.candidate.text if d.candidate is not None else "")
+        kind = rec.kind.value if rec is not None else (d.candidate.kind.value if d.candidate is not None else "")
+        why = d.reason + (f"; replaces {d.supersedes[:6]}" if d.action == WriteAction.SUPERSEDE and d.supersedes
+                          else "")
+        out.append((d.action.value, (d.memory_id or "")[:6], kind, what, why))
+    return out
 
 
 @app.command()
-def search(
+def recall(
     ctx: typer.Context,
     query: str,
     domain: Annotated[str | None, typer.Option("--domain")] = None,
@@ -259,6 +266,9 @@ def search(
           rows=lambda: (["score", "id", "kind", "text", "reasons"],
                         [[f"{h.score:.3f}", h.memory.id, h.memory.kind.value, h.memory.text,
                           "; ".join(h.reasons)] for h in res.hits]))
+
+
+app.command("search", help="Alias of `recall`.")(recall)
 
 
 @app.command()
@@ -298,7 +308,7 @@ def get(ctx: typer.Context, memory_id: str) -> None:
     """Show one memory with its provenance."""
     user_id = _user(ctx)
     with _memory(ctx) as mem, _errors():
-        rec = mem.get(memory_id, user_id=user_id)
+        rec = mem.get(_full_id(mem, user_id, memory_id), user_id=user_id)
     _emit(ctx, rec, text=lambda: json.dumps(rec.model_dump(mode="json"), ensure_ascii=False, indent=2),
           rows=lambda: (["field", "value"], [[k, json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v]
                                              for k, v in rec.model_dump(mode="json").items()]))
@@ -310,7 +320,7 @@ def history(ctx: typer.Context, memory_id: str) -> None:
     user_id = _user(ctx)
     with _memory(ctx) as mem, _errors():
         # cast: inside GoodMemory, ``list[...]`` in annotations resolves to its list() method for mypy
-        entries = cast("list[HistoryEntry]", mem.history(memory_id, user_id=user_id))
+        entries = cast("list[HistoryEntry]", mem.history(_full_id(mem, user_id, memory_id), user_id=user_id))
     _emit(ctx, entries,
           text=lambda: "\n".join(f"{_date(e.valid_from):<10} -> {_date(e.valid_to) or 'now':<10} "
                                  f"{e.memory.status.value:<10} {e.memory.id}  {e.memory.text}" for e in entries),
@@ -330,7 +340,8 @@ def feedback(
     """Confirm, reject, correct or rate a memory."""
     user_id = _user(ctx)
     with _memory(ctx) as mem, _errors():
-        res = mem.feedback(memory_id, signal, user_id=user_id, correction=correction, note=note)
+        res = mem.feedback(_full_id(mem, user_id, memory_id), signal, user_id=user_id, correction=correction,
+                           note=note)
     _emit(ctx, res, text=lambda: f"{res.signal.value}: {res.memory_id}"
           + (f" -> {res.new_memory_id}" if res.new_memory_id else "")
           + (f"  {json.dumps(res.changed, ensure_ascii=False, default=str)}" if res.changed else ""))
@@ -352,6 +363,8 @@ def forget(
         raise _usage(f"this deletes every memory of {user_id!r}; add --yes (or --dry-run to preview)")
     with _memory(ctx) as mem, _errors():
         everything = memory_id is None and key is None and session_id is None and domain is None
+        if memory_id is not None:
+            memory_id = _full_id(mem, user_id, memory_id)
         res = mem.forget(memory_id, user_id=user_id, key=key, session_id=session_id, domain=domain, dry_run=dry_run,
                          all=everything)
 

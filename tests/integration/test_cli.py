@@ -1,4 +1,5 @@
-"""The ``goodmemory`` command line, through typer's CliRunner against a temporary SQLite file.
+"""The ``goodmemory`` command line, through typer's CliRunner and its real entry point (``main(argv)``, and
+subprocesses) against a temporary SQLite file.
 
 The storage and the packaged embedding model are the real defaults; the model is loaded once and
 shared by the invocations (each command opens its own GoodMemory, as separate processes would).
@@ -7,6 +8,8 @@ shared by the invocations (each command opens its own GoodMemory, as separate pr
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,7 +20,8 @@ import pytest
 from typer.testing import CliRunner
 
 import goodmemory.memory
-from goodmemory.cli import app
+from goodmemory import create_good_memory
+from goodmemory.cli import app, main
 from goodmemory.embeddings import default_embedder
 
 runner = CliRunner()
@@ -231,3 +235,139 @@ def test_finds_the_checkout_bench_script() -> None:
 def test_console_script_is_installed() -> None:
     r = subprocess.run([sys.executable, "-m", "goodmemory.cli", "--help"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "doctor" in r.stdout
+
+
+# -- through main(argv): options after the command, recall, short ids, add's decisions, PostgreSQL URLs --
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code: Any = 0
+    try:
+        main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return int(code or 0), out, err
+
+
+def ok_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    code, out, err = run(capsys, *argv)
+    assert code == 0, (argv, out, err)
+    return json.loads(out)
+
+
+def test_options_are_accepted_after_the_command(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    added = ok_json(capsys, "add", "I live in Lisbon.", "--url", db, "--user-id", "u1", "-o", "json")
+    assert added["decisions"]
+    listed = ok_json(capsys, "list", f"--url={db}", "-u", "u1", "--output=json")
+    assert any("Lisbon" in r["text"] for r in listed)
+    # before and after mixed; an option of the command that takes a value keeps it
+    hits = ok_json(capsys, "--url", db, "recall", "where do I live", "--limit", "3", "-u", "u1", "-ojson")
+    assert any("Lisbon" in h["memory"]["text"] for h in hits["hits"])
+    # after `--` everything is an argument, even what looks like a global option
+    ok_json(capsys, "add", "--url", db, "-u", "u1", "-o", "json", "--", "-o is my favourite letter")
+    assert any("-o is my favourite" in r["text"] for r in ok_json(capsys, "list", "--url", db, "-u", "u1", "-o", "json"))
+    # the other user sees nothing: -u after the command binds the user like before it
+    assert ok_json(capsys, "list", "--url", db, "-u", "u2", "-o", "json") == []
+
+
+def test_doctor_json_after_the_command_through_the_console_entry(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'doc.db'}"
+    env = {k: v for k, v in os.environ.items() if k != "GOODMEMORY_URL"}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    r = subprocess.run([sys.executable, "-m", "goodmemory.cli", "doctor", "-o", "json", "--url", db],
+                       capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    checks = {c["check"]: c for c in report["checks"]}
+    assert report["ok"] is True and checks["storage url"]["detail"].startswith(db)
+
+
+def test_recall_is_a_command_and_search_its_alias(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "--url", db, "-u", "u1", "add", "I work as a nurse in Lisbon.")
+    a = ok_json(capsys, "--url", db, "-u", "u1", "-o", "json", "recall", "what is my job")
+    b = ok_json(capsys, "--url", db, "-u", "u1", "-o", "json", "search", "what is my job")
+    assert a["hits"] and [h["memory"]["id"] for h in a["hits"]] == [h["memory"]["id"] for h in b["hits"]]
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "recall" in out
+
+
+def test_short_ids_from_a_context_work_for_get_history_feedback_forget(db: str,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    base = ("--url", db, "-u", "u1")
+    run(capsys, *base, "add", "I live in Lisbon and I work as a nurse.")
+    run(capsys, "--url", db, "-u", "u2", "add", "I live in Oslo and I work as a welder.")
+    code, ctx, _ = run(capsys, *base, "context", "Book me a hotel near home")
+    assert code == 0
+    short = next(m for m in re.findall(r"\[([0-9a-f]{6,})\b[^\]]*\]\S* \"?[^\n]*Lisbon", ctx))
+    assert len(short) == 6, ctx
+    rec = ok_json(capsys, *base, "-o", "json", "get", short)
+    assert rec["id"].startswith(short) and len(rec["id"]) == 32 and "Lisbon" in rec["text"]
+    assert ok_json(capsys, *base, "-o", "json", "history", short)[-1]["memory"]["id"] == rec["id"]
+    assert ok_json(capsys, *base, "-o", "json", "feedback", short.upper(), "confirm")["memory_id"] == rec["id"]
+    dry = ok_json(capsys, *base, "-o", "json", "forget", short, "--dry-run")
+    assert rec["id"] in dry["memory_ids"]
+
+    # another user's short id is unknown here, and nothing of theirs changes
+    other = ok_json(capsys, "--url", db, "-u", "u2", "-o", "json", "list")
+    their = next(r for r in other if "Oslo" in r["text"])
+    for cmd in (("get",), ("forget",), ("feedback",), ("history",)):
+        extra = ("confirm",) if cmd == ("feedback",) else ()
+        code, _, err = run(capsys, *base, *cmd, their["id"][:6], *extra)
+        assert code == 1 and "no memory" in err, (cmd, err)
+    assert ok_json(capsys, "--url", db, "-u", "u2", "-o", "json", "list") == other
+
+    code, _, err = run(capsys, *base, "get", short[:4])
+    assert code == 1 and "at least 6" in err
+
+
+def test_an_ambiguous_short_id_is_refused_naming_the_matches(db: str, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    with create_good_memory(db) as mem:
+        mem.remember([{"role": "user", "content": "I live in Lisbon and I work as a nurse."}], user_id="u1")
+        export = mem.export(user_id="u1").model_dump_json()
+        ids = [r.id for r in mem.export(user_id="u1").memories]
+        mem.forget(user_id="u1", all=True)
+        assert len(ids) >= 2
+        # the same records with ids sharing a 6-character prefix (export/import keeps ids)
+        for n, old in enumerate(ids):
+            export = export.replace(old, f"abcdef{n:026x}")
+        mem.import_(export)
+        mem.remember([{"role": "user", "content": "I live in Oslo."}], user_id="u2")
+    code, _, err = run(capsys, "--url", db, "-u", "u1", "get", "abcdef")
+    assert code == 1 and f"matches {len(ids)} memories" in err and "abcdef" + "0" * 26 in err
+    rec = ok_json(capsys, "--url", db, "-u", "u1", "-o", "json", "get", "abcdef" + "0" * 25 + "1")
+    assert rec["id"] == "abcdef" + "0" * 25 + "1"
+    # u2 shares no prefix: to u2 the same prefix names nothing
+    code, _, err = run(capsys, "--url", db, "-u", "u2", "get", "abcdef")
+    assert code == 1 and "no memory" in err
+
+
+def test_add_says_what_it_stored_superseded_and_rejected(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ("--url", db, "-u", "u1")
+    code, first, _ = run(capsys, *base, "add", "I live in Lisbon.")
+    assert code == 0 and "stored" in first and "Lisbon" in first
+    code, out, _ = run(capsys, *base, "add", "Actually I moved to Porto.")
+    assert code == 0
+    line = next(ln for ln in out.splitlines() if ln.startswith("supersede"))
+    old = ok_json(capsys, *base, "-o", "json", "list", "--include-history")
+    lisbon = next(r for r in old if r["status"] == "superseded" and "Lisbon" in r["text"])
+    assert "Porto" in line and lisbon["id"][:6] in line, out
+    code, out, _ = run(capsys, *base, "add", "I prefer that.")
+    rejected = next(ln for ln in out.splitlines() if ln.startswith("reject"))
+    assert "I prefer that" in rejected and "pronoun" in rejected, out
+    assert re.search(r"\d+ stored, \d+ superseded, 1 rejected", out), out
+    js = ok_json(capsys, *base, "-o", "json", "add", "I prefer that.")
+    rej = next(d for d in js["decisions"] if d["action"] == "reject")
+    assert "pronoun" in rej["reason"] and "that" in rej["candidate"]["text"]
+
+
+@pytest.mark.parametrize("scheme", ["postgres", "postgresql"])
+def test_postgres_url_spellings_reach_the_psycopg_driver(scheme: str, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"{scheme}://nobody:s3cret@127.0.0.1:1/none"
+    code, _, err = run(capsys, "--url", url, "-u", "u1", "list")
+    # refused by the server (nothing listens on port 1), not by the URL parser
+    assert code == 1 and "cannot reach PostgreSQL" in err and "unsupported" not in err, err
+    assert "s3cret" not in err
+    monkeypatch.setenv("GOODMEMORY_URL", url)
+    code, _, err = run(capsys, "-u", "u1", "list")
+    assert code == 1 and "cannot reach PostgreSQL" in err, err

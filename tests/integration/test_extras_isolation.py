@@ -50,12 +50,12 @@ async def run():
     out = await server.call_tool("recall", {"query": "where do I live"})
     assert "Lisbon" in str(out), out
 anyio.run(run)
-app = create_http_app(memory)
+app = create_http_app(memory, api_keys={"u1-key-0123456789abcdef": "u1"})
 async def lifespan():
     async with app.router.lifespan_context(app):
         pass
 anyio.run(lifespan)
-assert _parser().parse_args(["--transport", "streamable-http"]).transport == "streamable-http"
+assert _parser().parse_args(["--http", "127.0.0.1:8000"]).http == "127.0.0.1:8000"
 """,
     "openai-agents": """
 import asyncio

@@ -1,10 +1,11 @@
-"""The MCP server, driven by real MCP client sessions against the server process (stdio and
-streamable HTTP), plus the HTTP app's user binding in-process."""
+"""The MCP server, driven by real MCP client sessions against the server process: over stdio (the user from
+the flag or environment) and over streamable HTTP (the user from the bearer token, two tokens on one process)."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -121,7 +122,11 @@ def test_server_refuses_to_start_without_a_user(tmp_path: Path) -> None:
     assert "--user-id" in proc.stderr
 
 
-# -- streamable HTTP: the user comes from the URL path ----------------------------------------
+# -- streamable HTTP: the user comes from the bearer token ---------------------------------------
+TOKEN_A = "alice-token-0123456789abcdef"
+TOKEN_B = "bob-token-0123456789abcdef00"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -143,19 +148,23 @@ def _wait_listening(proc: subprocess.Popen[bytes], port: int, log: Path, timeout
 
 @pytest.fixture
 def http_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """A real ``goodmemory-mcp --transport streamable-http`` process on a free 127.0.0.1 port, no user bound."""
+    """A real ``goodmemory-mcp --http 127.0.0.1:PORT --keys tokens.json`` process: two tokens, two users."""
     db = tmp_path / "http.db"
+    tokens = tmp_path / "tokens.json"
+    tokens.write_text(json.dumps({TOKEN_A: "alice", TOKEN_B: "bob"}))
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "GOODMEMORY_USER_ID"}
-    env.update({"GOODMEMORY_URL": f"sqlite:///{db}", "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
+    # a user id in the environment must not bind anybody over HTTP: the token does
+    env = {**os.environ, "GOODMEMORY_USER_ID": "alice", "GOODMEMORY_URL": f"sqlite:///{db}",
+           "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    env.pop("GOODMEMORY_API_KEYS", None)
     log = tmp_path / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "goodmemory.integrations.mcp_server",
-                                 "--transport", "streamable-http", "--host", "127.0.0.1", "--port", str(port)],
+                                 "--http", f"127.0.0.1:{port}", "--keys", str(tokens)],
                                 env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
         try:
             _wait_listening(proc, port, log)
-            yield f"http://127.0.0.1:{port}", db
+            yield f"http://127.0.0.1:{port}/mcp", db
         finally:
             proc.terminate()
             try:
@@ -166,98 +175,145 @@ def http_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 
 @asynccontextmanager
-async def _http_session(url: str) -> AsyncIterator[ClientSession]:
-    async with streamable_http_client(url) as (read, write), ClientSession(read, write) as session:
+async def _http_session(url: str, token: str | None) -> AsyncIterator[ClientSession]:
+    import httpx2
+
+    headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+    async with httpx2.AsyncClient(headers=headers, timeout=60) as http, \
+            streamable_http_client(url, http_client=http) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
 
 
-def test_http_binds_the_user_from_the_url_path(http_server: tuple[str, Path]) -> None:
-    """Two real streamable-HTTP client sessions on one server process: /users/alice/mcp and /users/bob/mcp."""
-    base, db = http_server
+def _owners(db: Path) -> dict[str, str]:
+    with sqlite3.connect(db) as conn:
+        return {r[0]: r[1] for r in conn.execute("SELECT user_id, group_concat(data) FROM gm_memories "
+                                                 "GROUP BY user_id")}
+
+
+def test_http_binds_the_user_from_the_bearer_token(http_server: tuple[str, Path]) -> None:
+    """Two real streamable-HTTP client sessions on one server process, one per token: no cross-reads."""
+    url, db = http_server
     out: dict[str, Any] = {}
 
     async def run() -> None:
-        async with _http_session(f"{base}/users/alice/mcp") as alice, \
-                _http_session(f"{base}/users/bob/mcp") as bob:
+        async with _http_session(url, TOKEN_A) as alice, _http_session(url, TOKEN_B) as bob:
             out["tools"] = (await bob.list_tools()).tools
             out["remember"] = await alice.call_tool("remember", {"messages": [
                 {"role": "user", "content": "I live in Lisbon and I work as a nurse."},
                 {"role": "assistant", "content": "Noted."}]})
-            out["bob_recall"] = await bob.call_tool("recall", {"query": "Lisbon nurse"})
-            out["bob_context"] = await bob.call_tool("build_context", {"query": "Book a hotel near home"})
-            out["smuggled"] = await bob.call_tool("recall", {"query": "Lisbon", "user_id": "alice"})
-            out["alice_recall"] = await alice.call_tool("recall", {"query": "where does the user live"})
-            out["alice_context"] = await alice.call_tool("build_context", {"query": "Book a hotel near home",
-                                                                           "max_tokens": 300})
             out["bob_remember"] = await bob.call_tool("remember", {"messages": [
-                {"role": "user", "content": "I live in Oslo."}]})
-            out["alice_after"] = await alice.call_tool("recall", {"query": "Oslo"})
+                {"role": "user", "content": "I live in Oslo and I work as a welder."}]})
+            # a user_id argument is no part of any tool: it cannot redirect bob's calls to alice
+            out["smuggled_write"] = await bob.call_tool("remember", {"user_id": "alice", "messages": [
+                {"role": "user", "content": "My favourite colour is teal."}]})
+            for who, session in (("alice", alice), ("bob", bob)):
+                out[f"{who}_recall"] = await session.call_tool("recall", {"query": "where do I live, what job"})
+                out[f"{who}_context"] = await session.call_tool("build_context", {
+                    "query": "Book a hotel near home", "max_tokens": 300})
+            out["smuggled"] = await bob.call_tool("recall", {"query": "Lisbon nurse", "user_id": "alice"})
+            hits = out["alice_recall"].structured_content["hits"]
+            lisbon = next(h["memory_id"] for h in hits if "Lisbon" in h["text"])
+            out["bob_fb"] = await bob.call_tool("feedback", {"memory_id": lisbon, "signal": "reject"})
+            out["bob_forget_hers"] = await bob.call_tool("forget", {"memory_id": lisbon})
+            # the short id the context cites works for its own user only
+            short = re.search(r"\[([0-9a-f]{6,}) [^\]]*\] \S*\"?[^\n]*Lisbon", _text(out["alice_context"]))
+            out["short"] = short.group(1) if short else ""
+            out["bob_fb_short"] = await bob.call_tool("feedback", {"memory_id": out["short"], "signal": "reject"})
+            out["alice_fb_short"] = await alice.call_tool("feedback", {"memory_id": out["short"],
+                                                                       "signal": "confirm"})
+            out["bob_forget_all"] = await bob.call_tool("forget", {"everything": True, "user_id": "alice"})
+            out["alice_after"] = await alice.call_tool("recall", {"query": "where do I live"})
+            out["bob_after"] = await bob.call_tool("recall", {"query": "where do I live"})
 
     anyio.run(run)
 
     for tool in out["tools"]:
         assert "user_id" not in json.dumps(tool.input_schema), tool.name
-    assert not out["remember"].is_error, _text(out["remember"])
-    for key in ("bob_recall", "bob_context", "smuggled"):
+        assert "ctx" not in tool.input_schema.get("properties", {}), tool.name
+    assert {t.name for t in out["tools"]} >= set(EXPECTED)
+    for key in ("remember", "bob_remember", "smuggled_write", "bob_forget_all"):
         assert not out[key].is_error, _text(out[key])
-        assert "Lisbon" not in _text(out[key]) and "nurse" not in _text(out[key]), key
-    assert "Lisbon" in _text(out["alice_recall"])
+    assert "Lisbon" in _text(out["alice_recall"]) and "Oslo" not in _text(out["alice_recall"])
     assert "Lisbon" in _text(out["alice_context"]) and "<memory-context>" in _text(out["alice_context"])
-    assert not out["bob_remember"].is_error
-    assert "Oslo" not in _text(out["alice_after"])
-    # the rows are stored under the user ids named by the URL paths
-    with sqlite3.connect(db) as conn:
-        owners = {r[0]: r[1] for r in conn.execute("SELECT user_id, group_concat(data) FROM gm_memories "
-                                                   "GROUP BY user_id")}
-    assert set(owners) == {"alice", "bob"}
-    assert "Lisbon" in owners["alice"] and "Lisbon" not in owners["bob"] and "Oslo" in owners["bob"]
+    assert "Oslo" not in _text(out["alice_context"]) and "teal" not in _text(out["alice_context"])
+    for key in ("bob_recall", "bob_context", "smuggled"):
+        assert "Lisbon" not in _text(out[key]) and "nurse" not in _text(out[key]), key
+    assert "Oslo" in _text(out["bob_recall"])
+    # bob cannot act on alice's memory by its id, nor forget it all with a user_id argument
+    assert out["bob_fb"].is_error and "no memory" in _text(out["bob_fb"])
+    assert out["bob_forget_hers"].is_error and "no memory" in _text(out["bob_forget_hers"])
+    assert len(out["short"]) == 6, _text(out["alice_context"])
+    assert out["bob_fb_short"].is_error and "no memory" in _text(out["bob_fb_short"])
+    assert not out["alice_fb_short"].is_error, _text(out["alice_fb_short"])
+    assert out["alice_fb_short"].structured_content["memory_id"].startswith(out["short"])
+    assert "Lisbon" in _text(out["alice_after"])
+    assert "Oslo" not in _text(out["bob_after"])  # bob's forget(everything) took bob's memory only
+    owners = _owners(db)
+    assert "Lisbon" in owners["alice"] and "teal" not in owners["alice"] and "Oslo" not in owners["alice"]
+    assert "Lisbon" not in owners.get("bob", "")
 
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+CALL = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "remember", "arguments": {
+    "messages": [{"role": "user", "content": "My locker code is in drawer seven."}]}}}
 
 
-def _post_all(app: Any, paths: list[str]) -> list[tuple[int, str]]:
+def test_http_without_a_known_token_gets_401_and_runs_no_tool(http_server: tuple[str, Path]) -> None:
+    """Raw requests: no token, an unknown token, or another token on alice's open session run nothing."""
     import httpx2
 
-    out: list[tuple[int, str]] = []
+    url, db = http_server
+    out: dict[str, Any] = {}
 
     async def run() -> None:
-        async with app.router.lifespan_context(app), httpx2.AsyncClient(
-                transport=httpx2.ASGITransport(app=app), base_url="http://127.0.0.1:8000") as client:
-            for path in paths:
-                r = await client.post(path, json=INIT, headers=HEADERS)
-                out.append((r.status_code, r.text))
+        async with httpx2.AsyncClient(timeout=60) as http:
+            out["none"] = await http.post(url, json=INIT, headers=HEADERS)
+            out["unknown"] = await http.post(url, json=INIT, headers={**HEADERS, "authorization": "Bearer nope"})
+            out["not_bearer"] = await http.post(url, json=INIT, headers={**HEADERS, "authorization": TOKEN_A})
+            ok = await http.post(url, json=INIT, headers={**HEADERS, "authorization": f"Bearer {TOKEN_A}"})
+            out["init"] = ok
+            sid = ok.headers["mcp-session-id"]
+            session = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18"}
+            await http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                            headers={**session, "authorization": f"Bearer {TOKEN_A}"})
+            out["call_none"] = await http.post(url, json=CALL, headers=session)
+            out["call_unknown"] = await http.post(url, json=CALL, headers={**session, "authorization": "Bearer x"})
+            out["call_bob"] = await http.post(url, json=CALL, headers={**session, "authorization": f"Bearer {TOKEN_B}"})
 
     anyio.run(run)
-    return out
+    assert out["init"].status_code == 200 and "serverInfo" in out["init"].text
+    for key in ("none", "unknown", "not_bearer", "call_none", "call_unknown"):
+        assert out[key].status_code == 401, (key, out[key].status_code, out[key].text)
+        assert out[key].headers["www-authenticate"].startswith("Bearer")
+    # bob's valid token on alice's session: the SDK answers as if the session did not exist
+    assert out["call_bob"].status_code == 404
+    assert "drawer" not in "".join(_owners(db).values())
 
 
-def test_http_user_pinned_by_flag_or_env_refuses_other_users_in_the_url() -> None:
-    from goodmemory import create_good_memory
-    from goodmemory.integrations.mcp_server import create_http_app
-    from goodmemory.testing import FakeEmbedder
-
-    with create_good_memory("sqlite://", embedder=FakeEmbedder()) as memory:
-        app = create_http_app(memory, user_id="alice")
-        (bob, alice, plain, bad) = _post_all(app, ["/users/bob/mcp", "/users/alice/mcp", "/mcp", "/users/%20/mcp"])
-    assert bob[0] == 403 and "alice" not in bob[1] and "bound" in bob[1]
-    assert alice[0] == 200 and "serverInfo" in alice[1]
-    assert plain[0] == 200 and "serverInfo" in plain[1]  # the pinned user is also served at the plain path
-    assert bad[0] == 403
-
-
-def test_http_without_a_bound_user_needs_one_in_the_url() -> None:
-    from goodmemory import create_good_memory
-    from goodmemory.integrations.mcp_server import create_http_app
-    from goodmemory.testing import FakeEmbedder
-
-    with create_good_memory("sqlite://", embedder=FakeEmbedder()) as memory:
-        app = create_http_app(memory)
-        (plain, blank, ok) = _post_all(app, ["/mcp", "/users/%20/mcp", "/users/carol/mcp"])
-    assert plain[0] == 404 and "/users/<user_id>/mcp" in plain[1]
-    assert blank[0] == 400 and "user_id" in blank[1]
-    assert ok[0] == 200 and "serverInfo" in ok[1]
-
+def test_http_refuses_to_start_without_tokens_or_with_a_user_flag(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("GOODMEMORY_API_KEYS", "GOODMEMORY_USER_ID")}
+    env.update({"GOODMEMORY_URL": f"sqlite:///{tmp_path / 'x.db'}",
+                "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
+    tokens = tmp_path / "t.json"
+    tokens.write_text(json.dumps({TOKEN_A: "alice"}))
+    cmd = [sys.executable, "-m", "goodmemory.integrations.mcp_server"]
+    runs = {
+        "no_tokens": cmd + ["--http", "127.0.0.1:0"],
+        "user_flag": cmd + ["--http", "127.0.0.1:0", "--keys", str(tokens), "--user-id", "bob"],
+        "bad_address": cmd + ["--http", "localhost", "--keys", str(tokens)],
+        "short_token": cmd + ["--http", "127.0.0.1:0"],
+    }
+    out = {}
+    for name, argv in runs.items():
+        e = {**env, "GOODMEMORY_API_KEYS": "short=bob"} if name == "short_token" else env
+        out[name] = subprocess.run(argv, env=e, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    for name, proc in out.items():
+        assert proc.returncode == 2, (name, proc.returncode, proc.stderr)
+        assert "Traceback" not in proc.stderr, name
+    assert "--keys" in out["no_tokens"].stderr and "GOODMEMORY_API_KEYS" in out["no_tokens"].stderr
+    assert "bearer token" in out["user_flag"].stderr
+    assert "HOST:PORT" in out["bad_address"].stderr
+    assert "16 characters" in out["short_token"].stderr

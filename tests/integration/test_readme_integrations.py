@@ -62,9 +62,11 @@ def test_mcp_servers_entry_is_valid_json_naming_the_installed_command() -> None:
     server = entry["mcpServers"]["goodmemory"]
     assert server["command"] == "goodmemory-mcp"
     assert set(server["env"]) == {"GOODMEMORY_URL", "GOODMEMORY_USER_ID"}
-    # the HTTP entry names the user in the path the server routes (mcp_server.USER_PATH + "/mcp")
+    # the HTTP entry reaches the server's endpoint and names its user by a bearer key, not in the URL
     http = entry["mcpServers"]["goodmemory-http"]
-    assert http["type"] == "http" and re.fullmatch(r"http://127\.0\.0\.1:\d+/users/[^/]+/mcp", http["url"])
+    assert http["type"] == "http" and re.fullmatch(r"http://127\.0\.0\.1:\d+/mcp", http["url"])
+    key = http["headers"]["Authorization"].removeprefix("Bearer ")
+    assert len(key) >= 16 and f'"{key}": "me"' in README.read_text(encoding="utf-8")
     import tomllib
 
     scripts = tomllib.loads((README.parent / "pyproject.toml").read_text())["project"]["scripts"]

@@ -132,11 +132,11 @@ def test_no_longer_preference() -> None:
 
 
 def test_open_loop_and_close_in_same_batch() -> None:
-    cands = run(("user", "I need to renew my passport by Friday."), ("user", "Great news, I finally renewed my passport."))
+    cands = run(("user", "I need to renew my fishing permit by Friday."), ("user", "Great news, I finally renewed my fishing permit."))
     opened, closed = cands
-    assert opened.kind == MemoryKind.OPEN_LOOP and opened.key == "task.renew_passport"
+    assert opened.kind == MemoryKind.OPEN_LOOP and opened.key == "task.renew_fishing_permit"
     assert opened.metadata["state"] == "open" and opened.metadata["date"] == "2024-03-08"
-    assert closed.key == "task.renew_passport" and closed.closes == "task.renew_passport"
+    assert closed.key == "task.renew_fishing_permit" and closed.closes == "task.renew_fishing_permit"
     assert closed.value == "closed" and closed.metadata["state"] == "closed" and closed.message_ids == ["m1"]
 
 
@@ -178,8 +178,8 @@ def test_system_and_tool_ignored() -> None:
 
 
 def test_answer_to_assistant_question() -> None:
-    cands = run(("assistant", "May I have your policy number?"), ("user", "It's SF-789234501."))
-    assert [(c.key, c.value, c.message_ids) for c in cands] == [("policy.number", "SF-789234501", ["m0", "m1"])]
+    cands = run(("assistant", "Could you read me your policy number?"), ("user", "It's QK-310558742."))
+    assert [(c.key, c.value, c.message_ids) for c in cands] == [("policy.number", "QK-310558742", ["m0", "m1"])]
 
 
 def test_correction_against_existing() -> None:
@@ -312,10 +312,10 @@ def test_joined_clauses(text: str, facts: dict[str, str]) -> None:
 @pytest.mark.parametrize(
     ("text", "seat"),
     [
-        ("I always book a window seat when I fly, I like to sleep against the wall.", "window"),
+        ("I always book a window seat on trains, I like watching the fields go by.", "window"),
         ("I'd like a window seat please", "window"),
         ("I'd prefer an aisle seat", "aisle"),
-        ("I usually pick an aisle seat, I get up a lot.", "aisle"),
+        ("I usually pick an aisle seat, my legs cramp otherwise.", "aisle"),
         ("I would like an exit row seat on the long leg.", "exit row"),
     ],
 )
@@ -417,7 +417,7 @@ def test_owned_things_are_vehicles_only_when_the_make_is_a_car_make(text: str, k
     [
         ("I'll go with the Surface Laptop. Is there a warranty on it?", "purchase.surface_laptop", "Surface Laptop",
          "User chose the Surface Laptop."),
-        ("I hardly travel for that. Let's go with the Silver Card.", "card.silver_card", "Silver Card",
+        ("The fee seems fair. Let's go with the Silver Card.", "card.silver_card", "Silver Card",
          "User chose the Silver Card."),
         ("Ok, I'll take the Samsung QN90C then.", "purchase.samsung_qn90c", "Samsung QN90C", "User chose the Samsung QN90C."),
         ("I ended up buying the Dyson V15 last week.", "purchase.dyson_v15", "Dyson V15", "User bought the Dyson V15."),
@@ -515,8 +515,8 @@ def test_no_issuer_in_the_conversation_leaves_the_card_name_alone() -> None:
 @pytest.mark.parametrize(
     ("turns", "key", "value"),
     [
-        ([("user", "So my dentist appointment is on March 12th at 3pm?"), ("assistant", "Yes, that's right.")],
-         "appointment.dentist", "2024-03-12"),
+        ([("user", "So my optician appointment is on March 12th at 3pm?"), ("assistant", "Yes, that's right.")],
+         "appointment.optician", "2024-03-12"),
         ([("user", "And my passport expires February 18th, 2025?"), ("assistant", "Correct, so renew it soon.")],
          "passport.expiration", "2025-02-18"),
         ([("user", "Just to check, my email is ana@example.com?"), ("assistant", "That's correct.")],
@@ -535,8 +535,8 @@ def test_a_check_question_the_assistant_confirms_is_a_statement(turns: list[tupl
 @pytest.mark.parametrize(
     "turns",
     [
-        [("user", "So my dentist appointment is on March 12th at 3pm?"), ("assistant", "No, it's on the 14th.")],
-        [("user", "So my dentist appointment is on March 12th at 3pm?"), ("assistant", "Let me check.")],
+        [("user", "So my optician appointment is on March 12th at 3pm?"), ("assistant", "No, it's on the 14th.")],
+        [("user", "So my optician appointment is on March 12th at 3pm?"), ("assistant", "Let me check.")],
         [("user", "Is my appointment on March 12th?"), ("assistant", "Yes.")],  # a real question, not a statement
     ],
 )
@@ -549,15 +549,15 @@ def test_a_check_question_needs_a_confirmation(turns: list[tuple[str, str]]) -> 
     [
         # "haven't" + a state or a span of time is not a pending task ("User needs to been around")
         "Sorry I haven't been online much.",
-        "I probably have loads of books I haven't read in years.",
-        "Hi Maria, I haven't talked to you in ages.",
-        "I haven't been able to volunteer much lately, but I care about it.",
+        "I probably own records I haven't played in years.",
+        "Hey Tomas, I haven't written to you in ages.",
+        "I haven't been able to swim much lately, but I miss it.",
         "I haven't felt this good in ages.",
         # "don't have" + something that is not food or drink is not a diet
-        "I don't have big plans anyway, so it's fine.",
-        "Finally, I don't have to stress about it.",
+        "I don't have strong opinions anyway, so it's fine.",
+        "Luckily, I don't have to rush it.",
         # a past tense after "never" is not a habit ("User never knews turtles could be")
-        "I never knew turtles could be so interesting.",
+        "I never knew moths could be so pretty.",
         "I always thought it would rain.",
     ],
 )
@@ -587,8 +587,8 @@ def test_food_and_drink_avoidances_still_count(text: str, key: str) -> None:
 
 
 def test_a_possessive_name_is_the_name() -> None:
-    c = one("That picture was from a trip we took for my daughter Sara's birthday.", "relation.daughter.sara")
-    assert c.value == "Sara" and "Sara's" not in c.text, c.text
+    c = one("We baked a cake for my nephew Oskar's birthday.", "relation.nephew.oskar")
+    assert c.value == "Oskar" and "Oskar's" not in c.text, c.text
 
 
 @pytest.mark.parametrize(

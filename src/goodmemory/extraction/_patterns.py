@@ -8,8 +8,8 @@ Everything here is compiled once at import time; nothing does I/O.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+
+from ._dates import When, resolve_when
 
 __all__ = ["When", "resolve_when"]
 
@@ -29,18 +29,15 @@ _NOT_OCCUPATION_TAIL = frozenset(
     ["fan", "person", "lover", "type", "guy", "girl", "believer", "vegetarian", "vegan", "pescatarian", "owl", "bird", "customer", "member", "user"]
 )
 NOT_NAMES = frozenset(
-    ["fine", "good", "great", "ok", "okay", "sorry", "not", "so", "very", "just", "also", "here", "there", "back", "home", "done", "ready", "sure", "happy", "glad", "tired", "busy", "hungry", "new", "looking", "trying", "going", "calling", "writing", "wondering", "afraid", "interested", "worried", "excited", "allergic", "married", "single", "divorced", "vegetarian", "vegan", "gluten", "lactose", "retired", "unemployed", "pregnant", "deaf", "blind", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "the", "a", "an", "in", "on", "at", "from", "with", "still", "currently"]
+    ["fine", "good", "great", "ok", "okay", "sorry", "not", "so", "very", "just", "also", "here", "there", "back", "home", "done", "ready", "sure", "happy", "glad", "tired", "busy", "hungry", "new", "looking", "trying", "going", "calling", "writing", "wondering", "afraid", "interested", "worried", "excited", "allergic", "married", "single", "divorced", "vegetarian", "vegan", "gluten", "lactose", "retired", "unemployed", "pregnant", "deaf", "blind", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "the", "a", "an", "in", "on", "at", "from", "with", "still", "currently", "i", "i'd", "i'm", "i'll", "i've"]
 ) | NATIONALITIES | LANGUAGES
 UNIQUE_RELATIONS = frozenset(
-    ["wife", "husband", "partner", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "mother", "mom", "mum", "father", "dad", "stepmother", "stepfather", "manager", "boss", "landlord", "landlady", "doctor", "dentist", "therapist", "lawyer", "accountant", "mentor", "grandmother", "grandfather", "grandma", "grandpa"]
+    ["wife", "husband", "partner", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "mother", "mom", "mum", "father", "dad", "stepmother", "stepfather", "manager", "boss", "landlord", "landlady", "doctor", "gp", "dentist", "therapist", "physio", "optician", "lawyer", "accountant", "mentor", "grandmother", "grandfather", "grandma", "grandpa"]
 )
 MULTI_RELATIONS = frozenset(
     ["son", "daughter", "kid", "child", "brother", "sister", "sibling", "cousin", "niece", "nephew", "aunt", "uncle", "colleague", "coworker", "co-worker", "friend", "roommate", "flatmate", "teammate", "neighbor", "neighbour", "dog", "cat", "pet", "stepson", "stepdaughter"]
 )
 RELATIONS = UNIQUE_RELATIONS | MULTI_RELATIONS
-CAR_MAKES = frozenset(
-    ["honda", "toyota", "ford", "chevrolet", "chevy", "tesla", "bmw", "audi", "mercedes", "volkswagen", "vw", "nissan", "subaru", "mazda", "hyundai", "kia", "jeep", "dodge", "ram", "gmc", "lexus", "acura", "infiniti", "volvo", "porsche", "jaguar", "fiat", "renault", "peugeot", "citroen", "seat", "skoda", "opel", "mini", "cadillac", "buick", "lincoln", "chrysler", "mitsubishi", "suzuki", "rivian", "polestar", "ducati", "harley", "yamaha", "kawasaki"]
-)
 CONFIRMATIONS = re.compile(
     r"^\s*(?:yes|yep|yeah|yup|correct|exactly|right|that'?s right|that'?s correct|that is correct|"
     r"that is right|confirmed|absolutely|indeed|affirmative|sure is|spot on)\b",
@@ -111,10 +108,10 @@ MONEY = (
 )
 OBJ_STOP = re.compile(
     r"\s+(?:because|but|since|although|though|so that|so|when|whenever|if|unless|while|which|and i|"
-    r"and my|and we|whereas|except)\b.*$|\s*[,;:!?()]\s*.*$|\.\s*$|\.\s+.*$",
+    r"and my|and we|whereas|except)\b.*$|\s*(?:[,;!?()]|:(?!\d))\s*.*$|\.\s*$|\.\s+.*$",
     I,
 )
-OBJ_TAIL = re.compile(r"\s+(?:too|a lot|so much|very much|really|anymore|any more|as well|either|though|lately)$", I)
+OBJ_TAIL = re.compile(r"\s+(?:too|a lot|so much|very much|really|anymore|any more|as well|either|though|lately|now|these days|nowadays)$", I)
 OBJ_REJECT = re.compile(
     r"^(?:it|that|this|them|those|these|him|her|you|your|yours|what|how|when|where|which|the idea|"
     r"the (?:first|second|third|last|other|same|new|previous) |the one|that one|this one|one|doing that|"
@@ -133,8 +130,10 @@ R_AGE = re.compile(
 )
 R_OCCUPATION = re.compile(
     r"\b(?:i work as|i'?m working as|i am working as|i'?m employed (?:full[- ]time |part[- ]time )?as|"
-    r"i am employed (?:full[- ]time |part[- ]time )?as|my job is|my (?:job title|title|role|profession|occupation) is|"
-    r"i'?m|i am)\s+(?P<v>(?:an? |the )?[a-z][a-z\- ]{1,40}?)(?=$|[.,;!]| (?:at|for|in|with|and|who|from|since|by|on|based)\b)",
+    r"i am employed (?:full[- ]time |part[- ]time )?as|my job is|my (?:job title|title|role|profession|occupation) (?:is now|has changed to|changed to|is)|"
+    r"i(?:'ve| have)? (?:just |recently )?(?:been |got |was )?promoted to|"
+    r"i'?m|i am)\s+(?P<v>(?:an? |the )?[a-z][a-z\- ]{1,40}?)"
+    r"(?=$|[.,;!]| (?:at|for|in|with|and|who|from|since|by|on|based|last|this|now|today|recently|yesterday)\b)",
     I,
 )
 R_RETIRED = re.compile(r"^(?:i'?m|i am) (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))\b", I)
@@ -160,7 +159,8 @@ R_HOME = re.compile(
     r"i am (?:actually |now |currently |still )?living in|i'?m (?:actually |now |currently )?based in|"
     r"i am (?:actually |now |currently )?based in|i reside in|"
     r"my home (?:city|town) is|i (?:just |recently )?moved to|i(?:'ve| have) (?:just |recently )?moved to|"
-    r"i relocated to|we (?:just |recently )?moved to|i now live in)\s+(?P<v>" + PLACE + r")",
+    r"i relocated to|we(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|i now live in|"
+    r"we (?:now |currently |still )?live in|we'?re (?:now |currently )?(?:living|based) in)\s+(?P<v>" + PLACE + r")",
     I,
 )
 R_NOT_OLD = re.compile(r"^,? (?:not|rather than|instead of) (?:in )?(?P<old>" + PLACE + r")", I)
@@ -176,7 +176,7 @@ R_LANG = re.compile(
     I,
 )
 R_REL_NAME = re.compile(
-    r"\bmy (?P<rel>[a-z\-]+)(?:'s name is|,| named| called| is called| is named)?\s+(?P<v>" + NAME + r")(?=$|[\s,.!;])",
+    r"\bmy (?P<rel>[a-z\-]+)(?:'s name is|,| named| called| is called| is named| is)?\s+(?P<v>" + NAME + r")(?=$|[\s,.!;])",
     I,
 )
 R_REL_AGE = re.compile(r"\bmy (?P<rel>[a-z\-]+)(?: [A-Z][a-z]+)? is (?P<v>\d{1,2})(?: years? old)?(?=$|[\s,.!;])", I)
@@ -187,9 +187,11 @@ R_EXPERT = re.compile(
     I,
 )
 R_LIKE = re.compile(
-    r"(?<!would )(?<!'d )\bi(?: (?:really |absolutely |totally |genuinely |kind of |do |still )?|(?='m))"
-    r"(?P<verb>love|like|enjoy|adore|hate|dislike|detest|loathe|can'?t stand|cannot stand|don'?t like|do not like|"
-    r"don'?t enjoy|do not enjoy|can'?t bear|am into|'m into|am a big fan of|'m a big fan of|am not a fan of|'m not a fan of)\s+(?P<v>.+)",
+    r"(?<!would )(?<!'d )\bi(?: (?:really |absolutely |totally |genuinely |kind of |do |still |strongly |deeply |"
+    r"truly |actually |honestly |generally |always )?|(?='m))"
+    r"(?P<verb>love|like|enjoy|adore|hate|dislike|detest|loathe|avoid|can'?t stand|cannot stand|don'?t like|do not like|"
+    r"don'?t enjoy|do not enjoy|can'?t bear|am into|'m into|am a big fan of|'m a big fan of|am not a fan of|'m not a fan of|"
+    r"am (?:not )?keen on|'m (?:not )?keen on|am fond of|'m fond of|have an? (?:strong |real |deep )?aversion to)\s+(?P<v>.+)",
     I,
 )
 R_PREFER = re.compile(
@@ -205,7 +207,7 @@ R_PLEASE = re.compile(
 SEAT_TYPES = r"(?P<seat>aisle|window|middle|exit[- ]row|front[- ]row|bulkhead)"
 R_SEAT_PREF = re.compile(
     r"\bi(?:'d| would)? (?:really |much |always |usually |normally |typically |generally |mostly |only )?"
-    r"(?:like|love|want|prefer|book|pick|choose|get|take|reserve|ask for|go for|request|sit in|select)\s+"
+    r"(?:like|love|want|prefer|book|pick|choose|get|take|reserve|ask for|go for|request|sit in|select|need)\s+"
     r"(?:an? |the |my )?" + SEAT_TYPES + r" seats?\b",
     I,
 )
@@ -215,7 +217,8 @@ R_WORKSTYLE = re.compile(
     I,
 )
 R_DIET = re.compile(
-    r"\b(?:i'?m|i am|i eat|i follow an?|i keep|i went|i'?ve gone|i have gone|i'?m now|i am now)\s+(?:an? |strictly |mostly |fully )?"
+    r"\b(?:i'?m|i am|i eat|i (?:strictly |mostly |now )?(?:follow|stick to|keep to|eat) an?|i keep|i went|i'?ve gone|"
+    r"i have gone|i'?m now|i am now)\s+(?:an? |strictly |mostly |fully |completely )?"
     r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|keto|paleo|kosher|halal|gluten[- ]free|dairy[- ]free|lactose[- ]free|plant[- ]based)\b",
     I,
 )
@@ -285,7 +288,8 @@ COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("units", "metric units", re.compile(r"\b(?:metric units|use metric|in metric)\b", I)),
     ("units", "imperial units", re.compile(r"\b(?:imperial units|use imperial|in imperial)\b", I)),
 )
-COMM_TRIGGER = re.compile(r"\b(?:prefer|please|keep|be|use|want|like|give me|always|don'?t|no|avoid|explain|answer|reply|respond|write|talk)\b", I)
+COMM_TRIGGER = re.compile(r"\b(?:prefer|please|keep|be|use|want|like|give me|always|don'?t|no|avoid|explain|answer|reply|"
+                          r"respond|write|talk|rather|see|show|send)\b", I)
 R_REPLY_LANG = re.compile(r"\b(?:reply|respond|answer|write|talk|speak) (?:to me )?in (?P<v>[A-Z][a-z]+)\b")
 
 R_ACCOUNT = re.compile(
@@ -294,8 +298,9 @@ R_ACCOUNT = re.compile(
     r"\s*(?:is|:|=|#|was)\s*(?:number\s+)?" + ID,
     I,
 )
-R_ROUTING = re.compile(r"\brouting (?:number|no\.?|#)\s*(?:is|:|=)?\s*(?P<v>\d{9})\b", I)
-R_CARD_LAST4 = re.compile(  # "my Visa card ending in 4417"; a named card needs no "card" ("your Freedom Unlimited ending in")
+R_ROUTING = re.compile(r"\brouting (?:number|no\.?|#)(?: (?:for|of|on) (?:my|the|our) [\w ]{1,30}?)?\s*(?:is|:|=)?\s*"
+                       r"(?P<v>\d{9})\b", I)
+R_CARD_LAST4 = re.compile(  # "my Visa card ending in 4417"; a named card needs no "card" ("your Horizon Plus ending in")
     r"\b(?:(?:my|your) )?(?:(?P<brand>" + ORG + r") )?(?:credit |debit )?(?P<card>card )?(?:ending|ends) (?:in|with) "
     r"(?P<v>\d{4})\b", I
 )
@@ -365,18 +370,21 @@ EMAIL = re.compile(r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b")
 PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{2,4}\)[ .\-]?|\d{2,4}[ .\-])\d{3,4}[ .\-]?\d{3,4}(?![\w-])")
 R_EMAIL = re.compile(r"\bmy (?P<type>work |personal |school |business |home )?e-?mail(?: address)?\s*(?:is|:)\s*(?P<v>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)", I)
 R_PHONE = re.compile(
-    r"\bmy (?P<type>cell|mobile|work|home|office|personal|business)?\s?(?:phone|cell|mobile|number|phone number|cell number|mobile number)(?: number)?"
-    r"\s*(?:is|:)\s*(?P<v>\+?[\d(][\d ().\-]{6,18}\d)",
+    r"\bmy (?:new )?(?P<type>cell|mobile|work|home|office|personal|business)?\s?(?:phone|cell|mobile|number|phone number|cell number|mobile number)(?: number)?"
+    r"\s*(?:is now|is|:|has changed to|changed to)\s*(?P<v>\+?[\d(][\d ().\-]{6,18}\d)",
     I,
 )
 ADDRESS = r"(?P<v>\d{1,6}[A-Za-z]? [A-Z0-9][\w.'\-]*(?: [\w.'\-]+){0,5}? (?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Circle|Highway|Hwy|Parkway|Pkwy|Square|Sq|Trail|Alley)\b\.?(?:,? [^.!?;]{0,80})?)"
 R_ADDRESS = re.compile(
-    r"\b(?:i live at|my (?P<type>home |mailing |shipping |billing |work |office |delivery |new )?address is|i(?:'ve| have)? moved to)\s+" + ADDRESS
+    r"(?i:\b(?:i live at|my (?P<type>home |mailing |shipping |billing |work |office |delivery |new )?address is|"
+    r"i(?:'ve| have)? moved to))\s+" + ADDRESS
 )
 R_MONEY = re.compile(
-    r"\bmy (?P<what>(?:monthly |annual |yearly |weekly |total |current |travel |food |household )?(?:budget|rent|salary|income|mortgage|mortgage payment|"
+    r"\bmy (?P<what>(?:monthly |annual |yearly |weekly |total |current |travel |food |household |car |phone |internet |"
+    r"energy |electricity |water |childcare |student loan |credit card )?(?:budget|rent|salary|income|mortgage|mortgage payment|"
     r"deductible|balance|credit limit|limit|premium|payment|bill|loan|debt|savings goal|savings|allowance|copay|co-pay))"
-    r" (?:is|was|are|of)\s+(?:about |around |roughly |approximately |only |just |under |over )?" + MONEY,
+    r" (?:is now|is|was|are|of|went up to|went down to|increased to|rose to|dropped to|changed to)\s+"
+    r"(?:about |around |roughly |approximately |only |just |under |over )?" + MONEY,
     I,
 )
 R_EARN = re.compile(r"\bi (?:make|earn)\s+(?:about |around |roughly |approximately )?" + MONEY, I)
@@ -437,7 +445,7 @@ def diet_avoid(s: str) -> re.Match[str] | None:
 R_OPEN = re.compile(
     r"\b(?P<verb>i (?:still |really |definitely |also )?(?:need|have|got) to|i'?ve got to|i must|i should|i gotta|"
     r"i'?m going to have to|remind me to|don'?t let me forget to|i(?:'ll| will) need to|i(?:'ll| will) have to|"
-    r"i haven'?t (?:yet )?|i have not (?:yet )?|i still haven'?t|i(?:'m| am) still waiting (?:for|on)|"
+    r"i haven'?t (?:yet )?|i have not (?:yet )?|i still haven'?t|i(?:'m| am) (?:still )?waiting (?:for|on)|"
     r"i(?:'ll| will) get back to you(?: (?:on|about|with))?|i(?:'ll| will) follow up(?: (?:on|about|with))?|"
     r"can you help me figure out later|help me (?:figure out|sort out) later)\s*(?P<v>.*)$",
     I,
@@ -490,151 +498,3 @@ QA_SLOTS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"\byour (?:full |legal )?name\b", I), "profile.name", "name"),
     (re.compile(r"\b(?:" + EXPIRY_DOCS + r")\b.*\bexpir(?:ation|y|es)\b", I), "expiry", "expiration date"),
 )
-
-# ------------------------------------------------------------------ dates
-_MONTHS = {
-    m: i
-    for i, names in enumerate(
-        (
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
-            ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
-            ("october", "oct"), ("november", "nov"), ("december", "dec"),
-        ),
-        start=1,
-    )
-    for m in names
-}
-_WEEKDAYS = {d: i for i, d in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))}
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
-_MON = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_WD = r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("iso", re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")),
-    ("md", re.compile(r"\b" + _MON + r" (?P<d>\d{1,2})(?:st|nd|rd|th)?(?:,? (?P<y>\d{4}))?\b", I)),
-    ("dm", re.compile(r"\b(?:the )?(?P<d>\d{1,2})(?:st|nd|rd|th)? (?:of )?" + _MON + r"(?:,? (?P<y>\d{4}))?\b", I)),
-    ("slash", re.compile(r"\b(?P<m>\d{1,2})/(?P<d>\d{1,2})(?:/(?P<y>\d{2}|\d{4}))?\b")),
-    ("rel", re.compile(r"\b(?P<rel>the day after tomorrow|today|tonight|tomorrow|yesterday)\b", I)),
-    ("wd", re.compile(r"\b(?:(?P<mod>next|this|coming|this coming|on)\s+)?" + _WD + r"\b", I)),
-    ("in", re.compile(r"\bin (?P<n>\d{1,3}|a|an|one|two|three|four|five|six|seven|ten) (?P<unit>day|week|month)s?\b", I)),
-    ("period", re.compile(r"\b(?P<mod>next|this|end of (?:the|this)?|by the end of (?:the|this)?)\s*(?P<unit>week|month|weekend)\b", I)),
-    ("nth", re.compile(r"\b(?:on )?the (?P<d>\d{1,2})(?:st|nd|rd|th)\b", I)),
-)
-_TIME = re.compile(
-    r"\b(?:at |@ ?|by )?(?P<h>\d{1,2})(?::(?P<mi>\d{2}))? ?(?P<ap>a\.?m\.?|p\.?m\.?)(?!\w)|\bat (?P<h2>\d{1,2}):(?P<mi2>\d{2})\b|\b(?:at )?(?P<word>noon|midday|midnight)\b",
-    I,
-)
-
-
-@dataclass(frozen=True)
-class When:
-    """A resolved date (and optional ``HH:MM`` time) and the text span it came from."""
-
-    day: date
-    time: str | None
-    start: int
-    end: int
-
-    @property
-    def iso(self) -> str:
-        return self.day.isoformat() + (f"T{self.time}" if self.time else "")
-
-    @property
-    def phrase(self) -> str:
-        return self.day.isoformat() + (f" at {self.time}" if self.time else "")
-
-
-def _safe_date(y: int, m: int, d: int) -> date | None:
-    try:
-        return date(y, m, d)
-    except ValueError:
-        return None
-
-
-def _add_months(d: date, n: int) -> date:
-    m = d.month - 1 + n
-    y, m = d.year + m // 12, m % 12 + 1
-    for day in (d.day, 30, 29, 28):
-        got = _safe_date(y, m, day)
-        if got:
-            return got
-    return d
-
-
-def _resolve_match(kind: str, m: re.Match[str], today: date, future: bool) -> date | None:
-    g = m.groupdict()
-    if kind in ("iso", "md", "dm", "slash"):
-        month = _MONTHS[g["mon"].lower()] if g.get("mon") else int(g["m"])
-        year = int(g["y"]) if g.get("y") else None
-        if year is not None and year < 100:
-            year += 2000
-        got = _safe_date(year or today.year, month, int(g["d"]))
-        if got and year is None and future and got < today:
-            got = _safe_date(today.year + 1, month, int(g["d"]))
-        return got
-    if kind == "rel":
-        offset = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1}.get(g["rel"].lower(), 2)
-        return today + timedelta(days=offset)
-    if kind == "wd":
-        target = _WEEKDAYS[g["wd"].lower()]
-        ahead = (target - today.weekday()) % 7
-        if (g.get("mod") or "").lower() == "next" and ahead == 0:
-            ahead = 7
-        return today + timedelta(days=ahead)
-    if kind == "in":
-        raw = g["n"].lower()
-        n = int(raw) if raw.isdigit() else _NUMBERS.get(raw, 1)
-        unit = g["unit"].lower()
-        return _add_months(today, n) if unit == "month" else today + timedelta(days=n * (7 if unit == "week" else 1))
-    if kind == "period":
-        mod, unit = g["mod"].lower(), g["unit"].lower()
-        if unit == "month":
-            if mod.startswith(("end", "by")):
-                return _add_months(today.replace(day=1), 1) - timedelta(days=1)
-            return _add_months(today, 1) if mod == "next" else None
-        friday = today + timedelta(days=(4 - today.weekday()) % 7)
-        if unit == "weekend":
-            friday += timedelta(days=1)
-        if mod == "next":
-            return friday + timedelta(days=7) if unit == "weekend" else today + timedelta(days=7 - today.weekday())
-        return friday if mod.startswith(("end", "by")) or unit == "weekend" else None
-    if kind == "nth":
-        got = _safe_date(today.year, today.month, int(g["d"]))
-        if got and future and got < today:
-            nxt = _add_months(today.replace(day=1), 1)
-            got = _safe_date(nxt.year, nxt.month, int(g["d"]))
-        return got
-    return None
-
-
-def resolve_when(text: str, ref: datetime, *, future: bool = True) -> When | None:
-    """Find the first date expression in ``text`` and resolve it against ``ref``."""
-    today = ref.date()
-    best: tuple[int, str, re.Match[str]] | None = None
-    for kind, pattern in _DATE_PATTERNS:
-        m = pattern.search(text)
-        if m and (best is None or m.start() < best[0]):
-            best = (m.start(), kind, m)
-    if best is None:
-        return None
-    _, kind, m = best
-    day = _resolve_match(kind, m, today, future)
-    if day is None:
-        return None
-    time: str | None = None
-    start, end = m.start(), m.end()
-    t = _TIME.search(text)
-    if t:
-        if t.group("word"):
-            time = "00:00" if t.group("word").lower() == "midnight" else "12:00"
-        else:
-            h = int(t.group("h") or t.group("h2"))
-            mi = int(t.group("mi") or t.group("mi2") or 0)
-            ap = (t.group("ap") or "").lower()
-            if ap.startswith("p") and h < 12:
-                h += 12
-            elif ap.startswith("a") and h == 12:
-                h = 0
-            if h < 24 and mi < 60:
-                time = f"{h:02d}:{mi:02d}"
-        start, end = min(start, t.start()), max(end, t.end())
-    return When(day, time, start, end)

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ..errors import ExtractionError, LLMError
 from ..llm.client import LLMClient, LLMConfig
 from ..models import Candidate, MemoryKind, Message
-from ..taxonomy import KEY_FAMILIES, KIND_SPECS, canonical_key, normalize_key
+from ..taxonomy import KEY_FAMILIES, KIND_SPECS, canonical_key, family_of, normalize_key
 from .base import ExtractionContext, Extractor
 
 __all__ = ["EXTRACTION_PROMPT", "ExtractedMemory", "ExtractionResponse", "LLMExtractor"]
@@ -292,11 +292,16 @@ class LLMExtractor:
                 else max(sources, key=lambda m: m.timestamp or ctx.at).role
             )
             real_ids = [m.id for m in sources if m.id]
+            key = canonical_key(normalize_key(item.key))
+            meta: dict[str, Any] = {"llm_model": self.client.model}
+            fam = family_of(key)
+            if fam is not None:  # the same registry family the rules stamp (tests/unit/test_key_families.py)
+                meta["family"] = fam.name
             try:
                 out.append(
                     Candidate(
                         kind=kind,
-                        key=canonical_key(normalize_key(item.key)),
+                        key=key,
                         value=item.value.strip(),
                         text=text,
                         confidence=item.confidence,
@@ -309,7 +314,7 @@ class LLMExtractor:
                         is_correction=item.is_correction,
                         closes=canonical_key(normalize_key(item.closes)) if item.closes and item.closes.strip() else None,
                         extractor=self.name,
-                        metadata={"llm_model": self.client.model},
+                        metadata=meta,
                     )
                 )
             except ValueError as exc:  # pydantic ValidationError is a ValueError

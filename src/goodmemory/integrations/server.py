@@ -13,14 +13,10 @@ Keys: ``--keys FILE`` (a JSON object ``{"<key>": "<user_id>"}``) or ``GOODMEMORY
 
 # no `from __future__ import annotations`: FastAPI reads the route annotations at run time
 import argparse
-import hmac
-import json
 import logging
-import os
 import sys
 from collections.abc import Mapping
 from datetime import datetime
-from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -50,6 +46,7 @@ from ..models import (
     UserExport,
     WriteResult,
 )
+from ._keys import KEYS_ENV, KeyRing, load_api_keys
 
 try:
     from fastapi import Depends, FastAPI, Query, Request
@@ -61,7 +58,6 @@ except ImportError as exc:  # pragma: no cover - exercised by the extras-isolati
 
 __all__ = ["KEYS_ENV", "create_app", "load_api_keys", "main"]
 
-KEYS_ENV = "GOODMEMORY_API_KEYS"
 log = logging.getLogger("goodmemory.server")
 
 _STATUS: tuple[tuple[type[GoodMemoryError], int], ...] = (
@@ -71,32 +67,6 @@ _STATUS: tuple[tuple[type[GoodMemoryError], int], ...] = (
     (StorageUnavailableError, 503),
     (LLMError, 502),
 )
-
-
-def load_api_keys(path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> dict[str, str]:
-    """API key -> user id, from a JSON file or ``GOODMEMORY_API_KEYS=key=user,...``; at least one is needed."""
-    if path is not None:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ConfigurationError(f"cannot read API keys from {path}: {exc}") from exc
-        if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-            raise ConfigurationError(f"{path} must hold a JSON object of key -> user id strings")
-        keys = dict(data)
-    else:
-        raw = (env if env is not None else os.environ).get(KEYS_ENV, "")
-        keys = {}
-        for part in filter(None, (p.strip() for p in raw.split(","))):
-            key, sep, user = part.partition("=")
-            if not sep or not key.strip() or not user.strip():
-                raise ConfigurationError(f"{KEYS_ENV} entries look like key=user_id, got {part!r}")
-            keys[key.strip()] = user.strip()
-    if not keys:
-        raise ConfigurationError(f"no API keys: pass --keys FILE or set {KEYS_ENV}=key=user_id,...")
-    short = [k for k in keys if len(k) < 16]
-    if short:
-        raise ConfigurationError(f"{len(short)} API key(s) shorter than 16 characters: use long random keys")
-    return keys
 
 
 class _Body(BaseModel):
@@ -156,17 +126,14 @@ def create_app(memory: GoodMemory | AsyncGoodMemory, *, api_keys: Mapping[str, s
     if not api_keys:
         raise ConfigurationError("create_app needs at least one API key")
     amem = memory if isinstance(memory, AsyncGoodMemory) else AsyncGoodMemory(memory)
-    keys = [(k.encode(), u) for k, u in api_keys.items()]
+    keys = KeyRing(api_keys)
     bearer = HTTPBearer(auto_error=False)
 
     def user_of(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
-        if creds is not None:
-            given = creds.credentials.encode()
-            # compare against every key, so the time taken says nothing about which key was close
-            matches = [user for key, user in keys if hmac.compare_digest(key, given)]
-            if matches:
-                return matches[0]
-        raise _Unauthorized()
+        user = keys.user_for(creds.credentials) if creds is not None else None
+        if user is None:
+            raise _Unauthorized()
+        return user
 
     User = Annotated[str, Depends(user_of)]
 

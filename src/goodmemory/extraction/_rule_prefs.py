@@ -1,0 +1,357 @@
+"""Preference rules: how the user wants answers, diet and allergies, seats, accessibility, likes, habits."""
+
+from __future__ import annotations
+
+import re
+
+from ..models import MemoryKind
+from ..taxonomy import content_words, family_of, slot_key, slug, word_overlap
+from . import _patterns as P
+from ._engine import Clause, Example, Rule
+from ._english import article, conj, obj, third
+
+__all__ = ["PREFERENCE_RULES"]
+
+K = MemoryKind
+Match = re.Match[str]
+
+_FOOD = re.compile(r"\b(?:food|cuisine|restaurants?|dish(?:es)?|sushi|pizza|pasta|thai|italian|indian|mexican|chinese|"
+                   r"japanese|spicy|seats?|aisle|window|hotels?|rooms?|flights?|airlines?|wine|beer)\b", re.I)
+_CHANNEL = re.compile(r"\b(?P<v>email|e-mail|phone|text|sms|call|whatsapp|slack|telegram)\b", re.I)
+_DAYPART = re.compile(r"\b(?P<v>mornings?|afternoons?|evenings?|nights?|weekends?)\b", re.I)
+_SEAT = re.compile(r"\b(?P<v>aisle|window|middle|exit[- ]row)\b.*\bseats?\b|\bseats? (?:by|at) the (?P<v2>aisle|window)\b", re.I)
+_DIET_NOT = re.compile(r"\b(?:i'?m|i am) (?:not|no longer) (?:a |an )?(?P<v>vegetarian|vegan|pescatarian|keto|gluten-free)\b", re.I)
+_NEGATIVE_LIKES = ("hate", "dislike", "detest", "loathe", "avoid", "can't stand", "don't like", "don't enjoy", "can't bear",
+                   "am not a fan of", "'m not a fan of")
+_LIKE_VERB3 = {"am into": "is into", "'m into": "is into", "am a big fan of": "is a big fan of",
+               "'m a big fan of": "is a big fan of", "am not a fan of": "is not a fan of",
+               "'m not a fan of": "is not a fan of", "don't like": "doesn't like", "don't enjoy": "doesn't enjoy",
+               "can't stand": "can't stand", "can't bear": "can't bear"}
+
+
+def _transferable(c: Clause, text: str) -> bool | None:
+    return False if c.run.ctx.domain and _FOOD.search(text) else None
+
+
+def _communication(c: Clause, m: Match | None) -> None:
+    for attr, label, pattern in P.COMM_RULES:
+        if pattern.search(c.s):
+            c.emit(f"preference.communication.{attr}", label, keywords=f"communication style answers responses {attr}")
+
+
+def _reply_language(c: Clause, m: Match | None) -> None:
+    assert m
+    if m.group("v").lower() in P.LANGUAGES:
+        c.emit("preference.communication.language", m.group("v"), keywords="language reply respond")
+
+
+def _allergy(c: Clause, m: Match | None) -> None:
+    assert m
+    thing = (m.group("v") or m.group("v2") or m.group("v3") or m.group("v4")).strip()
+    if m.group("v3"):
+        c.emit(f"preference.diet.intolerance.{slug(thing)}", thing, f"User is {thing} intolerant.", importance=0.9,
+               keywords="diet intolerance allergy food")
+    elif m.group("v4"):
+        c.emit("preference.diet.allergy.gluten", thing, f"User has {thing} disease and must avoid gluten.",
+               keywords="diet allergy gluten celiac coeliac food")
+    else:
+        c.emit(f"preference.diet.allergy.{slug(thing)}", thing, keywords=f"allergy allergic diet food health {thing}")
+
+
+def _seat(c: Clause, m: Match | None) -> bool:
+    assert m
+    v = m.group("seat").lower().replace("-", " ")
+    c.emit("preference.seat", v, c.say(a=article(v), v=v), transferable=False, keywords=f"seat {v} flight travel prefers")
+    return True
+
+
+def _retire_food_likes(c: Clause, *, fish: bool) -> None:
+    """A new meatless diet outdates earlier likes of meat (and, for vegetarians, fish) dishes: emit a
+    superseding value for each such active ``preference.like.*`` slot that names neither the dish nor "likes"."""
+    words = P.MEAT_WORDS | (P.FISH_WORDS if fish else frozenset())
+    for key, val in c.run.ctx.existing.items():
+        if not key.startswith("preference.like.") or not val.lower().startswith("likes "):
+            continue
+        if words.isdisjoint(re.findall(r"[a-z]+", val.lower())):
+            continue
+        what = "meat or fish" if fish else "meat"
+        c.emit(key, f"no longer eats {what}", f"User no longer eats {what}, so an earlier taste for it no longer applies.",
+               importance=0.5, correction=True, keywords=f"diet food {what} no longer")
+
+
+def _diet_meat(c: Clause, m: Match | None) -> bool:
+    """Meat on or off the menu lands on the one diet slot, ``preference.diet.type``: "I don't eat meat
+    (anymore)" / "I stopped eating meat" -> ``no meat``; "I eat meat again" -> ``eats meat``; so each
+    supersedes the other (and "vegetarian"). Turning away from meat also retires meat likes."""
+    s, fl = c.s, c.fl
+    m = P.diet_avoid(s)
+    if (m is not None and m.group("v").strip().lower() in ("meat", "any meat")) or P.R_MEAT_OFF.search(s):
+        change = fl.negated_change or bool(P.R_MEAT_OFF.search(s))
+        text = "User no longer eats meat (no meat)." if change else "User doesn't eat meat (no meat)."
+        c.emit("preference.diet.type", "no meat", text, correction=change,
+               keywords="diet food meat vegetarian avoid eats")
+        _retire_food_likes(c, fish=False)
+        return True
+    if P.R_MEAT_AGAIN.search(s):
+        c.emit("preference.diet.type", "eats meat", "User eats meat again (eats meat).", importance=0.8,
+               correction=True, keywords="diet food meat eats again")
+        return True
+    return False
+
+
+def _diet(c: Clause, m: Match | None) -> None:
+    m = _DIET_NOT.search(c.s)
+    if m and c.fl.negated_change:
+        v = f"no longer {m.group('v').lower()}"
+        c.emit("preference.diet.type", v, f"User is {v}.", importance=0.8, correction=True, keywords="diet food eats")
+    elif (m := P.R_DIET.search(c.s)) and not re.search(r"\bnot\b", c.s, re.I):
+        v = m.group("v").lower().replace(" ", "-")
+        c.emit("preference.diet.type", v, keywords="diet food eats meals")
+        if v in ("vegetarian", "vegan", "pescatarian", "pescetarian", "plant-based"):
+            _retire_food_likes(c, fish=v != "pescatarian" and v != "pescetarian")
+
+
+def _diet_avoid(c: Clause, m: Match | None) -> None:
+    m = P.diet_avoid(c.s)
+    if not (m and content_words(m.group("v"))):
+        return
+    thing = m.group("v").strip()
+    eats = "drinks" if re.search(r"\bdrink", c.s, re.I) else "eats"  # "I don't drink soda anymore"
+    if c.fl.negated_change:
+        v, text = f"no longer {eats} {thing}", f"User no longer {eats} {thing}."
+    else:
+        v, text = f"avoids {thing}", f"User doesn't {eats[:-1]} {thing} (avoids {thing})."
+    c.emit(f"preference.diet.avoid.{slug(thing)}", v, text, correction=c.fl.negated_change,
+           keywords=f"diet food avoid {thing}")
+
+
+def _access(c: Clause, m: Match | None) -> None:
+    assert m
+    group = next(g for g in ("mob", "hear", "vis", "read") if m.group(g))
+    phrase = re.sub(r"^(?:i'?m|i am)\b", "is", m.group(group), flags=re.I)
+    phrase = re.sub(r"^i (\w+)", lambda w: conj(w.group(1)), phrase, flags=re.I)
+    attr = {"mob": "mobility", "hear": "hearing", "vis": "vision", "read": "reading"}[group]
+    c.emit(f"preference.accessibility.{attr}", phrase, keywords=f"accessibility {attr} needs")
+
+
+def _workstyle(c: Clause, m: Match | None) -> None:
+    assert m
+    v = obj(m.group("v")) if m.group("v") else m.group("v2")
+    if v:
+        text = f"User works best {v}." if m.group("v") else f"User is {article(v)} {v}."
+        c.emit("preference.work.best_time", v, text, keywords="work style productive schedule focus")
+
+
+def _like(c: Clause, m: Match | None) -> None:
+    assert m
+    o = obj(third(m.group("v")))
+    verb = m.group("verb").lower().replace("cannot", "can't").replace("do not", "don't")
+    if not o or (verb == "like" and re.match(r"to (?:know|ask|see|get|book|make|order|open|change|cancel)\b", o)):
+        return
+    negative = verb in _NEGATIVE_LIKES or "aversion" in verb or "not keen" in verb
+    verb3 = _LIKE_VERB3.get(verb) or (verb.replace("'m ", "is ").replace("am ", "is ").replace("have ", "has ")
+                                      if " " in verb else conj(verb))
+    if c.fl.negated_change:
+        v = f"no longer likes {o}" if negative else f"likes {o}"
+        text = f"User {v}." if negative else f"User now {v}."
+    else:
+        v = f"{'dislikes' if negative else 'likes'} {o}"
+        text = f"User {v}." if verb3 in ("likes", "dislikes") else f"User {verb3} {o} ({v})."
+    c.emit(slot_key("preference", "like", o), v, text, transferable=_transferable(c, o), correction=c.fl.negated_change,
+           metadata={"object": o, "polarity": "dislike" if negative else "like"},
+           keywords=f"{'dislikes hates avoid' if negative else 'likes loves enjoys favorite'} {o}")
+
+
+# "Message me instead of phoning", "Email works better for me", "the easiest way to contact me is Signal"
+_R_CHANNEL = re.compile(
+    r"^(?:please |just )?(?P<v>text|email|e-mail|message|whatsapp) me\b(?! at\b)(?=.*\b(?:rather than|instead|not|only)\b|\W*$)"
+    r"|\b(?P<v2>texts?|emails?|e-mails?|phone calls?|calls|whatsapp|sms)(?: messages?)? (?:works?|is|are) (?:much )?"
+    r"(?:better|best|easier|easiest) for me\b"
+    r"|\bbest way to (?:reach|contact|get hold of) me is (?:by |via |on |over )?(?P<v3>text|email|e-mail|phone|whatsapp|sms)\b",
+    re.I)
+_CHANNEL_NAME = {"texts": "text", "message": "text", "sms": "text", "e-mail": "email", "emails": "email", "e-mails": "email",
+                 "phone calls": "call", "phone call": "call", "calls": "call", "phone": "call"}
+
+
+def _channel(c: Clause, m: Match | None) -> None:
+    assert m
+    v = (m.group("v") or m.group("v2") or m.group("v3")).lower()
+    v = _CHANNEL_NAME.get(v, v)
+    c.emit("preference.communication.channel", v, keywords=f"channel contact reach {v}")
+
+
+# "my usual tea is an oolong", "my favourite band is Low", "my go-to snack is almonds"
+_R_USUAL = re.compile(r"\bmy (?P<how>usual|regular|go-to|favou?rite|standard) (?P<what>[a-z][a-z\- ]{1,25}?) (?:is|are) "
+                      r"(?:now |still |always )?(?:an? |the )?(?P<v>[^,;.!?]{2,40}?)(?=$|[,;.!?]| (?:but|because|and)\b)", re.I)
+
+
+def _usual(c: Clause, m: Match | None) -> None:
+    assert m
+    what, v = m.group("what").lower(), obj(m.group("v"))
+    if v:
+        how = "favourite" if m.group("how").lower().startswith("favo") else m.group("how").lower()
+        c.emit(slot_key("preference", "prefer", what), v, c.say(how=how, what=what, v=v),
+               transferable=_transferable(c, f"{what} {v}"), keywords=f"prefers {how} {what} {v}")
+
+
+# "I've switched to rooibos, the oolong kept me awake": the new value, and the old one named in passing
+_R_MOVED_ON = re.compile(
+    r"\bi(?:'ve| have)? (?:now |since |recently |just )?(?:moved on to|switched to|changed to|gone over to|gone back to|"
+    r"started (?:drinking|using|eating|going to|playing)|now (?:drink|use|eat|prefer|go to|play))\s+(?P<v>[^,;.!?]{2,40}?)"
+    r"(?=$|[,;.!?]| (?:but|because|since|and|instead|now|as|so)\b)", re.I)
+
+
+def _moved_on(c: Clause, m: Match | None) -> None:
+    """The new value goes on the key of the user's active memory whose value the sentence names as the old one."""
+    assert m
+    v = obj(m.group("v"))
+    sentence = c.run.sentence or c.s
+    rest = (sentence[: sentence.find(m.group(0))] + " " + sentence[sentence.find(m.group(0)) + len(m.group(0)):]) \
+        if m.group(0) in sentence else c.s[m.end():]
+    if not v:
+        return
+    best, score = None, 0.0
+    for key, val in c.run.ctx.existing.items():
+        fam = family_of(key)
+        if fam is None or key.startswith(("task.", "episode.")) or val.lower() == v.lower():
+            continue
+        sc = word_overlap(re.sub(r"^(?:likes|dislikes|avoids|usually|always)\s+", "", val), rest)
+        if sc > score:
+            best, score = (key, fam.kind), sc
+    if best and score >= 0.99:
+        key, kind = best
+        c.emit(key, v, c.say(v=v, old=c.run.ctx.existing[key]), kind=kind, correction=True,
+               keywords=f"switched changed moved on {v}")
+
+
+def _prefer(c: Clause, m: Match | None) -> None:
+    assert m
+    v, alt = obj(third(m.group("v"))), obj(m.group("alt") or "") if m.group("alt") else None
+    if not v:
+        return
+    seat, chan, part = _SEAT.search(v), _CHANNEL.search(v), _DAYPART.search(v)
+    trans = _transferable(c, v)
+    if seat:
+        key, val = "preference.seat", (seat.group("v") or seat.group("v2")).lower().replace("-", " ")
+        trans = False
+    elif chan:
+        key, val = "preference.communication.channel", chan.group("v").lower()
+    elif part:
+        key, val = "preference.schedule.time_of_day", part.group("v").lower()
+    elif alt:
+        key, val = slot_key("preference", "choice", "_vs_".join(sorted((slug(v), slug(alt))))), v
+    else:
+        key, val = slot_key("preference", "prefer", v), v
+    text = f"User prefers {v} over {alt}." if alt else f"User prefers {v}."
+    c.emit(key, val, text, transferable=trans, keywords=f"prefers preference {v} {alt or ''}".strip())
+
+
+def _please(c: Clause, m: Match | None) -> bool:
+    assert m
+    act = obj(third(m.group("v")), max_words=10)
+    neg = m.group("neg").lower()
+    specific = re.search(r"\b(?:the|this|that|these|those|it)\b", act or "") and not re.search(
+        r"\b(?:ever|again|anymore)\b", c.s, re.I)
+    if not act or specific:
+        return False
+    v = f"{'never' if 'never' in neg or 'don' in neg or 'not' in neg else 'always'} {act}"
+    c.emit(slot_key("preference", "instruction", " ".join(content_words(act)[:5])), v,
+           keywords=f"instruction rule {act}")
+    return True
+
+
+def _habit(c: Clause, m: Match | None) -> None:
+    assert m
+    if re.match(r"(?:have to|need|wanted|thought|wonder|forget to ask|get confused)", m.group("v"), re.I) \
+            or P.past_tense(m.group("v").split()[0]):
+        return
+    act = obj(m.group("v"), max_words=10)
+    if act:
+        adv, act3 = m.group("adv").lower(), conj(act)
+        c.emit(slot_key("preference", "habit", " ".join(content_words(act)[:5])), f"{adv} {act3}",
+               transferable=_transferable(c, act), keywords=f"habit routine {adv} {act}")
+
+
+PREFERENCE_RULES: tuple[Rule, ...] = (
+    Rule("communication_style", K.PREFERENCE, ("communication",), "User prefers {v}.", _communication,
+         pattern=P.COMM_TRIGGER, importance=0.75, examples=(
+             Example("Please keep your answers short.", "preference.communication.length", "concise answers"),
+             Example("Use bullet points when you list options.", "preference.communication.format", "bullet points"),
+             Example("I'd rather see the numbers in a table.", "preference.communication.format", "tables"),
+             Example("I keep my receipts in a shoebox."))),
+    Rule("reply_language", K.PREFERENCE, ("communication",), "User prefers replies in {v}.", _reply_language,
+         pattern=P.R_REPLY_LANG, importance=0.8, examples=(
+             Example("Please reply in Portuguese from now on.", "preference.communication.language", "Portuguese"),
+             Example("Please answer in Bullets."))),
+    Rule("allergy", K.PREFERENCE, ("allergy",), "User is allergic to {v}.", _allergy, pattern=P.R_ALLERGY,
+         confidence=0.9, importance=0.95, examples=(
+             Example("I'm allergic to sesame.", "preference.diet.allergy.sesame", "sesame"),
+             Example("I'm lactose intolerant.", "preference.diet.intolerance.lactose", "lactose"),
+             Example("My cousin is allergic to cats."))),
+    Rule("seat", K.PREFERENCE, ("prefer",), "User prefers {a} {v} seat.", _seat, pattern=P.R_SEAT_PREF, importance=0.65,
+         guards=(lambda c, m: m is not None and not re.search(r"\b(?:not|never|don'?t|hate|avoid)\b", c.s[: m.end()], re.I),),
+         stop=True, examples=(
+             Example("I always book a window seat on night flights.", "preference.seat", "window"),
+             Example("After the knee operation I need an aisle seat.", "preference.seat", "aisle"),
+             Example("I never take an aisle seat."))),
+    Rule("diet_meat", K.PREFERENCE, ("diet",), "User doesn't eat meat.", _diet_meat, importance=0.85, stop=True,
+         examples=(
+             Example("I gave up meat in January.", "preference.diet.type", "no meat"),
+             Example("I'm eating meat again.", "preference.diet.type", "eats meat"),
+             Example("I don't eat fish."))),
+    Rule("diet", K.PREFERENCE, ("diet",), "User follows a {v} diet.", _diet, importance=0.85, examples=(
+        Example("I'm vegan these days.", "preference.diet.type", "vegan"),
+        Example("I'm no longer vegetarian.", "preference.diet.type", "no longer vegetarian"),
+        Example("I strictly follow a keto diet.", "preference.diet.type", "keto"),
+        Example("I'm not vegan."))),
+    Rule("diet_avoid", K.PREFERENCE, ("diet_avoid",), "User avoids {v}.", _diet_avoid, importance=0.8, examples=(
+        Example("I don't eat mushrooms.", "preference.diet.avoid.mushrooms", "avoids mushrooms"),
+        Example("I don't drink coffee anymore.", "preference.diet.avoid.coffee", "no longer drinks coffee"),
+        Example("I can't have visitors this week."))),
+    Rule("accessibility", K.PREFERENCE, ("accessibility",), "User {v}.", _access, pattern=P.R_ACCESS, confidence=0.9,
+         importance=0.9, examples=(
+             Example("I use a wheelchair.", "preference.accessibility.mobility", "uses a wheelchair"),
+             Example("My uncle is deaf."))),
+    Rule("work_style", K.PREFERENCE, ("prefer",), "User works best {v}.", _workstyle, pattern=P.R_WORKSTYLE,
+         importance=0.6, examples=(
+             Example("I'm a night owl.", "preference.work.best_time", "night owl"),
+             Example("My team works best remotely."))),
+    Rule("like", K.PREFERENCE, ("like",), "User likes {v}.", _like, pattern=P.R_LIKE, importance=0.55, examples=(
+        Example("I love sea kayaking.", "preference.like.sea_kayaking", "likes sea kayaking"),
+        Example("I can't stand loud restaurants.", "preference.like.loud_restaurants", "dislikes loud restaurants"),
+        Example("I strongly dislike cold showers.", "preference.like.cold_showers", "dislikes cold showers"),
+        Example("I have a deep aversion to horror films.", "preference.like.horror_films", "dislikes horror films"),
+        Example("I avoid motorways when I can.", "preference.like.motorways", "dislikes motorways"),
+        Example("I'm fond of old maps.", "preference.like.old_maps", "likes old maps"),
+        Example("I'd love to know the price."))),
+    Rule("channel", K.PREFERENCE, ("communication",), "User prefers to be contacted by {v}.", _channel,
+         pattern=_R_CHANNEL, importance=0.7, examples=(
+             Example("Email me rather than ringing, my phone is often off.", "preference.communication.channel", "email"),
+             Example("WhatsApp works best for me.", "preference.communication.channel", "whatsapp"),
+             Example("Email me the form at home."))),
+    Rule("usual", K.PREFERENCE, ("prefer",), "User's {how} {what} is {v}.", _usual, pattern=_R_USUAL, importance=0.6,
+         examples=(
+             Example("My usual order is a chai latte.", "preference.prefer.order", "chai latte"),
+             Example("My favourite author is Ursula Le Guin.", "preference.prefer.author", "Ursula Le Guin"),
+             Example("My usual is fine."))),
+    Rule("moved_on", K.PREFERENCE, ("*",), "User now has {v} (instead of {old}).", _moved_on, pattern=_R_MOVED_ON,
+         importance=0.65, examples=(
+             Example("I've switched to green tea, black tea keeps me up.", "preference.prefer.drink", "green tea",
+                     existing={"preference.prefer.drink": "black tea"}),
+             Example("I've switched to green tea.", existing={"preference.prefer.drink": "black tea"}))),
+    Rule("prefer", K.PREFERENCE, ("prefer", "communication"), "User prefers {v}.", _prefer, pattern=P.R_PREFER,
+         importance=0.65, guards=(lambda c, m: not [f for f in c.fired if f != "like"],), examples=(
+             Example("I prefer oat milk.", "preference.prefer.oat_milk", "oat milk"),
+             Example("I'd prefer a text message.", "preference.communication.channel", "text"),
+             Example("I prefer it."))),
+    Rule("please_always_never", K.PREFERENCE, ("instruction",), "User asks the assistant to {v}.", _please,
+         pattern=P.R_PLEASE, anchored=True, confidence=0.8, importance=0.7, quiet=True, stop=True, examples=(
+             Example("Never suggest recipes with coriander.", "preference.instruction.suggest_recipes_coriander",
+                     "never suggest recipes with coriander"),
+             Example("Never mind the delay."))),
+    Rule("habit", K.PREFERENCE, ("habit",), "User {v}.", _habit, pattern=P.R_HABIT, confidence=0.75, importance=0.55,
+         quiet=True, examples=(
+             Example("I usually cycle to work.", "preference.habit.cycle_work", "usually cycles to work"),
+             Example("I always catch the 6:15 ferry.", "preference.habit.catch_6_15_ferry", "always catches the 6:15 ferry"),
+             Example("I never thought about it."))),
+)

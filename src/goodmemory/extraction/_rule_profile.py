@@ -1,0 +1,246 @@
+"""Identity and background rules: name, age, job, employer, home, origin, languages, family, expertise."""
+
+from __future__ import annotations
+
+import re
+
+from ..models import MemoryKind
+from ..taxonomy import content_words, slot_key, slug
+from . import _patterns as P
+from ._engine import Clause, Example, Rule
+from ._english import article
+
+__all__ = ["PROFILE_RULES"]
+
+K = MemoryKind
+Match = re.Match[str]
+
+
+def _name(c: Clause, m: Match | None) -> None:
+    m = P.R_NAME.search(c.s) or P.R_IM_NAME.match(c.s)
+    if m and m.group("v").split()[0].lower() not in P.NOT_NAMES and m.group("v").split()[-1].lower() not in P.OCCUPATIONS:
+        c.emit("profile.name", m.group("v"), keywords=f"name called {m.group(0)}")
+
+
+def _first_word_not_a_name(c: Clause, m: Match | None) -> bool:
+    return m is not None and m.group("v").split()[0].lower() not in P.NOT_NAMES
+
+
+def _preferred_name(c: Clause, m: Match | None) -> None:
+    assert m
+    c.emit("profile.preferred_name", m.group("v"), keywords="name nickname call me")
+
+
+def _age(c: Clause, m: Match | None) -> None:
+    assert m
+    c.emit("profile.age", m.group("v"), keywords="age years old")
+
+
+def _retired(c: Clause, m: Match | None) -> None:
+    assert m
+    c.note["occupation"] = m.group("v").lower()
+    c.emit("profile.occupation", c.note["occupation"], keywords="job occupation work")
+
+
+_OCC_ADVERB = re.compile(r"^(?:(?:now|also|still|currently|just|actually|finally)\s+)+", re.I)
+
+
+def _occupation(c: Clause, m: Match | None) -> None:
+    for m in (*P.R_OCCUPATION.finditer(c.s), *P.R_AS_OCC.finditer(c.s)):
+        v = _OCC_ADVERB.sub("", m.group("v").strip())  # "I'm now a product manager": the adverb is no part of the job
+        v = re.sub(r"^(?:an?|the) ", "", v, flags=re.I).strip()
+        words = v.lower().split()
+        if c.note.get("occupation") or not words or len(words) > 5 or words[-1] in P._NOT_OCCUPATION_TAIL:
+            continue
+        head = words[-1]
+        if head in P.OCCUPATIONS or re.search(r"(?:ist|eer|ician|ologist|grapher)$", head) or P.R_HEAD_OF.match(v):
+            if words[0] in ("not", "no", "looking", "trying", "going", "calling", "also"):
+                continue
+            c.note["occupation"] = v
+            c.note["occ_at"] = P.R_OCC_AT.match(c.s, m.end())  # "I'm a software engineer at Spotify"
+            c.emit("profile.occupation", v, c.say(a=article(v), v=v), keywords=f"job occupation profession work {head}")
+
+
+# "I work for a small design studio called Brightline"
+_R_EMPLOYER_CALLED = re.compile(
+    r"\bi (?:now |currently |still )?work (?:at|for) (?:a|an|the) (?:[\w\-]+ ){0,3}(?:firm|company|startup|agency|bank|"
+    r"school|hospital|clinic|shop|studio|practice|charity|consultancy|lab|restaurant|bakery|factory|garage|nonprofit)"
+    r",? (?:called|named) (?P<v>" + P.ORG + r")", re.I)
+
+
+def _employer(c: Clause, m: Match | None) -> None:
+    m = _R_EMPLOYER_CALLED.search(c.s) or P.R_EMPLOYER.search(c.s) or P.R_AS_AT.search(c.s) or c.note.get("occ_at")
+    if m and (m.group("v").split()[0].lower() not in P.NOT_NAMES or P.ORG_LOWER_RE.fullmatch(m.group("v"))):
+        c.emit("profile.employer", m.group("v").rstrip("."), keywords="employer company job works at")
+
+
+def _home(c: Clause, m: Match | None) -> None:
+    assert m
+    if m.group("v").split()[0].lower() in P.NOT_PLACES or m.group("v") == "The":
+        return
+    v, verb = m.group("v").rstrip("."), m.group("verb").lower()
+    moved = "moved" in verb or "relocated" in verb or bool(P.R_NOT_OLD.match(c.s[m.end():]))  # "in Porto, not Lisbon"
+    text = f"User moved to {v}; their home city is now {v}." if moved else c.say(v=v)
+    c.emit("profile.home_city", v, text, correction=moved, keywords="lives home city location based town")
+
+
+def _origin(c: Clause, m: Match | None) -> None:
+    assert m
+    c.emit("profile.origin", m.group("v"), keywords="from origin hometown country")
+
+
+def _nationality(c: Clause, m: Match | None) -> None:
+    m = P.R_NATIONALITY_IS.search(c.s) or P.R_NATIONALITY.search(c.s)
+    if m and m.group("v").lower() in P.NATIONALITIES:
+        c.emit("profile.nationality", m.group("v").capitalize(), keywords="nationality citizen country")
+
+
+def _languages(c: Clause, m: Match | None) -> None:
+    assert m
+    native = m.group("native") or ("native" in m.group(0).lower() or "mother" in m.group(0).lower())
+    items = [w for w in re.split(r",? and |, ", m.group("v") or (m.group("native") or "")) if w.lower() in P.LANGUAGES]
+    if not items:
+        return
+    v = ", ".join(w.capitalize() for w in items)
+    if native:
+        c.emit("profile.native_language", v, f"User's native language is {v}.",
+               keywords="language native mother tongue speaks")
+    else:
+        c.emit("profile.languages", v, keywords="languages speaks fluent")
+
+
+def _relation(c: Clause, m: Match | None) -> None:
+    for m in P.R_REL_NAME.finditer(c.s):
+        rel, v = m.group("rel").lower(), re.sub(r"['’]s$", "", m.group("v"))  # "my nephew Oskar's party"
+        v = re.split(r"\s+(?-i:I)(?:['’](?:d|m|ll|ve))?\b", v)[0]  # "my boss Dana I'd ...": the name ends before "I"
+        if rel not in P.RELATIONS or v.split()[0].lower() in P.NOT_NAMES:
+            continue
+        key = f"relation.{rel}" if rel in P.UNIQUE_RELATIONS else f"relation.{rel}.{slug(v)}"
+        c.emit(key, v, c.say(rel=rel, v=v), keywords=f"{rel} family relation {m.group(0)}")
+
+
+def _relation_age(c: Clause, m: Match | None) -> None:
+    assert m
+    rel = m.group("rel").lower()
+    if rel in P.RELATIONS:
+        c.emit(f"relation.{rel}.age", m.group("v"), c.say(rel=rel, v=m.group("v")),
+               keywords=f"{rel} age years old family")
+
+
+def _expertise(c: Clause, m: Match | None) -> None:
+    assert m
+    if m.group("v"):
+        lvl, area = m.group("lvl").lower(), m.group("v")
+        text = f"User is {article(lvl)} {lvl} in {area}."
+    elif m.group("v2"):
+        lvl, area = f"{m.group('n')} years of experience", m.group("v2")
+        text = f"User has {lvl} in {area}."
+    else:
+        phrase = m.group(0).lower()
+        lvl = "new" if "new to" in phrase else ("proficient" if "proficient" in phrase else "experienced")
+        area = m.group("v3")
+        text = f"User is new to {area}." if lvl == "new" else f"User is {lvl} in {area}."
+    if area.lower() not in P.LANGUAGES and content_words(area):
+        c.emit(slot_key("profile", "expertise", area), lvl, text, keywords=f"expertise experience skill {area}")
+
+
+# "my timezone is CET", "I'm on Pacific time", "I'm in UTC+2"
+_TZ_ABBR = (r"(?-i:UTC|GMT|BST|CET|CEST|EET|EEST|WET|WEST|IST|JST|KST|AEST|AEDT|ACST|AWST|NZST|NZDT|PST|PDT|MST|MDT|"
+            r"CST|CDT|EST|EDT|AKST|HST|SGT|HKT)")
+_R_TIMEZONE = re.compile(
+    r"\bmy time ?zone is(?: now)? (?P<v>[\w/+\-]+(?: [\w/+\-]+){0,3}?)(?=$|[,.;!]| (?:so|and|but|which)\b)"
+    r"|\bi'?m (?:now )?(?:on|in) (?:the )?(?P<v2>" + _TZ_ABBR + r"(?: ?[+-]\d{1,2})?|(?-i:[A-Z][a-z]+)(?: standard)? time)\b",
+    re.I)
+# "I signed on with a new physio, Dr. Okoro": the new holder of a one-person role
+_R_NEW_RELATION = re.compile(r"\b(?:a|my|our) new (?P<rel>[a-z\-]+)(?:,| called| named| is)? (?P<v>" + P.NAME + r")(?=$|[\s,.!;])",
+                             re.I)
+
+
+def _timezone(c: Clause, m: Match | None) -> None:
+    assert m
+    v = re.sub(r"\s+time$", "", (m.group("v") or m.group("v2")).strip(), flags=re.I)
+    c.emit("profile.timezone", v, keywords="timezone time zone hours schedule")
+
+
+def _new_relation(c: Clause, m: Match | None) -> None:
+    assert m
+    rel = m.group("rel").lower()
+    if rel in P.UNIQUE_RELATIONS and m.group("v").split()[0].lower() not in P.NOT_NAMES:
+        c.emit(f"relation.{rel}", m.group("v"), c.say(rel=rel, v=m.group("v")), correction=True,
+               keywords=f"{rel} new relation {m.group(0)}")
+
+
+PROFILE_RULES: tuple[Rule, ...] = (
+    Rule("name", K.PROFILE, ("name",), "User's name is {v}.", _name, confidence=0.9, importance=0.8, examples=(
+        Example("My name is Tobias Renner.", "profile.name", "Tobias Renner"),
+        Example("I'm Halima, nice to meet you.", "profile.name", "Halima"),
+        Example("I'm tired of waiting."))),
+    Rule("preferred_name", K.PROFILE, ("preferred_name",), "User prefers to be called {v}.", _preferred_name,
+         pattern=P.R_CALL_ME, guards=(_first_word_not_a_name,), confidence=0.9, importance=0.8, examples=(
+             Example("Please call me Bex.", "profile.preferred_name", "Bex"),
+             Example("Call me back tomorrow."))),
+    Rule("age", K.PROFILE, ("age",), "User is {v} years old.", _age, pattern=P.R_AGE,
+         guards=(lambda c, m: m is not None and 0 < int(m.group("v")) <= 120,), examples=(
+             Example("I just turned 41.", "profile.age", "41"),
+             Example("I'm 29 years old and tired.", "profile.age", "29"),
+             Example("I'm 250 years old."))),
+    Rule("retired", K.PROFILE, ("occupation",), "User is {v}.", _retired, pattern=P.R_RETIRED, anchored=True,
+         importance=0.7, examples=(
+             Example("I'm retired since last spring.", "profile.occupation", "retired"),
+             Example("My father is retired."))),
+    Rule("occupation", K.PROFILE, ("occupation",), "User works as {a} {v}.", _occupation, importance=0.7, examples=(
+        Example("I work as a structural engineer.", "profile.occupation", "structural engineer"),
+        Example("I'm now a landscape architect.", "profile.occupation", "landscape architect"),
+        Example("My job title changed to operations director last month.", "profile.occupation", "operations director"),
+        Example("I got promoted to senior analyst.", "profile.occupation", "senior analyst"),
+        Example("I'm a big coffee person."))),
+    Rule("employer", K.PROFILE, ("employer",), "User works at {v}.", _employer, importance=0.7, examples=(
+        Example("I work for Brightwater Logistics.", "profile.employer", "Brightwater Logistics"),
+        Example("I'm a pharmacist at Kestrel Health.", "profile.employer", "Kestrel Health"),
+        Example("I work for a tiny bakery called Crumb & Co.", "profile.employer", "Crumb & Co"),
+        Example("I work from home on Fridays."))),
+    Rule("home_city", K.PROFILE, ("home_city",), "User's home city is {v}.", _home, pattern=P.R_HOME,
+         importance=0.75, examples=(
+             Example("I live in Valparaíso.", "profile.home_city", "Valparaíso"),
+             Example("I just moved to Ghent.", "profile.home_city", "Ghent"),
+             Example("I live in fear of spiders."))),
+    Rule("origin", K.PROFILE, ("origin",), "User is originally from {v}.", _origin, pattern=P.R_FROM, anchored=True,
+         importance=0.6, examples=(
+             Example("I'm originally from Tromsø.", "profile.origin", "Tromsø"),
+             Example("My mother is from Leeds."))),
+    Rule("nationality", K.PROFILE, ("nationality",), "User is {v}.", _nationality, importance=0.6, examples=(
+        Example("I'm Icelandic.", "profile.nationality", "Icelandic"),
+        Example("I'm hungry."))),
+    Rule("languages", K.PROFILE, ("languages",), "User speaks {v}.", _languages, pattern=P.R_LANG, importance=0.6,
+         examples=(
+             Example("I speak Catalan and Basque.", "profile.languages", "Catalan, Basque"),
+             Example("My mother tongue is Hungarian.", "profile.native_language", "Hungarian"),
+             Example("I speak my mind."))),
+    Rule("relation", K.PROFILE, ("relation",), "User's {rel} is {v}.", _relation, importance=0.65, examples=(
+        Example("My husband Anders cooks on Sundays.", "relation.husband", "Anders"),
+        Example("My niece is called Pilar.", "relation.niece.pilar", "Pilar"),
+        Example("My GP is Dr. Mensah.", "relation.gp", "Dr. Mensah"),
+        Example("I told my sister Ines I'd visit.", "relation.sister.ines", "Ines"),
+        Example("I promised my neighbour I'd help."),
+        Example("My phone is broken."))),
+    Rule("new_relation", K.PROFILE, ("relation",), "User's {rel} is now {v}.", _new_relation, pattern=_R_NEW_RELATION,
+         importance=0.65, examples=(
+             Example("I signed up with a new dentist, Dr. Varga.", "relation.dentist", "Dr. Varga"),
+             Example("I bought a new phone, Pixel 8."))),
+    Rule("timezone", K.PROFILE, ("timezone",), "User's time zone is {v}.", _timezone, pattern=_R_TIMEZONE,
+         importance=0.6, examples=(
+             Example("My timezone is AEST.", "profile.timezone", "AEST"),
+             Example("I'm on Mountain time this month.", "profile.timezone", "Mountain"),
+             Example("I'm in Lisbon this week."),
+             Example("I'm in NYC until Friday."))),
+    Rule("relation_age", K.PROFILE, ("relation",), "User's {rel} is {v} years old.", _relation_age,
+         pattern=P.R_REL_AGE, importance=0.55, examples=(
+             Example("My son is 7.", "relation.son.age", "7"),
+             Example("My order is 12 days late."))),
+    Rule("expertise", K.PROFILE, ("expertise",), "User is {v}.", _expertise, pattern=P.R_EXPERT, importance=0.7,
+         examples=(
+             Example("I'm a beginner at woodturning.", "profile.expertise.woodturning", "beginner"),
+             Example("I have 6 years of experience with Kubernetes.", "profile.expertise.kubernetes",
+                     "6 years of experience"),
+             Example("I'm new to this."))),
+)
