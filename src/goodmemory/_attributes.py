@@ -29,7 +29,7 @@ _STATEMENT_KINDS = (MemoryKind.PROFILE, MemoryKind.FACT, MemoryKind.PREFERENCE)
 _NO_STATEMENTS = frozenset(["task", "instruction", "procedure", "expiry", "identifier", "possession"])
 _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
 _NOTE = family_by_name("note")
-_PROTOTYPES: dict[int, tuple[Embedder, list[KeyFamily], np.ndarray, np.ndarray]] = {}
+_PROTOTYPES: dict[object, tuple[Embedder, list[KeyFamily], np.ndarray, np.ndarray]] = {}
 
 
 def _unit(mat: np.ndarray) -> np.ndarray:
@@ -40,8 +40,10 @@ def _unit(mat: np.ndarray) -> np.ndarray:
 
 def _prototypes(embedder: Embedder) -> tuple[list[KeyFamily], np.ndarray, np.ndarray]:
     """(families, owner index of each example, example vectors) for statements."""
-    hit = _PROTOTYPES.get(id(embedder))
-    if hit is not None and hit[0] is embedder:
+    # by model, not by instance: every GoodMemory of a process over the packaged model shares one entry
+    ident = getattr(embedder, "cache_identity", None) or id(embedder)
+    hit = _PROTOTYPES.get(ident)
+    if hit is not None and (hit[0] is embedder or ident != id(embedder)):
         return hit[1], hit[2], hit[3]
     fams = [f for f in KEY_FAMILIES if f.kind in _STATEMENT_KINDS and f.name not in _NO_STATEMENTS and f.examples]
     texts, owner = [], []
@@ -49,8 +51,8 @@ def _prototypes(embedder: Embedder) -> tuple[list[KeyFamily], np.ndarray, np.nda
         for ex in fam.examples:
             texts.append(ex)
             owner.append(i)
-    vecs = _unit(embedder.embed(texts))
-    _PROTOTYPES[id(embedder)] = (embedder, fams, np.array(owner), vecs)
+    vecs = _unit(getattr(embedder, "embed_fixed", embedder.embed)(texts))  # library texts: kept on disk
+    _PROTOTYPES[ident] = (embedder, fams, np.array(owner), vecs)
     return fams, np.array(owner), vecs
 
 

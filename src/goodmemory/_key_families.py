@@ -212,15 +212,27 @@ _WITH_SUFFIX = [fam for fam in KEY_FAMILIES if fam.suffixes]
 _BY_NAME = {fam.name: fam for fam in KEY_FAMILIES}
 
 
+_PREFIX_OWNER: dict[str, KeyFamily] = {}
+for _p, _fam in _BY_PREFIX:
+    _PREFIX_OWNER.setdefault(_p, _fam)
+
+
 def family_of(key: str) -> KeyFamily | None:
-    """The family a slot key belongs to (longest prefix on dot boundaries), or None."""
+    """The family a slot key belongs to (longest prefix on dot boundaries), or None.
+
+    Looked up by the key's own dot boundaries (a handful) rather than by trying all 135 prefixes: ``remember``
+    asks this for every earlier memory of each candidate (~4,500 times a call at 10k memories)."""
     base = key.split("~", 1)[0]
-    for fam in _WITH_SUFFIX:
-        if any(base.endswith("." + sfx) for sfx in fam.suffixes):
-            return fam
-    for prefix, fam in _BY_PREFIX:
-        if base == prefix or base.startswith(prefix + "."):
-            return fam
+    parts = base.split(".")
+    if _WITH_SUFFIX and len(parts) > 1:
+        tails = {".".join(parts[i:]) for i in range(1, len(parts))}
+        for fam in _WITH_SUFFIX:
+            if any(sfx in tails for sfx in fam.suffixes):
+                return fam
+    for n in range(len(parts), 0, -1):
+        owner = _PREFIX_OWNER.get(".".join(parts[:n]))
+        if owner is not None:
+            return owner
     return None
 
 

@@ -305,14 +305,43 @@ def test_sqlite_upgrades_a_v1_database_and_refuses_a_newer_one(tmp_path: Path) -
     finally:
         s.close()
     with engine.begin() as conn:
-        assert S.current_version(conn) == S.SCHEMA_VERSION == 5
-        assert {"gm_mem_user_created", "gm_tomb_user", "gm_mem_user_kind"} <= _index_names(conn)
+        assert S.current_version(conn) == S.SCHEMA_VERSION == 8
+        assert {"gm_mem_user_created", "gm_tomb_user", "gm_mem_user_kind", "gm_mem_user_session",
+                "gm_mem_user_recent"} <= _index_names(conn)
         conn.execute(text("UPDATE gm_meta SET value = '99' WHERE name = 'schema_version'"))
     with pytest.raises(SchemaVersionError, match="99"):
         SQLStorage(url)
     with engine.connect() as conn:
         assert S.current_version(conn) == 99  # left as it was
     engine.dispose()
+
+
+def test_sqlite_plans_remembers_lists_on_their_indexes(tmp_path: Path) -> None:
+    """remember lists the stored turns of its session on every call: that reads the session, not every turn."""
+    from goodmemory.storage.base import WriteBatch
+
+    s = SQLStorage(f"sqlite:///{tmp_path / 'turns.db'}")
+    try:
+        batch = WriteBatch(inserts=[make_record("u", f"user: turn {i}", key=f"episode.s{i % 40}:{i}",
+                                                kind=MemoryKind.EPISODE, session_id=f"s{i % 40}", minutes=i)
+                                    for i in range(400)])
+        s.write_bulk("u", batch)
+        flt = MemoryFilter(statuses=None, kinds=(MemoryKind.EPISODE,), session_id="s7")
+        assert {r.key for r in s.list("u", flt)} == {f"episode.s7:{i}" for i in range(7, 400, 40)}
+        with s.engine.connect() as conn:
+            stmt = s._list_select("u", flt, None).compile(conn, compile_kwargs={"literal_binds": True})
+            plan = " ".join(str(r[3]) for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {stmt}"))
+        assert "gm_mem_user_session" in plan, plan
+        newest = MemoryFilter(exclude_kinds=(MemoryKind.EPISODE,), agent_id="", newest_first=True)
+        s.write_bulk("u", WriteBatch(inserts=[make_record("u", f"fact {i}", key=f"fact.f{i}", minutes=i)
+                                              for i in range(50)]))
+        assert [r.key for r in s.list("u", newest, limit=3)] == ["fact.f49", "fact.f48", "fact.f47"]
+        with s.engine.connect() as conn:
+            stmt = s._list_select("u", newest, 3).compile(conn, compile_kwargs={"literal_binds": True})
+            plan = " ".join(str(r[3]) for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {stmt}"))
+        assert "gm_mem_user_recent" in plan, plan  # the newest facts without walking the turns between them
+    finally:
+        s.close()
 
 
 def _engine_in_fresh_schema(schema: str) -> Any:
@@ -354,8 +383,9 @@ def test_postgres_upgrades_a_v1_database_and_refuses_a_newer_one() -> None:
         finally:
             s.close()
         with engine.begin() as conn:
-            assert S.current_version(conn) == S.SCHEMA_VERSION == 5
-            assert {"gm_mem_user_created", "gm_tomb_user", "gm_one_active_slot", "gm_mem_tsv", "gm_mem_user_kind"} <= _index_names(conn)
+            assert S.current_version(conn) == S.SCHEMA_VERSION == 8
+            assert {"gm_mem_user_created", "gm_tomb_user", "gm_one_active_slot", "gm_mem_tsv", "gm_mem_user_kind",
+                    "gm_mem_user_session", "gm_mem_user_recent"} <= _index_names(conn)
             conn.execute(text("UPDATE gm_meta SET value = '99' WHERE name = 'schema_version'"))
         with pytest.raises(SchemaVersionError, match="99"):
             PostgresStorage(PG_URL, schema=schema)
@@ -393,7 +423,7 @@ def test_postgres_v4_full_text_is_reindexed_with_stems() -> None:
         finally:
             s.close()
         with engine.connect() as conn:
-            assert S.current_version(conn) == S.SCHEMA_VERSION == 5
+            assert S.current_version(conn) == S.SCHEMA_VERSION == 8
     finally:
         with engine.begin() as conn:
             conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))

@@ -6,7 +6,7 @@ import hashlib
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 
@@ -28,17 +28,49 @@ __all__ = [
 ]
 
 
+class _VectorStore:
+    """Vectors by content hash, bounded, thread-safe: one per ``CachedEmbedder``, or one per model shared by all."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self.max = max_entries
+        self.lock = threading.Lock()
+
+
+# Embedders that give the same vector for the same text in every instance (the packaged MiniLM of one folder)
+# declare a ``cache_identity``; their CachedEmbedders share one store, so a second GoodMemory of the process
+# (one per request or tenant) does not embed again what the first did: the key families' example sentences
+# (~250 of them, ~0.4 s of MiniLM) on its first remember, the texts it reads back.
+_SHARED_STORES: dict[Hashable, _VectorStore] = {}
+_SHARED_STORES_LOCK = threading.Lock()
+
+
+def _store_for(inner: Embedder, max_entries: int) -> _VectorStore:
+    identity = getattr(inner, "cache_identity", None)
+    if identity is None:
+        return _VectorStore(max_entries)
+    with _SHARED_STORES_LOCK:
+        store = _SHARED_STORES.get(identity)
+        if store is None:
+            store = _SHARED_STORES[identity] = _VectorStore(max_entries)
+        else:
+            store.max = max(store.max, max_entries)
+        return store
+
+
 class CachedEmbedder:
-    """Caches vectors by content hash; batches the misses into one call."""
+    """Caches vectors by content hash; batches the misses into one call.
+
+    The cache is shared by every CachedEmbedder whose inner embedder declares the same ``cache_identity``
+    (a hashable naming the model: equal identities must mean equal vectors); without one it is private."""
 
     def __init__(self, inner: Embedder, max_entries: int = 50_000) -> None:
         self.inner = inner
         self.name = inner.name
         self.semantic: bool = getattr(inner, "semantic", True)
         self.dim = inner.dim
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._max = max_entries
-        self._lock = threading.Lock()
+        self._store = _store_for(inner, max_entries)
+        self._cache = self._store.vectors  # the mapping itself (tests look into it)
 
     @staticmethod
     def _key(text: str) -> str:
@@ -48,13 +80,14 @@ class CachedEmbedder:
         keys = [self._key(t) for t in texts]
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         missing: dict[str, list[int]] = {}
-        with self._lock:
+        store = self._store
+        with store.lock:
             for i, k in enumerate(keys):
-                vec = self._cache.get(k)
+                vec = store.vectors.get(k)
                 if vec is None:
                     missing.setdefault(k, []).append(i)
                 else:
-                    self._cache.move_to_end(k)
+                    store.vectors.move_to_end(k)
                     out[i] = vec
         if missing:
             order = list(missing)
@@ -65,27 +98,45 @@ class CachedEmbedder:
             except Exception as exc:  # an embedder's own failure is ours to name
                 raise EmbeddingError(f"embedder {self.name} failed: {exc}") from exc
             mat = check_matrix(raw, len(order), self.dim, self.name)
-            with self._lock:
+            with store.lock:
                 for k, vec in zip(order, mat, strict=True):
                     for i in missing[k]:
                         out[i] = vec
-                    self._cache[k] = vec
-                while len(self._cache) > self._max:
-                    self._cache.popitem(last=False)
+                    store.vectors[k] = vec
+                while len(store.vectors) > store.max:
+                    store.vectors.popitem(last=False)
         return out
 
+    @property
+    def cache_identity(self) -> Hashable | None:
+        return getattr(self.inner, "cache_identity", None)
+
+    def embed_fixed(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors of texts that ship with the library (never user data): the inner embedder's disk copy when it
+        keeps one (``MiniLMEmbedder.embed_fixed``), else ``embed``."""
+        fixed = getattr(self.inner, "embed_fixed", None)
+        if fixed is None:
+            return self.embed(texts)
+        try:
+            raw = fixed(texts)
+        except GoodMemoryError:
+            raise
+        except Exception as exc:
+            raise EmbeddingError(f"embedder {self.name} failed: {exc}") from exc
+        return check_matrix(raw, len(texts), self.dim, self.name)
+
     def forget_texts(self, texts: Sequence[str]) -> int:
-        """Drop cached vectors of forgotten texts; returns how many were cached."""
+        """Drop cached vectors of forgotten texts (from the shared store too); returns how many were cached."""
         n = 0
-        with self._lock:
+        with self._store.lock:
             for t in texts:
-                if self._cache.pop(self._key(t), None) is not None:
+                if self._store.vectors.pop(self._key(t), None) is not None:
                     n += 1
         return n
 
     def clear(self) -> None:
-        with self._lock:
-            self._cache.clear()
+        with self._store.lock:
+            self._store.vectors.clear()
 
 
 def default_embedder() -> Embedder:

@@ -61,7 +61,10 @@ class GateLine:
 
 
 def default_gate_path() -> Path:
-    return Path(__file__).resolve().parents[3] / "eval" / "gate.yaml"
+    """The repository's eval/gate.yaml in a checkout; the copy a wheel ships (setup.py) in a pip install."""
+    repo = Path(__file__).resolve().parents[3] / "eval" / "gate.yaml"
+    packaged = Path(__file__).resolve().parent / "gate.yaml"
+    return repo if repo.is_file() or not packaged.is_file() else packaged
 
 
 def load_gate(path: Path, profile: str) -> dict[str, float]:

@@ -19,11 +19,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import DimensionMismatchError, InvalidInputError, SlotConflictError, StorageError
-from ..models import MemoryKind, MemoryRecord
+from ..models import MemoryKind, MemoryRecord, new_id
 from . import _schema as S
-from .base import MemoryEvent, MemoryFilter, WriteBatch, slot_scope
+from .base import DeleteCounts, MemoryEvent, MemoryFilter, WriteBatch, slot_scope
 
-__all__ = ["UserHasher", "check_batch", "load_user_hasher", "check_bulk_batch", "check_new_turns", "chunks", "event_rows", "key_range", "memory_row",
+__all__ = ["UserHasher", "check_batch", "delete_rows", "tombstone", "load_user_hasher", "check_bulk_batch", "check_new_turns", "chunks", "event_rows", "key_range", "memory_row",
            "new_turn_keys", "tombstone_dicts", "where"]
 
 
@@ -118,7 +118,11 @@ def where(user_id: Any, flt: MemoryFilter,
     if flt.kinds is not None:
         conds.append(c.kind.in_([k.value for k in flt.kinds]))
     if flt.exclude_kinds is not None:
-        conds.append(c.kind.not_in([k.value for k in flt.exclude_kinds]))
+        # "kind <> 'episode'" with the kind as a literal (an enum value, never user input): the term a partial
+        # index is matched on (v8: a user's newest memories that are not raw turns, remember's 500 slots)
+        from sqlalchemy import literal_column
+
+        conds.extend(c.kind != literal_column(f"'{k.value}'") for k in flt.exclude_kinds)
     if flt.visible_in_domain is not None:
         conds.append((c.domain == "") | (c.domain == flt.visible_in_domain) | (c.transferable.is_(True)))
     if flt.domain is not None:
@@ -272,3 +276,42 @@ def load_user_hasher(conn: Any) -> UserHasher:
         for (old,) in conn.execute(select(tbl.c[col]).distinct()).all():
             conn.execute(update(tbl).where(tbl.c[col] == old).values({col: hasher.rekey(old)}))
     return hasher
+
+
+def tombstone(counts: DeleteCounts, user_hash: str, reason: str) -> dict[str, Any]:
+    """Content-free: a keyed hash of the user id (see ``UserHasher``), when, why, and how much."""
+    from datetime import UTC, datetime
+
+    return {
+        "id": counts.tombstone_id,
+        "user_hash": user_hash,
+        "at": datetime.now(UTC).isoformat(),
+        "reason": reason,
+        "counts": counts.as_dict(),
+    }
+
+
+def delete_rows(conn: Any, user_id: str, memory_ids: Sequence[str], *, user_hash: str, reason: str,
+                vectors: Any, full_text: Callable[[Any, list[str]], int], chunk: int = 500) -> DeleteCounts:
+    """``delete`` of the SQL adapters, inside the caller's transaction: the user's ids that exist, then per
+    chunk their full-text entries (``full_text(conn, ids)`` deletes or counts them: the adapter's own index),
+    vectors (``vectors``: the adapter's ``gm_vectors`` table), history and rows, then the tombstone."""
+    from sqlalchemy import delete, insert, select
+
+    m = S.memories.c
+    ids = list(dict.fromkeys(memory_ids))
+    counts = DeleteCounts()
+    for part in chunks(ids, chunk):
+        counts.memory_ids += [r[0] for r in conn.execute(select(m.id).where(m.user_id == user_id, m.id.in_(part)))]
+    for part in chunks(counts.memory_ids, chunk):
+        counts.full_text += full_text(conn, part)
+        counts.vectors += conn.execute(
+            delete(vectors).where(vectors.c.user_id == user_id, vectors.c.memory_id.in_(part))).rowcount
+        counts.history += conn.execute(
+            delete(S.events).where(S.events.c.user_id == user_id, S.events.c.memory_id.in_(part))).rowcount
+        counts.rows += conn.execute(delete(S.memories).where(m.user_id == user_id, m.id.in_(part))).rowcount
+    counts.tombstone_id = new_id()
+    t = tombstone(counts, user_hash, reason)
+    conn.execute(insert(S.tombstones).values(id=t["id"], user_hash=t["user_hash"], at=t["at"], reason=reason,
+                                             counts=json.dumps(t["counts"])))
+    return counts

@@ -22,10 +22,20 @@ History:
    it fills. SQLite: nothing to do.
 4. index on memories by (user, kind, status, created_at): the per-kind lists of
    every ``build_context`` (profile, open loops, style).
+5. PostgreSQL: the full-text index holds word stems.
+6. index on memories by (user, session_id): every ``remember`` with a session lists the
+   session's stored turns (turn ids continue across calls).
+7. SQLite: each full-text row's rowid is ``fts_rowid(memory_id)``. FTS5 cannot index the
+   ``memory_id`` column, so deleting a memory's entry by id read the whole index (24 ms per
+   ``remember`` at 10k memories); by rowid it reads that row. Existing rows are renumbered.
+8. partial index on memories that are not raw turns, by (user, status, created_at, id): every
+   ``remember`` reads the user's 500 newest (the slots the extractor sees); through the
+   (user, created_at) index that walked the turns in between (24 ms -> 4 ms at 10k on SQLite).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
 from sqlalchemy import (
@@ -44,7 +54,7 @@ from sqlalchemy import (
 
 from ..errors import SchemaVersionError
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "VECTOR_PARTITIONS", "events", "memories", "metadata", "migrate", "tombstones",
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "VECTOR_PARTITIONS", "events", "fts_rowid", "memories", "metadata", "migrate", "tombstones",
            "vector_partitions", "vectors"]
 
 metadata = MetaData()
@@ -229,6 +239,42 @@ def _v5(conn: Connection, fts: str) -> None:
         last = rows[-1][0]
 
 
+def _v6(conn: Connection, fts: str) -> None:
+    # remember lists the session's stored turns to continue their ids: by (user, kind) that read every turn of
+    # the user to check its session (17 ms at 10k memories on SQLite), by session a few rows
+    conn.execute(text("CREATE INDEX IF NOT EXISTS gm_mem_user_session ON gm_memories (user_id, session_id)"))
+
+
+def fts_rowid(memory_id: str) -> int:
+    """The rowid of a memory's full-text row (SQLite, v7+): a 63-bit hash of its id, so it is found without a
+    lookup table (a VACUUM may renumber implicit rowids, never explicit ones). Two ids of one hash would make
+    the second insert fail as a conflict, never share a row: at 10 million memories the odds are ~5e-6."""
+    return int.from_bytes(hashlib.blake2b(memory_id.encode("utf-8", "surrogatepass"), digest_size=8).digest(),
+                          "big") >> 1
+
+
+def _v7(conn: Connection, fts: str) -> None:
+    if fts != "fts5":
+        return
+    last = -(2**63)
+    while True:
+        rows = conn.execute(text("SELECT rowid, memory_id, user_id, body FROM gm_fts WHERE rowid > :last "
+                                 "ORDER BY rowid LIMIT 1000"), {"last": last}).all()
+        if not rows:
+            return
+        last = rows[-1][0]
+        moved = [r for r in rows if r[0] != fts_rowid(r[1])]  # renumbered rows come round again, in place
+        if moved:
+            conn.execute(text("DELETE FROM gm_fts WHERE rowid = :r"), [{"r": r[0]} for r in moved])
+            conn.execute(text("INSERT INTO gm_fts(rowid, memory_id, user_id, body) VALUES (:r, :m, :u, :b)"),
+                         [{"r": fts_rowid(r[1]), "m": r[1], "u": r[2], "b": r[3]} for r in moved])
+
+
+def _v8(conn: Connection, fts: str) -> None:
+    conn.execute(text("CREATE INDEX IF NOT EXISTS gm_mem_user_recent ON gm_memories (user_id, status, created_at, id) "
+                      "WHERE kind <> 'episode'"))
+
+
 Migration = Callable[[Connection, str], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial schema: memories, vectors, events, tombstones, full-text", _v1),
@@ -236,6 +282,9 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (3, "PostgreSQL: vectors hash-partitioned by user, one HNSW index per partition", _v3),
     (4, "index: memories by (user, kind, status, created_at)", _v4),
     (5, "PostgreSQL: the full-text index holds word stems", _v5),
+    (6, "index: memories by (user, session_id)", _v6),
+    (7, "SQLite: full-text rows keyed by a hash of the memory id", _v7),
+    (8, "partial index: memories that are not raw turns by (user, status, created_at, id)", _v8),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

@@ -12,7 +12,7 @@ import os
 import threading
 from collections import Counter
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -20,6 +20,7 @@ import numpy as np
 from ..errors import DimensionMismatchError, SlotConflictError, StorageError
 from ..models import MemoryRecord, MemoryStatus, new_id
 from ._common import UserHasher, check_batch, check_new_turns, new_turn_keys
+from ._common import tombstone as _tombstone
 from ._text import index_terms, search_body, stemmed_query_terms
 from .base import (
     DeleteCounts,
@@ -216,14 +217,3 @@ class InMemoryStorage:
 
     def close(self) -> None:
         self._closed = True
-
-
-def _tombstone(counts: DeleteCounts, user_hash: str, reason: str) -> dict[str, Any]:
-    """Content-free: a keyed hash of the user id (see ``UserHasher``), when, why, and how much."""
-    return {
-        "id": counts.tombstone_id,
-        "user_hash": user_hash,
-        "at": datetime.now(UTC).isoformat(),
-        "reason": reason,
-        "counts": counts.as_dict(),
-    }

@@ -79,14 +79,14 @@ from ..errors import (
     SlotConflictError,
     StorageError,
 )
-from ..models import MemoryRecord, new_id
+from ..models import MemoryRecord
 from . import _schema as S
 from ._common import (
     StatementCache,
     check_batch,
     check_bulk_batch,
     check_new_turns,
-    chunks,
+    delete_rows,
     event_rows,
     load_user_hasher,
     memory_row,
@@ -120,7 +120,6 @@ from .base import (
     VectorQuery,
     WriteBatch,
 )
-from .memory import _tombstone
 
 __all__ = ["PostgresStorage"]
 
@@ -129,7 +128,6 @@ T = TypeVar("T")
 _VECTORS = table("gm_vectors", column("memory_id"), column("user_id"), column("emb"))
 _TSV: ColumnClause[Any] = literal_column("gm_memories.tsv")
 _SIMPLE: ColumnClause[Any] = literal_column("'simple'::regconfig")
-_INSERT_MEMORY = INSERT_MEMORY  # the former name
 _TERM_STATS_TTL_S = 300.0
 
 
@@ -238,12 +236,7 @@ class PostgresStorage:
             ensure_hnsw(conn, self._dim, self._index)
 
     def _load_meta(self, conn: Connection) -> None:
-        rows = {
-            r[0]: r[1]
-            for r in conn.execute(
-                select(S.meta.c.name, S.meta.c.value).where(S.meta.c.name.in_(["dim", "vector_type"]))
-            )
-        }
+        rows = dict(conn.execute(select(S.meta.c.name, S.meta.c.value).where(S.meta.c.name.in_(["dim", "vector_type"]))).all())
         if "dim" in rows:
             self._dim = int(rows["dim"])
             self._set_vector_type(rows.get("vector_type", "halfvec"))
@@ -474,45 +467,15 @@ class PostgresStorage:
 
     # -- deletes --------------------------------------------------------
     def delete(self, user_id: str, memory_ids: Sequence[str], *, reason: str) -> DeleteCounts:
-        ids = list(dict.fromkeys(memory_ids))
+        def indexed(conn: Connection, ids: builtins.list[str]) -> int:
+            # the tsvector lives on the row: it goes with it, counted first
+            return int(conn.execute(select(func.count()).select_from(S.memories).where(
+                S.memories.c.user_id == user_id, S.memories.c.id.in_(ids), _TSV.is_not(None))).scalar_one())
 
         def tx(conn: Connection) -> DeleteCounts:
-            counts = DeleteCounts()
             self._lock_user(conn, user_id)
-            present: builtins.list[str] = []
-            for chunk in chunks(ids, 1000):
-                present += [
-                    r[0]
-                    for r in conn.execute(
-                        select(S.memories.c.id).where(S.memories.c.user_id == user_id, S.memories.c.id.in_(chunk))
-                    )
-                ]
-            counts.memory_ids = present
-            for chunk in chunks(present, 1000):
-                counts.full_text += int(
-                    conn.execute(
-                        select(func.count())
-                        .select_from(S.memories)
-                        .where(S.memories.c.user_id == user_id, S.memories.c.id.in_(chunk), _TSV.is_not(None))
-                    ).scalar_one()
-                )
-                counts.vectors += conn.execute(
-                    delete(_VECTORS).where(_VECTORS.c.user_id == user_id, _VECTORS.c.memory_id.in_(chunk))
-                ).rowcount
-                counts.history += conn.execute(
-                    delete(S.events).where(S.events.c.user_id == user_id, S.events.c.memory_id.in_(chunk))
-                ).rowcount
-                counts.rows += conn.execute(
-                    delete(S.memories).where(S.memories.c.user_id == user_id, S.memories.c.id.in_(chunk))
-                ).rowcount
-            counts.tombstone_id = new_id()
-            t = _tombstone(counts, self._user_hash(user_id), reason)
-            conn.execute(
-                insert(S.tombstones).values(
-                    id=t["id"], user_hash=t["user_hash"], at=t["at"], reason=reason, counts=json.dumps(t["counts"])
-                )
-            )
-            return counts
+            return delete_rows(conn, user_id, memory_ids, user_hash=self._user_hash(user_id), reason=reason,
+                               vectors=_VECTORS, full_text=indexed, chunk=1000)
 
         return self._run(tx)
 
