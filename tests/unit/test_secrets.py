@@ -108,3 +108,43 @@ def test_find_secrets_total_and_ordered(text: str) -> None:
 def test_detects_secrets_missed_on_the_test_half(text: str, secret: str) -> None:
     """The two held-out misses of the frozen corpus run (fixed after reading them; see SECURITY.md)."""
     assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("my new password will be Harbor_Lamp_3 from tomorrow", "Harbor_Lamp_3"),  # a future copula
+    ("user: tkane, password Orchard#52", "Orchard#52"),  # no copula, a typed-looking value
+    ("I log in with the passcode Quill99", "Quill99"),
+    ("mdp du compte : Velours_12", "Velours_12"),  # French short form
+    ("Das Büro-Passwort lautet Eule-Nacht-9", "Eule-Nacht-9"),  # a hyphenated compound
+    ("das Bankpasswort ist Kiefer!20", "Kiefer!20"),  # a closed compound
+    ("a minha palavra-passe do banco é Sardinha_8", "Sardinha_8"),  # pt-PT
+    ("the key for the office wifi is Copper-Gate-71", "Copper-Gate-71"),  # a device's key
+    ("the code that opens the garage door is 58213", "58213"),
+    ("o código de segurança do cartão é 407", "407"),  # security code in Portuguese
+    ("der Sicherheitscode ist 318", "318"),
+    ("CVC-Nummer: 552", "552"),
+    ("o código secreto do cartão: 7719", "7719"),
+    ("il numero di passaporto n° AB1234567", "AB1234567"),  # "n°"
+    ("hooks.slack.com/services/T01ABCD/B02EFGH/AbCdEfGhIjKlMnOpQrSt1234", "T01ABCD/B02EFGH/AbCdEfGhIjKlMnOpQrSt1234"),
+    ("backup phrase: maple river candle stone window apple forest cloud piano lemon orbit tiger",
+     "maple river candle stone window apple forest cloud piano lemon orbit tiger"),  # "backup phrase"
+    ("le parole di recupero sono mela pera uva fico noce riso pane sale olio vino miele latte",
+     "mela pera uva fico noce riso pane sale olio vino miele latte"),  # a plural copula
+])
+def test_detects_phrasings_of_the_first_heldout_set(text: str, secret: str) -> None:
+    """Generalisations of what fixtures/secrets_corpus/heldout missed at its first run (new wordings here)."""
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "the door code changed to 4 digits last week",
+    "the wifi network has been slow since 2023",
+    "my password manager costs 36 dollars a year",
+    "the password reset link expired after 15 minutes",
+    "Der Passwort-Manager kostet 3 Euro im Monat",
+    "the garage door opener was 249 dollars",
+    "promo code SAVE20 for the shoes",
+    "my passport expires on 2027-03-01",
+])
+def test_new_phrasing_rules_leave_ordinary_sentences(text: str) -> None:
+    assert find_secrets(text) == []
