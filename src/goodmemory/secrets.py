@@ -101,6 +101,9 @@ _DEVICES = r"(?:wi-?fi|wlan|network|router|hotspot|unlock|door|alarm|safe|gate|g
 _DEVICE = re.compile(rf"\b{_DEVICES}\b", re.I)
 _DEVICE_CODE = re.compile(rf"(?<!\w)(?:code|passcode|key|clave|c[oó]digo|codice|schl[uü]ssel|sleutel)"
                           rf"(?P<q>{_QUAL}\s+{_DEVICES}\b{_QUAL}){_COPULA}{_VALUE}", re.I)
+_PW_AS = re.compile(rf"\b(?:use[sd]?|using|set|chose|picked|uso|utilise|utilizo|benutze|nutze|uso|gebruik)\s+"
+                    rf"[\"'`“‘]?(?P<s>[^\s\"'`”’]{{4,128}}?)[\"'`”’]?\s+(?:as|como|comme|als|come)\s+"
+                    rf"(?:(?:the|my|our|a|an|mi|mon|ma|mein|mijn|il|la|o|a)\s+)?(?:{_STRONG_PW}|{_PIN_WORDS})\b", re.I)
 _PW_PHRASE = re.compile(rf"{_LB}(?:{_STRONG_PW})(?:{_QUAL})\s*[:=—–]\s*(?P<s>[^\W\d_]+(?:[ ][^\W\d_]+){{1,5}})"
                         r"\s*(?=$|[.;,\n])", re.I)
 _PW_QUOTED = re.compile(rf"{_LB}(?:{_STRONG_PW})(?:{_QUAL}){_COPULA}[\"'“‘](?P<s>[^\"'”’\n]{{4,80}})[\"'”’]", re.I)
@@ -141,6 +144,7 @@ _CARD_HINT = re.compile(r"\b(?:card|visa|mastercard|amex|discover|credit|debit|c
 _CVV = re.compile(rf"(?<![\w-])(?P<w>{_CVV_WORDS})(?:[\s-]+(?:number|code|nummer))?(?:{_QUAL})(?P<c>{_COPULA}|\s+)(?P<s>\d{{3,4}})\b",
                   re.I)
 _IBAN = re.compile(r"\b(?P<s>[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30})", re.I)
+_IBAN_WORD = re.compile(r"\b(?:iban|nib|rib)\b", re.I)
 _IBAN_LENGTHS = {"AD": 24, "AT": 20, "BE": 16, "CH": 21, "CZ": 24, "DE": 22, "DK": 18, "ES": 24, "FI": 18, "FR": 27,
                  "GB": 22, "GR": 27, "IE": 22, "IT": 27, "LU": 20, "NL": 18, "NO": 15, "PL": 28, "PT": 25, "SE": 24}
 
@@ -154,16 +158,16 @@ _NINO_PHRASE = re.compile(r"\b(?:national\s+insurance|nino|ni)(?:\s+(?:number|no
 _PASSPORT = re.compile(
     r"\b(?:passport|pasaporte|passeport|(?:reise)?pass(?:nummer)?|passaporto|passaporte|paspoort)(?:nummer)?"
     r"(?:\s+(?:number|no\.?|n[°º]|nr\.?|num[eé]ro|número|nummer|#|id))?" + _QUAL + r"(?:" + _COPULA + r"|\s+)"
-    + r"(?P<s>[A-Z0-9]{6,12})\b", re.I)
+    + r"(?P<s>(?=[A-Z]*\d)[A-Z0-9]{6,12})\b", re.I)
 _NATIONAL_ID = re.compile(
     r"\b(?:national\s+(?:id|identity|insurance)(?:\s+card)?|identity\s+card|id\s+card|dni|nie|nif|steuer-?id|"
     r"steuer(?:identifikations)?nummer|personalausweis(?:nummer)?|s[ée]curit[ée]\s+sociale|codice\s+fiscale|cpf|"
     r"bsn|burgerservicenummer|carte\s+d['’]identit[ée]|c[ée]dula)"
     r"(?:\s+(?:number|no\.?|n[°º]|nr\.?|num[eé]ro|número|nummer|#))?" + _QUAL + r"(?:" + _COPULA + r"|\s+)"
-    + r"(?P<s>\d{1,3}(?:[ ]\d{1,6}){3,8}|[A-Z0-9][A-Z0-9.\-]{3,18}(?:[ ][0-9]{1,6}){0,6}(?:-\d{2})?)\b", re.I)
+    + r"(?P<s>\d{1,3}(?:[ ]\d{1,6}){3,8}|(?=[A-Z.\-]*\d)[A-Z0-9][A-Z0-9.\-]{3,18}(?:[ ][0-9]{1,6}){0,6}(?:-\d{2})?)\b", re.I)
 _SEED = re.compile(
     r"\b(?:seed(?:[\s-]+(?:phrase|words))?|(?:secret\s+)?recovery\s+(?:phrase|words|seed)|secret\s+phrase|mnemonic|"
-    r"backup\s+(?:words|phrase)|(?:12|24)[\s-]+words?|frase\s+(?:semilla|de\s+recupera(?:ci[oó]n|[cç][aã]o))|"
+    r"backup\s+(?:words|phrase)|(?:12|24)[\s-]+(?:words?|palabras|mots|w[oö]rter|woorden|parole|palavras)|frase\s+(?:semilla|de\s+recupera(?:ci[oó]n|[cç][aã]o))|"
     r"(?:frase|parole)\s+di\s+recupero|palavras\s+de\s+recupera[cç][aã]o|palabras\s+de\s+recuperaci[oó]n|"
     r"herstel(?:zin|woorden|frase)|wiederherstellungs(?:phrase|satz|w[oö]rter)|(?:phrase|mots)\s+de\s+r[ée]cup[ée]ration)"
     + _QUAL + _COPULA + r"(?P<s>[^\W\d_]{2,12}(?:\s+[^\W\d_]{2,12}){11,23})\b", re.I)
@@ -178,7 +182,7 @@ _HAS_CVV = re.compile(rf"(?<![\w-])(?:{_CVV_WORDS})", re.I)
 _HAS_ID = re.compile(r"social|ssn|ss\s?#|ss\s+number|insurance|nino|\bni\b|pas|national|identity|id\s+card|"
                      r"dni|nie|nif|steuer|personalausweis|s[ée]curit[ée]|fiscale|cpf|bsn|burgerservice|identit|c[ée]dula",
                      re.I)
-_HAS_SEED = re.compile(r"seed|recovery|secret\s+phrase|mnemonic|backup\s+(?:words|phrase)|\d\d[\s-]+words?|frase|"
+_HAS_SEED = re.compile(r"seed|recovery|secret\s+phrase|mnemonic|backup\s+(?:words|phrase)|\d\d[\s-]+\w+|frase|"
                        r"parole|palavras|palabras|herstel|wiederherstellung|r[ée]cup[ée]ration",
                        re.I)
 
@@ -289,8 +293,8 @@ def _find(text: str) -> list[SecretSpan]:
                 found.append(span)
         found.extend(SecretSpan("ssn", m.start(), m.end()) for m in _SSN_BARE.finditer(text))
         found.extend(_span("national_id", m, text) for m in _NINO_BARE.finditer(text))
-        if _HAS_ID.search(text):
-            _named_ids(text, found)
+    if digits >= 3 and _HAS_ID.search(text):  # a passport number may hold only 3 or 4 digits (CF7K3L9M2)
+        _named_ids(text, found)
     if has("seed", "recovery", "phrase", "mnemonic", "backup", "word", "frase", "parole", "palavras", "palabras", "herstel",
            "wiederherstell", "récup", "recup") and \
             _HAS_SEED.search(text):
@@ -309,6 +313,7 @@ def _passwords(text: str, found: list[SecretSpan]) -> None:
         if not any(w.lower() in _SENTENCE_WORDS for w in m.group("s").split()):
             found.append(_span("password", m, text))
     found.extend(_span("password", m, text) for m in _PW_QUOTED.finditer(text))
+    found.extend(_span("password", m, text) for m in _PW_AS.finditer(text) if _credential_like(m.group("s")))
     for m in _PW_BARE.finditer(text):
         if _credential_like(m.group("s").rstrip(".,;:!?")):
             found.append(_span("password", m, text, trim=True))
@@ -339,7 +344,13 @@ def _iban(text: str, m: re.Match[str]) -> SecretSpan | None:
     """The longest mod-97-valid IBAN at the start of ``m`` (the pattern may run into following words)."""
     chars = [(c.upper(), m.start("s") + i) for i, c in enumerate(m.group("s")) if c != " "]
     country = chars[0][0] + chars[1][0]
-    lengths = [_IBAN_LENGTHS[country]] if country in _IBAN_LENGTHS else range(min(len(chars), 34), 14, -1)
+    any_length = range(min(len(chars), 34), 14, -1)
+    lengths: Sequence[int] = any_length
+    if country in _IBAN_LENGTHS:
+        # a value named as an IBAN is one even when its length is off for the country (a typo still identifies
+        # the account); unnamed, the country's length keeps mod-97 coincidences out
+        named = _IBAN_WORD.search(text[max(0, m.start() - 40) : m.start()]) is not None
+        lengths = [_IBAN_LENGTHS[country], *(any_length if named else ())]
     for n in lengths:
         if n <= len(chars) and _iban_ok("".join(c for c, _ in chars[:n])):
             end = chars[n - 1][1] + 1

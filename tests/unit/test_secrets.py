@@ -148,3 +148,36 @@ def test_detects_phrasings_of_the_first_heldout_set(text: str, secret: str) -> N
 ])
 def test_new_phrasing_rules_leave_ordinary_sentences(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("I picked Lobster_Pot_6 as my password for the forum", "Lobster_Pot_6"),  # the value before the word
+    ("uso Merlo!21 como contraseña del correo", "Merlo!21"),
+    ("el NIE de mi marido es Y2345678Z", "Y2345678Z"),  # a qualifier before an id's copula
+    ("il codice fiscale di mio padre è RSSGNN60A01H501Z", "RSSGNN60A01H501Z"),
+    ("mein Reisepass ist C4F7K2L9X", "C4F7K2L9X"),  # a passport number with 4 digits
+    ("mijn paspoortnummer is XR8LK2P4Q", "XR8LK2P4Q"),
+    ("las 24 palabras: uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
+     "uno dos tres cuatro cinco seis siete ocho nueve diez once doce"),
+])
+def test_detects_phrasings_of_the_second_heldout_set(text: str, secret: str) -> None:
+    """Generalisations of what fixtures/secrets_corpus/heldout2 missed at its one unseen run (new wordings)."""
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+def test_an_iban_named_as_one_is_redacted_at_an_unusual_length() -> None:
+    bban = "04830123456789001"[:-1]  # 16 characters: one short of a Swiss IBAN
+    n = int("".join(str(int(c, 36)) for c in bban + "CH00"))
+    value = f"CH{98 - n % 97:02d}{bban}"
+    assert [text for text in (f"my IBAN is {value}",) if find_secrets(text)] == [f"my IBAN is {value}"]
+    assert find_secrets(f"ref {value}") == []  # unnamed, the country's length still decides
+
+
+@pytest.mark.parametrize("text", [
+    "I use Chrome as my password manager",
+    "we set 2024 as the year for the PIN change",
+    "the DNI office opens at 9 on Monday",
+    "my passport is in the drawer with 3 others",
+])
+def test_second_round_rules_leave_ordinary_sentences(text: str) -> None:
+    assert find_secrets(text) == []
