@@ -352,7 +352,14 @@ class GoodMemory:
                           memories=self.storage.list(user_id, MemoryFilter(statuses=None)))
 
     def import_(self, export: UserExport | dict[str, Any] | str, *, user_id: str | None = None) -> WriteResult:
-        """Restore an export (into ``user_id`` if given). Records already present are skipped."""
+        """Restore an export (into ``user_id`` if given). Records the user already holds are skipped.
+
+        A record the user does not hold gets an id derived from (user, exported id), whether or not the
+        exported id exists for someone else: the answer never depends on other users' memories (ids are
+        global keys, so keeping a free id and renaming a taken one would tell the caller which ids exist).
+        Importing the same export again is a no-op; each decision's reason names the exported id.
+        All or nothing: a refused record refuses the call, and nothing is written.
+        """
         self._check_open()
         from pydantic import ValidationError
 
@@ -368,20 +375,22 @@ class GoodMemory:
         except ValidationError as exc:
             raise InvalidInputError(f"not a GoodMemory export: {exc.errors()[0]['msg']}") from None
         V.check_export(data, max_chars=self.config.hard_max_message_chars)
+        if len({r.id for r in data.memories}) != len(data.memories):
+            raise InvalidInputError("the export holds one memory id twice; it was not written by GoodMemory")
         target = V.check_user(data.user_id if user_id is None else user_id)
         present = {r.id for r in self.storage.list(target, MemoryFilter(statuses=None))}
-        if target != data.user_id:
-            # ids are global keys: a copy into another user gets ids derived from (user, old id)
-            def remap(mid: str | None) -> str | None:
-                return None if mid is None else hashlib.sha256(f"{target}\x1f{mid}".encode()).hexdigest()[:32]
 
-            originals = data.memories
-            data = data.model_copy(update={"memories": [
-                r.model_copy(update={"id": remap(r.id), "supersedes": remap(r.supersedes),
-                                     "superseded_by": remap(r.superseded_by),
-                                     "conflicts_with": [remap(c) for c in r.conflicts_with]}, deep=True)
-                for r in originals]})
-        records = [r.model_copy(update={"user_id": target}, deep=True) for r in data.memories if r.id not in present]
+        def own(mid: str | None) -> str | None:
+            if mid is None or mid in present:
+                return mid
+            return hashlib.sha256(f"{target}\x1f{mid}".encode()).hexdigest()[:32]
+
+        records = [r.model_copy(update={"id": own(r.id), "user_id": target, "supersedes": own(r.supersedes),
+                                        "superseded_by": own(r.superseded_by),
+                                        "conflicts_with": [own(c) for c in r.conflicts_with]}, deep=True)
+                   for r in data.memories if r.id not in present]
+        origin = {own(r.id): r.id for r in data.memories if r.id not in present}
+        records = [r for r in records if r.id not in present]  # imported before: its derived id is held
         now = self.clock()
         batch = WriteBatch(inserts=records, events=[
             MemoryEvent(r.id, "import", now, {"exported_at": data.exported_at.isoformat()}) for r in records])
@@ -393,7 +402,8 @@ class GoodMemory:
         from .models import WriteAction, WriteDecision
 
         return WriteResult(memories=records, decisions=[
-            WriteDecision(action=WriteAction.ADD, memory_id=r.id, reason="imported") for r in records])
+            WriteDecision(action=WriteAction.ADD, memory_id=r.id, reason=f"imported (exported as {origin[r.id]})")
+            for r in records])
 
     # -- maintenance & lifecycle ---------------------------------------
     def maintain(self, *, user_id: str | None = None, at: datetime | None = None) -> MaintenanceReport:
