@@ -63,6 +63,21 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split()).strip(" .!")
 
 
+def _check_llm(llm: Any, has_extractor: bool, mode: str) -> Any:
+    """``llm=`` builds the ``llm``/``combined`` extractor; elsewhere it would sit unused while the caller thinks not."""
+    if llm is None:
+        return None
+    from .llm.client import LLMClient, LLMConfig
+    llm = LLMClient(llm) if isinstance(llm, LLMConfig) else llm
+    if not isinstance(llm, LLMClient):
+        raise ConfigurationError(f"llm= takes a goodmemory.llm.LLMClient or LLMConfig, got {type(llm).__name__}")
+    if has_extractor or mode == "rules":
+        raise ConfigurationError("llm= builds the extractor of extraction='llm' or 'combined'; "
+                                 + ("an extractor was passed too: pass one of them (LLMExtractor(llm) for your own)"
+                                    if has_extractor else "the config says 'rules': set extraction= or leave llm= out"))
+    return llm
+
+
 class GoodMemory:
     """Long-term memory of users for an LLM agent. Create with :func:`create_good_memory`."""
 
@@ -89,6 +104,7 @@ class GoodMemory:
                 f"the store holds {storage.dim}-dimensional vectors but the embedder {self.embedder.name} "
                 f"makes {self.embedder.dim}: open it with the embedder it was created with"
             )
+        llm = _check_llm(llm, extractor is not None, self.config.extraction)
         if extractor is None:
             from .extraction.combined import make_extractor
 
@@ -352,14 +368,10 @@ class GoodMemory:
                           memories=self.storage.list(user_id, MemoryFilter(statuses=None)))
 
     def import_(self, export: UserExport | dict[str, Any] | str, *, user_id: str | None = None) -> WriteResult:
-        """Restore an export (into ``user_id`` if given). Records the user already holds are skipped.
+        """Restore an export (into ``user_id`` if given), all or nothing; records the user holds are skipped.
 
-        A record the user does not hold gets an id derived from (user, exported id), whether or not the
-        exported id exists for someone else: the answer never depends on other users' memories (ids are
-        global keys, so keeping a free id and renaming a taken one would tell the caller which ids exist).
-        Importing the same export again is a no-op; each decision's reason names the exported id.
-        All or nothing: a refused record refuses the call, and nothing is written.
-        """
+        Any other record gets an id derived from (user, exported id), whether or not that id is someone
+        else's: keeping free ids and renaming taken ones would tell the caller which ids exist."""
         self._check_open()
         from pydantic import ValidationError
 
@@ -381,16 +393,14 @@ class GoodMemory:
         present = {r.id for r in self.storage.list(target, MemoryFilter(statuses=None))}
 
         def own(mid: str | None) -> str | None:
-            if mid is None or mid in present:
-                return mid
-            return hashlib.sha256(f"{target}\x1f{mid}".encode()).hexdigest()[:32]
+            minted = hashlib.sha256(f"{target}\x1f{mid}".encode()).hexdigest()[:32]
+            return mid if mid is None or mid in present else minted
 
+        origin = {own(r.id): r.id for r in data.memories if r.id not in present}
         records = [r.model_copy(update={"id": own(r.id), "user_id": target, "supersedes": own(r.supersedes),
                                         "superseded_by": own(r.superseded_by),
                                         "conflicts_with": [own(c) for c in r.conflicts_with]}, deep=True)
-                   for r in data.memories if r.id not in present]
-        origin = {own(r.id): r.id for r in data.memories if r.id not in present}
-        records = [r for r in records if r.id not in present]  # imported before: its derived id is held
+                   for r in data.memories if own(r.id) not in present]  # held: imported before
         now = self.clock()
         batch = WriteBatch(inserts=records, events=[
             MemoryEvent(r.id, "import", now, {"exported_at": data.exported_at.isoformat()}) for r in records])
