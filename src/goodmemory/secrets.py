@@ -69,7 +69,7 @@ _NOT_A_PASSWORD = frozenset(
 # Words that make "password: <words>" a sentence about the password rather than the passphrase itself.
 _SENTENCE_WORDS = frozenset(
     ["is", "are", "be", "been", "was", "were", "must", "should", "will", "can", "cannot", "not", "no", "never", "needs", "need", "required", "requires", "has", "have", "had", "expired", "changed", "reset", "the", "my", "your", "our", "you", "i", "we", "it", "this", "that", "same", "one", "please", "see", "ask", "below", "above", "here", "there", "sent", "forgotten", "lost", "unknown", "ist", "muss", "nicht", "es", "debe", "no", "est", "doit", "pas", "é", "deve", "non", "è"])
-_STRONG_PW = (r"pass(?:word|wort|code|phrase)s?|pass\s+phrase|passwd|pwd|[^\W\d_]*(?:kennwort|passwort|wachtwoord)|"
+_STRONG_PW = (r"pass(?:word|wort|code|phrase)s?|pass\s+phrase|passwd|pwd|psswd|pswd|pword|p/w|[^\W\d_]*(?:kennwort|passwort|wachtwoord)|"
               r"contrase[nñ]a|senha|palavra[\s-]passe|mot\s+de\s+passe|parola\s+d['’]ordine|master\s+password|"
               r"(?:wi-?fi|wlan|network|router|hotspot)\s+(?:code|key)")
 # weak words need a value that looks typed as a credential (a digit or a symbol): "clave" is also "key" (of a
@@ -86,7 +86,8 @@ _CVV_WORDS = (r"cvv2?|cvc2?|cid|csc|security\s+code|c[oó]digo\s+de\s+seguridad|
 # a short qualifier between the word and its value: "for the shared drive", "del wifi", "für das WLAN"
 _QUAL = r"(?:\s+(?!is\b|es\b|est\b|ist\b|è\b|é\b|lautet\b|was\b)[\w'’.@-]+){0,6}?"
 _COPULA = (r"\s*(?:(?:[:=—–]|-(?=\s)|\b(?:is\s+now|is\s+going\s+to\s+be|(?:will|would|shall)\s+be|is|was|are|es|"
-           r"est|ist|lautet|é|è|era|war|sera|será|sarà|wird|wordt|sono|são|sind|zijn|son|sont|to)\b|['’]s\b)"
+           r"est|ist|lautet|é|è|era|war|sera|será|sarà|wird|wordt|sono|são|sind|zijn|son|sont|to)\b|['’]s\b|"
+           r",\s*(?:(?:it|that)(?:['’]s|\s+is)|c['’]est)\b)"
            r"\s*){1,2}")
 _VALUE = r"[\"'`“‘]?(?P<s>[^\s\"'`”’]{3,128}?)[\"'`”’]?(?=[\s,;)]|[.!?](?:\s|$)|$)"
 
@@ -110,7 +111,8 @@ _PW_QUOTED = re.compile(rf"{_LB}(?:{_STRONG_PW})(?:{_QUAL}){_COPULA}[\"'“‘](
 _LOGIN_PAIR = re.compile(r"\b(?:login|log-in|sign[ -]?in|credentials?)\b[^\n]{0,40}?\S\s*/\s*(?P<s>[^\s/]{4,64})", re.I)
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:(?P<s>[^\s@/]{1,128})@", re.I)
 _QUERY_PASSWORD = re.compile(r"[?&;](?:password|passwd|pwd|pass)=(?P<s>[^&;\s]{1,128})", re.I)
-_PIN = re.compile(rf"(?<![\w-])(?:{_PIN_WORDS})(?:{_QUAL})(?:{_COPULA}|\s+)(?P<s>\d{{4,8}})\b", re.I)
+_ARTICLE = r"(?:(?:the|el|la|le|il|lo|o|a|der|die|das|de|het)\s+)?"
+_PIN = re.compile(rf"(?<![\w-])(?:{_PIN_WORDS})(?:{_QUAL})(?:{_COPULA}|\s+){_ARTICLE}(?P<s>\d{{4,8}})\b", re.I)
 
 _KEY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("api_key", re.compile(r"\bsk-(?:proj-|live-|test-|ant-[a-z0-9]+-)?[A-Za-z0-9_\-]{16,}")),
@@ -141,7 +143,7 @@ _CARD_VETO = re.compile(
     r"routing|booking|ticket|case|phone|serial|imei|iban|vin|loyalty|customer|frequent|isbn)\b[^.\d]{0,25}$", re.I)
 _CARD_HINT = re.compile(r"\b(?:card|visa|mastercard|amex|discover|credit|debit|cc|tarjeta|carte|karte|cart[aã]o|"
                         r"carta)\b", re.I)
-_CVV = re.compile(rf"(?<![\w-])(?P<w>{_CVV_WORDS})(?:[\s-]+(?:number|code|nummer))?(?:{_QUAL})(?P<c>{_COPULA}|\s+)(?P<s>\d{{3,4}})\b",
+_CVV = re.compile(rf"(?<![\w-])(?P<w>{_CVV_WORDS})(?:[\s-]+(?:number|code|nummer))?(?:{_QUAL})(?P<c>{_COPULA}|\s+){_ARTICLE}(?P<s>\d{{3,4}})\b",
                   re.I)
 _IBAN = re.compile(r"\b(?P<s>[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30})", re.I)
 _IBAN_WORD = re.compile(r"\b(?:iban|nib|rib)\b", re.I)
@@ -153,6 +155,9 @@ _SSN_PHRASE = re.compile(
     r"\b(?:social(?:\s+security)?(?:\s+(?:number|no\.?|#))?|ssn|ss\s?#|ss\s+number)#?" + _QUAL + r"(?:" + _COPULA
     + r"|\s+)" + r"(?:number\s+)?(?P<s>\d{3}[- .]?\d{2}[- .]?\d{4})\b", re.I)
 _NINO_BARE = re.compile(r"\b(?P<s>(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D])\b")
+_CODICE_FISCALE = re.compile(r"\b[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]\b")
+_DNI = re.compile(r"\b(?P<x>[XYZ]?)(?P<n>\d{7,8})-?(?P<c>[A-Z])\b")
+_CPF = re.compile(r"(?<![\d.])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\d.])")
 _NINO_PHRASE = re.compile(r"\b(?:national\s+insurance|nino|ni)(?:\s+(?:number|no\.?|#))?" + _QUAL + r"(?:" + _COPULA
                           + r"|\s+)" + r"(?P<s>[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D])\b", re.I)
 _PASSPORT = re.compile(
@@ -166,11 +171,11 @@ _NATIONAL_ID = re.compile(
     r"(?:\s+(?:number|no\.?|n[°º]|nr\.?|num[eé]ro|número|nummer|#))?" + _QUAL + r"(?:" + _COPULA + r"|\s+)"
     + r"(?P<s>\d{1,3}(?:[ ]\d{1,6}){3,8}|(?=[A-Z.\-]*\d)[A-Z0-9][A-Z0-9.\-]{3,18}(?:[ ][0-9]{1,6}){0,6}(?:-\d{2})?)\b", re.I)
 _SEED = re.compile(
-    r"\b(?:seed(?:[\s-]+(?:phrase|words))?|(?:secret\s+)?recovery\s+(?:phrase|words|seed)|secret\s+phrase|mnemonic|"
+    r"\b(?:seed(?:[\s-]+(?:phrase|words|w[oö]rter|woorden|palabras|mots|parole|palavras|zin|satz))?|(?:secret\s+)?recovery\s+(?:phrase|words|seed)|secret\s+phrase|mnemonic|"
     r"backup\s+(?:words|phrase)|(?:12|24)[\s-]+(?:words?|palabras|mots|w[oö]rter|woorden|parole|palavras)|frase\s+(?:semilla|de\s+recupera(?:ci[oó]n|[cç][aã]o))|"
     r"(?:frase|parole)\s+di\s+recupero|palavras\s+de\s+recupera[cç][aã]o|palabras\s+de\s+recuperaci[oó]n|"
     r"herstel(?:zin|woorden|frase)|wiederherstellungs(?:phrase|satz|w[oö]rter)|(?:phrase|mots)\s+de\s+r[ée]cup[ée]ration)"
-    + _QUAL + _COPULA + r"(?P<s>[^\W\d_]{2,12}(?:\s+[^\W\d_]{2,12}){11,23})\b", re.I)
+    + _QUAL + _COPULA + r"(?P<s>[^\W\d_]{2,12}(?:\s+[^\W\d_]{2,12}){7,23})\b", re.I)
 
 
 # Each group's words alone: a text without them cannot match the group's full pattern, so the full
@@ -249,7 +254,7 @@ def _find(text: str) -> list[SecretSpan]:
     def has(*words: str) -> bool:  # a substring test first: the trigger regexes cost ~10x more
         return any(w in lower for w in words)
 
-    if has("pass", "pw", "mdp", "kennwort", "wachtwoord", "contrase", "senha", "mot de passe", "parola", "clave",
+    if has("pass", "pw", "swd", "pword", "p/w", "mdp", "kennwort", "wachtwoord", "contrase", "senha", "mot de passe", "parola", "clave",
            "credential", "login", "log-in", "sign", "wifi", "wi-fi", "wlan", "network", "router", "hotspot") and \
             _HAS_PW.search(text):
         _passwords(text, found)
@@ -293,6 +298,7 @@ def _find(text: str) -> list[SecretSpan]:
                 found.append(span)
         found.extend(SecretSpan("ssn", m.start(), m.end()) for m in _SSN_BARE.finditer(text))
         found.extend(_span("national_id", m, text) for m in _NINO_BARE.finditer(text))
+        _checked_ids(text, found)
     if digits >= 3 and _HAS_ID.search(text):  # a passport number may hold only 3 or 4 digits (CF7K3L9M2)
         _named_ids(text, found)
     if has("seed", "recovery", "phrase", "mnemonic", "backup", "word", "frase", "parole", "palavras", "palabras", "herstel",
@@ -329,6 +335,22 @@ def _cards(text: str, found: list[SecretSpan]) -> None:
         if _CARD_VETO.search(before) and not _CARD_HINT.search(before):
             continue
         found.append(SecretSpan("card_number", m.start(), m.end()))
+
+
+def _checked_ids(text: str, found: list[SecretSpan]) -> None:
+    """Ids whose own check letter or digits vouch for them: Italian codici fiscali (their fixed shape), Spanish
+    DNI/NIE (mod-23 letter), Brazilian CPF (two mod-11 digits)."""
+    found.extend(SecretSpan("national_id", m.start(), m.end()) for m in _CODICE_FISCALE.finditer(text))
+    for m in _DNI.finditer(text):
+        n = int(f"{'XYZ'.index(m.group('x'))}{m.group('n')}" if m.group("x") else m.group("n"))  # NIE: X=0, Y=1, Z=2
+        if "TRWAGMYFPDXBNJZSQVHLCKE"[n % 23] == m.group("c") and (m.group("x") or len(m.group("n")) == 8):
+            found.append(SecretSpan("national_id", m.start(), m.end()))
+    for m in _CPF.finditer(text):
+        d = [int(c) for c in m.group() if c.isdigit()]
+        ok = all((sum(v * w for v, w in zip(d[:k], range(k + 1, 1, -1), strict=True)) * 10 % 11) % 10 == d[k]
+                 for k in (9, 10))
+        if ok and len(set(d)) > 1:
+            found.append(SecretSpan("national_id", m.start(), m.end()))
 
 
 def _named_ids(text: str, found: list[SecretSpan]) -> None:

@@ -181,3 +181,34 @@ def test_an_iban_named_as_one_is_redacted_at_an_unusual_length() -> None:
 ])
 def test_second_round_rules_leave_ordinary_sentences(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("I changed the NAS password, it's Tundra%Fox2 now", "Tundra%Fox2"),  # ", it's" as the copula
+    ("the hotel password, that is Marina_Bay7", "Marina_Bay7"),
+    ("pswd: Quokka_44", "Quokka_44"),  # abbreviations
+    ("router p/w = Lynx!Den5", "Lynx!Den5"),
+    ("el PIN de la alarma es el 4081", "4081"),  # an article before the number
+    ("il CVV è il 552", "552"),
+    ("codice: BNCLRA82C45F205X", "BNCLRA82C45F205X"),  # a codice fiscale by its shape
+    ("Y1234567X es lo que pone en la tarjeta", "Y1234567X"),  # a NIE by its check letter
+    ("123.456.789-09 is what the form needs", "123.456.789-09"),  # a CPF by its check digits
+    ("backup words for the ledger: pearl anchor velvet cobalt summit meadow lantern willow",
+     "pearl anchor velvet cobalt summit meadow lantern willow"),  # 8 named words
+    ("die Seed-Wörter sind eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
+     "eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf"),
+])
+def test_detects_phrasings_of_the_third_heldout_set(text: str, secret: str) -> None:
+    """Generalisations of what fixtures/secrets_corpus/heldout3 missed at its one unseen run (new wordings)."""
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "I changed the password, it is what it is",
+    "my PIN is the same as the old one",
+    "invoice 12345678A was paid",  # the wrong check letter for 12345678
+    "111.222.333-44 is not a valid CPF",  # wrong check digits
+    "recovery words are hard to remember",
+])
+def test_third_round_rules_leave_ordinary_sentences(text: str) -> None:
+    assert find_secrets(text) == []
