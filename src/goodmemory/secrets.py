@@ -78,7 +78,7 @@ _WEAK_PW = r"pass|pw|mdp|clave|credentials?"
 _PIN_WORDS = (r"pin(?:\s*(?:code|number|nummer|número|numero))?|pincode|geheimzahl|code\s+pin|c[oó]digo\s+pin|"
               r"codice\s+pin|code\s+confidentiel|c[oó]digo\s+secreto|codice\s+segreto|geheim(?:code|nummer)|"
               r"secret\s+code|"
-              r"(?:alarm|door|keypad|unlock|access|gate|garage)\s+code|code\s+de\s+(?:ma|la)\s+carte(?:\s+bleue)?|"
+              r"(?:alarm|door|keypad|unlock|access|gate|garage)\s+code|code\s+de\s+(?:(?:ma|la)\s+)?carte(?:\s+bleue|\s+bancaire)?|"
               r"clave\s+de\s+(?:mi|la)\s+tarjeta")
 _CVV_WORDS = (r"cvv2?|cvc2?|cid|csc|security\s+code|c[oó]digo\s+de\s+seguridad|c[oó]digo\s+de\s+seguran[cç]a|"
               r"(?:karten)?pr[uü]f(?:nummer|ziffer)|sicherheitscode|cryptogramme(?:\s+visuel)?|"
@@ -86,7 +86,8 @@ _CVV_WORDS = (r"cvv2?|cvc2?|cid|csc|security\s+code|c[oó]digo\s+de\s+seguridad|
 # a short qualifier between the word and its value: "for the shared drive", "del wifi", "für das WLAN"
 _QUAL = r"(?:\s+(?!is\b|es\b|est\b|ist\b|è\b|é\b|lautet\b|was\b)[\w'’.@-]+){0,6}?"
 _COPULA = (r"\s*(?:(?:[:=—–]|-(?=\s)|\b(?:is\s+now|is\s+going\s+to\s+be|(?:will|would|shall)\s+be|is|was|are|es|"
-           r"est|ist|lautet|é|è|era|war|sera|será|sarà|wird|wordt|sono|são|sind|zijn|son|sont|to)\b|['’]s\b|"
+           r"est|ist|lautet|é|è|era|war|sera|será|sarà|wird|wordt|sono|são|sind|zijn|son|sont|to|"
+           r"now|jetzt|ahora|maintenant|désormais|agora|adesso|ora|nu)\b|['’]s\b|"
            r",\s*(?:(?:it|that)(?:['’]s|\s+is)|c['’]est)\b)"
            r"\s*){1,2}")
 _VALUE = r"[\"'`“‘]?(?P<s>[^\s\"'`”’]{3,128}?)[\"'`”’]?(?=[\s,;)]|[.!?](?:\s|$)|$)"
@@ -97,6 +98,7 @@ _PASSWORD = re.compile(rf"{_LB}(?P<w>{_STRONG_PW}|{_WEAK_PW})(?P<q>{_QUAL}){_COP
 # "Username alice99, password kiwiFruit#7", "uses the password p4ssw0rd-Hulu": no copula, so the value must
 # look typed as a credential
 _PW_BARE = re.compile(rf"{_LB}(?:{_STRONG_PW})\s+{_VALUE}", re.I)
+_WEAK_BARE = re.compile(rf"(?<![\w-])(?:pw|mdp|clave|credentials?)\s+{_VALUE}", re.I)  # not "pass": a verb
 # "the code to unlock my phone is 881542", "the code for the wifi network is ...": a code or key of a device
 _DEVICES = r"(?:wi-?fi|wlan|network|router|hotspot|unlock|door|alarm|safe|gate|garage|keypad|lock|locker)"
 _DEVICE = re.compile(rf"\b{_DEVICES}\b", re.I)
@@ -112,7 +114,7 @@ _LOGIN_PAIR = re.compile(r"\b(?:login|log-in|sign[ -]?in|credentials?)\b[^\n]{0,
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:(?P<s>[^\s@/]{1,128})@", re.I)
 _QUERY_PASSWORD = re.compile(r"[?&;](?:password|passwd|pwd|pass)=(?P<s>[^&;\s]{1,128})", re.I)
 _ARTICLE = r"(?:(?:the|el|la|le|il|lo|o|a|der|die|das|de|het)\s+)?"
-_PIN = re.compile(rf"(?<![\w-])(?:{_PIN_WORDS})(?:{_QUAL})(?:{_COPULA}|\s+){_ARTICLE}(?P<s>\d{{4,8}})\b", re.I)
+_PIN = re.compile(rf"(?<![\w-])(?:{_PIN_WORDS})(?:{_QUAL}{_COPULA}|\s+){_ARTICLE}(?P<s>\d{{4,8}})\b", re.I)
 
 _KEY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("api_key", re.compile(r"\bsk-(?:proj-|live-|test-|ant-[a-z0-9]+-)?[A-Za-z0-9_\-]{16,}")),
@@ -167,14 +169,14 @@ _PASSPORT = re.compile(
 _NATIONAL_ID = re.compile(
     r"\b(?:national\s+(?:id|identity|insurance)(?:\s+card)?|identity\s+card|id\s+card|dni|nie|nif|steuer-?id|"
     r"steuer(?:identifikations)?nummer|personalausweis(?:nummer)?|s[ée]curit[ée]\s+sociale|codice\s+fiscale|cpf|"
-    r"bsn|burgerservicenummer|carte\s+d['’]identit[ée]|c[ée]dula)"
+    r"bsn|burgerservicenummer|carte\s+d['’]identit[ée]|c[ée]dula|(?:num[ée]ro\s+de\s+)?s[ée]cu\b)"
     r"(?:\s+(?:number|no\.?|n[°º]|nr\.?|num[eé]ro|número|nummer|#))?" + _QUAL + r"(?:" + _COPULA + r"|\s+)"
-    + r"(?P<s>\d{1,3}(?:[ ]\d{1,6}){3,8}|(?=[A-Z.\-]*\d)[A-Z0-9][A-Z0-9.\-]{3,18}(?:[ ][0-9]{1,6}){0,6}(?:-\d{2})?)\b", re.I)
+    + _ARTICLE + r"(?P<s>\d{1,3}(?:[ ]\d{1,6}){3,8}|(?=[A-Z.\-]*\d)[A-Z0-9][A-Z0-9.\-]{3,18}(?:[ ][0-9]{1,6}){0,6}(?:-\d{2})?)\b", re.I)
 _SEED = re.compile(
     r"\b(?:seed(?:[\s-]+(?:phrase|words|w[oö]rter|woorden|palabras|mots|parole|palavras|zin|satz))?|(?:secret\s+)?recovery\s+(?:phrase|words|seed)|secret\s+phrase|mnemonic|"
     r"backup\s+(?:words|phrase)|(?:12|24)[\s-]+(?:words?|palabras|mots|w[oö]rter|woorden|parole|palavras)|frase\s+(?:semilla|de\s+recupera(?:ci[oó]n|[cç][aã]o))|"
     r"(?:frase|parole)\s+di\s+recupero|palavras\s+de\s+recupera[cç][aã]o|palabras\s+de\s+recuperaci[oó]n|"
-    r"herstel(?:zin|woorden|frase)|wiederherstellungs(?:phrase|satz|w[oö]rter)|(?:phrase|mots)\s+de\s+r[ée]cup[ée]ration)"
+    r"phrase\s+secr[èe]te|frase\s+(?:secreta|segreta)|geheime\s+(?:phrase|zin|w[oö]rter)|herstel(?:zin|woorden|frase)|wiederherstellungs(?:phrase|satz|w[oö]rter)|(?:phrase|mots)\s+de\s+r[ée]cup[ée]ration)"
     + _QUAL + _COPULA + r"(?P<s>[^\W\d_]{2,12}(?:\s+[^\W\d_]{2,12}){7,23})\b", re.I)
 
 
@@ -185,9 +187,9 @@ _HAS_PIN = re.compile(rf"(?<![\w-])(?:{_PIN_WORDS})", re.I)
 _HAS_KEYWORD = re.compile(r"(?:key|token|secret|clave|zugangstoken|schl[uü]ssel|chiave|cl[eé])(?![a-z])", re.I)
 _HAS_CVV = re.compile(rf"(?<![\w-])(?:{_CVV_WORDS})", re.I)
 _HAS_ID = re.compile(r"social|ssn|ss\s?#|ss\s+number|insurance|nino|\bni\b|pas|national|identity|id\s+card|"
-                     r"dni|nie|nif|steuer|personalausweis|s[ée]curit[ée]|fiscale|cpf|bsn|burgerservice|identit|c[ée]dula",
+                     r"dni|nie|nif|steuer|personalausweis|s[ée]cu|fiscale|cpf|bsn|burgerservice|identit|c[ée]dula",
                      re.I)
-_HAS_SEED = re.compile(r"seed|recovery|secret\s+phrase|mnemonic|backup\s+(?:words|phrase)|\d\d[\s-]+\w+|frase|"
+_HAS_SEED = re.compile(r"seed|recovery|secret\s+phrase|phrase\s+secr|frase\s+se[cg]r|geheime|mnemonic|backup\s+(?:words|phrase)|\d\d[\s-]+\w+|frase|"
                        r"parole|palavras|palabras|herstel|wiederherstellung|r[ée]cup[ée]ration",
                        re.I)
 
@@ -323,6 +325,10 @@ def _passwords(text: str, found: list[SecretSpan]) -> None:
     for m in _PW_BARE.finditer(text):
         if _credential_like(m.group("s").rstrip(".,;:!?")):
             found.append(_span("password", m, text, trim=True))
+    for m in _WEAK_BARE.finditer(text):
+        v = m.group("s").rstrip(".,;:!?")
+        if len(v) >= 6 and any(c.isalpha() for c in v) and any(c.isdigit() for c in v) and not v.isalnum():
+            found.append(_span("password", m, text, trim=True))
     found.extend(_span("password", m, text) for m in _LOGIN_PAIR.finditer(text) if _credential_like(m.group("s")))
 
 
@@ -439,6 +445,8 @@ def _redact_spans(text: str, spans: list[SecretSpan]) -> tuple[str, list[str]]:
 
 
 # -- a credential given in answer to a question asking for it ------------------------------
+_REQUEST = re.compile(r"\b(?:need|give|send|tell|necesito|necesita|dame|dime|env[ií]a|manda|besoin|donne|envoie|"
+                      r"brauche|gib|sag|schick|preciso|diz|bisogno|dammi|dimmi|nodig|geef|stuur|vertel)\b", re.I)
 _ASKS = re.compile(rf"(?:{_STRONG_PW}|{_PIN_WORDS}|{_CVV_WORDS}|\bpin\b)", re.I)
 _FILLER = frozenset(["it", "it's", "its", "is", "ok", "okay", "sure", "yes", "yeah", "fine", "here", "the", "my", "a", "es", "c'est", "est", "ist", "lautet", "é", "è", "sí", "si", "oui", "ja", "sim", "it’s"])
 
@@ -472,7 +480,7 @@ def redact_replies(turns: Sequence[tuple[str, str]]) -> list[str]:
     for i in range(1, len(turns)):
         role, content = turns[i]
         prev = turns[i - 1][1]
-        if role != "user" or "?" not in prev and not re.search(r"\b(?:need|give|send|tell)\b", prev, re.I):
+        if role != "user" or "?" not in prev and not _REQUEST.search(prev):
             continue
         if not _ASKS.search(_normalise(prev)[0]):
             continue

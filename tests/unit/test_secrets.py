@@ -212,3 +212,33 @@ def test_detects_phrasings_of_the_third_heldout_set(text: str, secret: str) -> N
 ])
 def test_third_round_rules_leave_ordinary_sentences(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("vpn login: user kbell, pw Marble_Arch_4", "Marble_Arch_4"),  # a weak word, an unmistakable value
+    ("mi contraseña es ahora Pelícano_31", "Pelícano_31"),  # an adverb after the copula
+    ("le code de carte est 5521", "5521"),
+    ("mon numéro de sécu : 2 79 11 75 114 208 33", "2 79 11 75 114 208 33"),  # "sécu"
+    ("frase secreta del monedero: uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
+     "uno dos tres cuatro cinco seis siete ocho nueve diez once doce"),
+])
+def test_detects_phrasings_of_the_fourth_heldout_set(text: str, secret: str) -> None:
+    """Generalisations of what fixtures/secrets_corpus/heldout4 missed at its one unseen run (new wordings)."""
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+def test_a_credential_asked_for_without_a_question_mark_in_another_language() -> None:
+    from goodmemory.secrets import redact_replies
+
+    out = redact_replies([("assistant", "Ich brauche dein Passwort, um mich anzumelden."), ("user", "ok, Kranich_21")])
+    assert "Kranich_21" not in out[1]
+
+
+@pytest.mark.parametrize("text", [
+    "I lost my PIN mailer from the bank in 2021.",  # a PIN word, then a year: no copula, no PIN
+    "the PIN pad at the store broke in 2019",
+    "I will pass Route-66 tomorrow",  # "pass" is a verb too
+    "boarding pass B12-4 for gate 4",
+])
+def test_fourth_round_rules_leave_ordinary_sentences(text: str) -> None:
+    assert find_secrets(text) == []
