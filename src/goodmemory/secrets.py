@@ -98,6 +98,8 @@ _PASSWORD = re.compile(rf"{_LB}(?P<w>{_STRONG_PW}|{_WEAK_PW})(?P<q>{_QUAL}){_COP
 # "Username alice99, password kiwiFruit#7", "uses the password p4ssw0rd-Hulu": no copula, so the value must
 # look typed as a credential
 _PW_BARE = re.compile(rf"{_LB}(?:{_STRONG_PW})\s+{_VALUE}", re.I)
+# "the password we agreed on for the shared account: X": a colon closes a longer qualifier
+_PW_COLON = re.compile(rf"{_LB}(?:{_STRONG_PW})(?:\s+[^\s:;.!?]+){{1,10}}?\s*:\s*{_VALUE}", re.I)
 _WEAK_BARE = re.compile(rf"(?<![\w-])(?:pw|mdp|clave|credentials?)\s+{_VALUE}", re.I)  # not "pass": a verb
 # "the code to unlock my phone is 881542", "the code for the wifi network is ...": a code or key of a device
 _DEVICES = r"(?:wi-?fi|wlan|network|router|hotspot|unlock|door|alarm|safe|gate|garage|keypad|lock|locker)"
@@ -114,7 +116,7 @@ _LOGIN_PAIR = re.compile(r"\b(?:login|log-in|sign[ -]?in|credentials?)\b[^\n]{0,
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:(?P<s>[^\s@/]{1,128})@", re.I)
 _QUERY_PASSWORD = re.compile(r"[?&;](?:password|passwd|pwd|pass)=(?P<s>[^&;\s]{1,128})", re.I)
 _ARTICLE = r"(?:(?:the|el|la|le|il|lo|o|a|der|die|das|de|het)\s+)?"
-_PIN = re.compile(rf"(?<![\w-])(?:{_PIN_WORDS})(?:{_QUAL}{_COPULA}|\s+){_ARTICLE}(?P<s>\d{{4,8}})\b", re.I)
+_PIN = re.compile(rf"(?<!\w)(?:{_PIN_WORDS})(?:{_QUAL}{_COPULA}|\s+){_ARTICLE}(?P<s>\d{{4,8}})\b", re.I)
 
 _KEY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("api_key", re.compile(r"\bsk-(?:proj-|live-|test-|ant-[a-z0-9]+-)?[A-Za-z0-9_\-]{16,}")),
@@ -183,7 +185,7 @@ _SEED = re.compile(
 # Each group's words alone: a text without them cannot match the group's full pattern, so the full
 # pattern (with its qualifiers and copulas, costly on every word) runs only where one occurs.
 _HAS_PW = re.compile(rf"{_LB}(?:{_STRONG_PW}|{_WEAK_PW})|\b(?:login|log-in|sign[ -]?in)\b", re.I)
-_HAS_PIN = re.compile(rf"(?<![\w-])(?:{_PIN_WORDS})", re.I)
+_HAS_PIN = re.compile(rf"(?<!\w)(?:{_PIN_WORDS})", re.I)  # "Karten-PIN", "SIM-PIN"
 _HAS_KEYWORD = re.compile(r"(?:key|token|secret|clave|zugangstoken|schl[uü]ssel|chiave|cl[eé])(?![a-z])", re.I)
 _HAS_CVV = re.compile(rf"(?<![\w-])(?:{_CVV_WORDS})", re.I)
 _HAS_ID = re.compile(r"social|ssn|ss\s?#|ss\s+number|insurance|nino|\bni\b|pas|national|identity|id\s+card|"
@@ -325,6 +327,8 @@ def _passwords(text: str, found: list[SecretSpan]) -> None:
     for m in _PW_BARE.finditer(text):
         if _credential_like(m.group("s").rstrip(".,;:!?")):
             found.append(_span("password", m, text, trim=True))
+    found.extend(_span("password", m, text, trim=True) for m in _PW_COLON.finditer(text)
+                 if _credential_like(m.group("s").rstrip(".,;:!?")))
     for m in _WEAK_BARE.finditer(text):
         v = m.group("s").rstrip(".,;:!?")
         if len(v) >= 6 and any(c.isalpha() for c in v) and any(c.isdigit() for c in v) and not v.isalnum():

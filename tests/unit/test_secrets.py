@@ -242,3 +242,16 @@ def test_a_credential_asked_for_without_a_question_mark_in_another_language() ->
 ])
 def test_fourth_round_rules_leave_ordinary_sentences(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("the password my sister set up for the streaming box last week: Comet!Tail8", "Comet!Tail8"),  # long, then ":"
+    ("die SIM-PIN ist 4093", "4093"),  # a hyphenated compound before PIN
+])
+def test_detects_phrasings_of_the_fifth_heldout_set(text: str, secret: str) -> None:
+    """Generalisations of what fixtures/secrets_corpus/heldout5 missed at its one unseen run (new wordings)."""
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+def test_a_long_qualifier_before_a_colon_needs_a_typed_value() -> None:
+    assert find_secrets("the password rules we agreed on last year at work: min 12") == []

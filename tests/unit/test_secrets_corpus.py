@@ -60,9 +60,10 @@ def test_ordinary_numbers_are_not_redacted(half: str) -> None:
     assert len(changed) / len(cases) <= 0.02, changed
 
 
-# the later sets (README: each frozen before the detector changed again); heldout5 is the unseen one,
+# the later sets (README: each frozen before the detector changed again); heldout6 is the unseen one,
 # its floor is its single measurement (82/84 through remember; scripts/eval_secrets.py)
-HELDOUT_FLOORS = {"heldout": 1.0, "heldout2": 1.0, "heldout3": 1.0, "heldout4": 1.0, "heldout5": 0.97}
+HELDOUT_FLOORS = {"heldout": 1.0, "heldout2": 1.0, "heldout3": 1.0, "heldout4": 1.0, "heldout5": 1.0,
+                  "heldout6": 0.97}
 
 
 @pytest.mark.parametrize(("name", "minimum"), sorted(HELDOUT_FLOORS.items()))
