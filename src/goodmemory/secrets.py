@@ -87,7 +87,8 @@ _CVV_WORDS = (r"cvv2?|cvc2?|cid|csc|security\s+code|c[oó]digo\s+de\s+seguridad|
 _QUAL = r"(?:\s+(?!is\b|es\b|est\b|ist\b|è\b|é\b|lautet\b|was\b)[\w'’.@-]+){0,6}?"
 _COPULA = (r"\s*(?:(?:[:=—–]|-(?=\s)|\b(?:is\s+now|is\s+going\s+to\s+be|(?:will|would|shall)\s+be|is|was|are|es|"
            r"est|ist|lautet|é|è|era|war|sera|será|sarà|wird|wordt|sono|são|sind|zijn|son|sont|to|"
-           r"now|jetzt|ahora|maintenant|désormais|agora|adesso|ora|nu)\b|['’]s\b|"
+           r"now|jetzt|ahora|maintenant|désormais|agora|adesso|ora|nu|still|todav[ií]a|a[uú]n|encore|toujours|noch|"
+           r"ainda|ancora|nog)\b|['’]s\b|"
            r",\s*(?:(?:it|that)(?:['’]s|\s+is)|c['’]est)\b)"
            r"\s*){1,2}")
 _VALUE = r"[\"'`“‘]?(?P<s>[^\s\"'`”’]{3,128}?)[\"'`”’]?(?=[\s,;)]|[.!?](?:\s|$)|$)"
@@ -450,7 +451,8 @@ def _redact_spans(text: str, spans: list[SecretSpan]) -> tuple[str, list[str]]:
 
 # -- a credential given in answer to a question asking for it ------------------------------
 _REQUEST = re.compile(r"\b(?:need|give|send|tell|necesito|necesita|dame|dime|env[ií]a|manda|besoin|donne|envoie|"
-                      r"brauche|gib|sag|schick|preciso|diz|bisogno|dammi|dimmi|nodig|geef|stuur|vertel)\b", re.I)
+                      r"brauche|ben[öo]tige|gib|sag|schick|preciso|diz|bisogno|serve|servono|dammi|dimmi|nodig|geef|stuur|"
+                      r"vertel|faut)\b", re.I)
 _ASKS = re.compile(rf"(?:{_STRONG_PW}|{_PIN_WORDS}|{_CVV_WORDS}|\bpin\b)", re.I)
 _FILLER = frozenset(["it", "it's", "its", "is", "ok", "okay", "sure", "yes", "yeah", "fine", "here", "the", "my", "a", "es", "c'est", "est", "ist", "lautet", "é", "è", "sí", "si", "oui", "ja", "sim", "it’s"])
 

@@ -255,3 +255,23 @@ def test_detects_phrasings_of_the_fifth_heldout_set(text: str, secret: str) -> N
 
 def test_a_long_qualifier_before_a_colon_needs_a_typed_value() -> None:
     assert find_secrets("the password rules we agreed on last year at work: min 12") == []
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("the alarm app password is still Heron_Lake_6", "Heron_Lake_6"),  # an adverb after the copula
+    ("mi contraseña sigue siendo... no: la contraseña es todavía Brisa#77", "Brisa#77"),
+])
+def test_detects_phrasings_of_the_sixth_heldout_set(text: str, secret: str) -> None:
+    """Generalisations of what fixtures/secrets_corpus/heldout6 missed at its one unseen run (new wordings)."""
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+def test_a_credential_asked_for_with_mi_serve() -> None:
+    from goodmemory.secrets import redact_replies
+
+    out = redact_replies([("assistant", "Mi serve il PIN della carta."), ("user", "4410")])
+    assert "4410" not in out[1]
+
+
+def test_still_before_a_word_that_is_no_password() -> None:
+    assert find_secrets("my password is still wrong after the reset") == []

@@ -60,10 +60,10 @@ def test_ordinary_numbers_are_not_redacted(half: str) -> None:
     assert len(changed) / len(cases) <= 0.02, changed
 
 
-# the later sets (README: each frozen before the detector changed again); heldout6 is the unseen one,
-# its floor is its single measurement (82/84 through remember; scripts/eval_secrets.py)
+# the later sets (README: each frozen before the detector changed again); heldout7 is the unseen one
+# (84/84 at its single measurement through remember, scripts/eval_secrets.py); its floor is the 98% bar
 HELDOUT_FLOORS = {"heldout": 1.0, "heldout2": 1.0, "heldout3": 1.0, "heldout4": 1.0, "heldout5": 1.0,
-                  "heldout6": 0.97}
+                  "heldout6": 1.0, "heldout7": 0.98}
 
 
 @pytest.mark.parametrize(("name", "minimum"), sorted(HELDOUT_FLOORS.items()))
