@@ -3,6 +3,13 @@ numbers are redacted by mistake. Both halves (tune/test) reported side by side.
 
     PYTHONPATH=src python scripts/eval_secrets.py [--corpus fixtures/secrets_corpus] [--json out.json] [--show]
 
+Each heldout*/ set of the corpus is reported as a further column beside tune and test: heldout/ was
+written after the test half had been read and frozen before the detector changed again (its misses
+were printed by its first run, so it is seen now); heldout2/ was frozen next and measured once unseen
+(83/90), then read; heldout3/ was frozen before that reading, measured once unseen (81/87), then read;
+heldout4/ (77/83), heldout5/ (82/84) and heldout6/ (82/84) likewise; heldout7/ was frozen before
+heldout6 was read and is not printed by --show unless asked.
+
 Every secret case is remembered (default rule extractor, the write policy, redaction) into its own
 SQLite file; then each user's export and the raw bytes of the .db/-wal/-shm files are searched for
 the case's secret (NFKC-normalised, zero-width characters removed; digit groups also without their
@@ -88,14 +95,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=Path(__file__).parents[1] / "fixtures" / "secrets_corpus")
     ap.add_argument("--json", type=Path)
-    ap.add_argument("--show", action="store_true", help="print every leaked or falsely redacted case")
+    ap.add_argument("--show", action="store_true",
+                    help="print every leaked or falsely redacted case of the sets named by --show-halves")
+    ap.add_argument("--show-halves", default="tune,test,heldout,heldout2,heldout3,heldout4,heldout5,heldout6",
+                    help="which sets --show prints (default: not heldout7, the set kept unseen)")
     args = ap.parse_args(argv)
     secrets, ordinary = load(args.corpus, "secrets.jsonl"), load(args.corpus, "ordinary.jsonl")
+    for extra in sorted(args.corpus.glob("heldout*/")):
+        secrets += load(extra, "secrets.jsonl")
+        ordinary += load(extra, "ordinary.jsonl")
+    halves = list(dict.fromkeys(["tune", "test", *(c["half"] for c in secrets)]))
     with tempfile.TemporaryDirectory() as d:
         leaks = run_secrets(secrets, Path(d))
         false = run_ordinary(ordinary, Path(d))
     report: dict[str, Any] = {}
-    for half in ("tune", "test"):
+    for half in halves:
         s = [c for c in secrets if c["half"] == half]
         o = [c for c in ordinary if c["half"] == half]
         out_of_both = [c for c in s if not leaks[c["id"]]["export"] and not leaks[c["id"]]["file"]]
@@ -117,12 +131,12 @@ def main(argv: list[str] | None = None) -> int:
             "leaked_ids": [c["id"] for c in s if c not in out_of_both],
             "falsely_redacted_ids": [c["id"] for c in o if false[c["id"]]],
         }
-    print(f"{'':32}{'tune':>10}{'test':>10}")
+    print(f"{'':32}" + "".join(f"{h:>10}" for h in halves))
     for key in ("secret_cases", "kept_out_of_export_and_file", "kept_out_rate", "leaked_in_export", "leaked_in_context",
                 "leaked_in_file", "ordinary_cases", "falsely_redacted", "false_redaction_rate"):
-        print(f"{key:32}{report['tune'][key]:>10}{report['test'][key]:>10}")
+        print(f"{key:32}" + "".join(f"{report[h][key]:>10}" for h in halves))
     if args.show:
-        for half in ("tune", "test"):
+        for half in (h for h in halves if h in args.show_halves.split(",")):
             for cid in report[half]["leaked_ids"]:
                 c = next(x for x in secrets if x["id"] == cid)
                 print(f"LEAK {half} {c['kind']:12} {c['lang']} {c['turns'][-1][1]!r} {leaks[cid]}")

@@ -15,6 +15,7 @@ from datetime import datetime
 import numpy as np
 
 from .digest import build_digest, digest_record
+from .lifecycle import expires_at
 from .models import MaintenanceReport, MemoryKind, MemoryRecord, MemoryStatus
 from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch
 from .verification import StalenessConfig, Verdict, assess
@@ -70,11 +71,12 @@ def run_maintain(storage: Storage, users: list[str], *, now: datetime, staleness
                 batch.vectors = {d.id: mat[i] for i, d in enumerate(digests)}
             report.compacted += len(digests)
         for r in active:
-            expires = r.metadata.get("expires_at")
-            if expires and datetime.fromisoformat(str(expires)) <= now:
+            expires = expires_at(r)
+            if expires is not None and expires <= now:
                 u = r.model_copy(deep=True)
                 u.status, u.valid_to, u.updated_at = MemoryStatus.EXPIRED, now, now
                 changed[u.id] = u
+                batch.events.append(MemoryEvent(u.id, "expired", now, {"ended": expires.isoformat()}))
                 report.expired += 1
                 continue
             if r.kind == MemoryKind.EPISODE:

@@ -63,6 +63,21 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split()).strip(" .!")
 
 
+def _check_llm(llm: Any, has_extractor: bool, mode: str) -> Any:
+    """``llm=`` builds the ``llm``/``combined`` extractor; elsewhere it would sit unused while the caller thinks not."""
+    if llm is None:
+        return None
+    from .llm.client import LLMClient, LLMConfig
+    llm = LLMClient(llm) if isinstance(llm, LLMConfig) else llm
+    if not isinstance(llm, LLMClient):
+        raise ConfigurationError(f"llm= takes a goodmemory.llm.LLMClient or LLMConfig, got {type(llm).__name__}")
+    if has_extractor or mode == "rules":
+        raise ConfigurationError("llm= builds the extractor of extraction='llm' or 'combined'; "
+                                 + ("an extractor was passed too: pass one of them (LLMExtractor(llm) for your own)"
+                                    if has_extractor else "the config says 'rules': set extraction= or leave llm= out"))
+    return llm
+
+
 class GoodMemory:
     """Long-term memory of users for an LLM agent. Create with :func:`create_good_memory`."""
 
@@ -89,6 +104,7 @@ class GoodMemory:
                 f"the store holds {storage.dim}-dimensional vectors but the embedder {self.embedder.name} "
                 f"makes {self.embedder.dim}: open it with the embedder it was created with"
             )
+        llm = _check_llm(llm, extractor is not None, self.config.extraction)
         if extractor is None:
             from .extraction.combined import make_extractor
 
@@ -352,7 +368,10 @@ class GoodMemory:
                           memories=self.storage.list(user_id, MemoryFilter(statuses=None)))
 
     def import_(self, export: UserExport | dict[str, Any] | str, *, user_id: str | None = None) -> WriteResult:
-        """Restore an export (into ``user_id`` if given). Records already present are skipped."""
+        """Restore an export (into ``user_id`` if given), all or nothing; records the user holds are skipped.
+
+        Any other record gets an id derived from (user, exported id), whether or not that id is someone
+        else's: keeping free ids and renaming taken ones would tell the caller which ids exist."""
         self._check_open()
         from pydantic import ValidationError
 
@@ -368,20 +387,20 @@ class GoodMemory:
         except ValidationError as exc:
             raise InvalidInputError(f"not a GoodMemory export: {exc.errors()[0]['msg']}") from None
         V.check_export(data, max_chars=self.config.hard_max_message_chars)
+        if len({r.id for r in data.memories}) != len(data.memories):
+            raise InvalidInputError("the export holds one memory id twice; it was not written by GoodMemory")
         target = V.check_user(data.user_id if user_id is None else user_id)
         present = {r.id for r in self.storage.list(target, MemoryFilter(statuses=None))}
-        if target != data.user_id:
-            # ids are global keys: a copy into another user gets ids derived from (user, old id)
-            def remap(mid: str | None) -> str | None:
-                return None if mid is None else hashlib.sha256(f"{target}\x1f{mid}".encode()).hexdigest()[:32]
 
-            originals = data.memories
-            data = data.model_copy(update={"memories": [
-                r.model_copy(update={"id": remap(r.id), "supersedes": remap(r.supersedes),
-                                     "superseded_by": remap(r.superseded_by),
-                                     "conflicts_with": [remap(c) for c in r.conflicts_with]}, deep=True)
-                for r in originals]})
-        records = [r.model_copy(update={"user_id": target}, deep=True) for r in data.memories if r.id not in present]
+        def own(mid: str | None) -> str | None:
+            minted = hashlib.sha256(f"{target}\x1f{mid}".encode()).hexdigest()[:32]
+            return mid if mid is None or mid in present else minted
+
+        origin = {own(r.id): r.id for r in data.memories if r.id not in present}
+        records = [r.model_copy(update={"id": own(r.id), "user_id": target, "supersedes": own(r.supersedes),
+                                        "superseded_by": own(r.superseded_by),
+                                        "conflicts_with": [own(c) for c in r.conflicts_with]}, deep=True)
+                   for r in data.memories if own(r.id) not in present]  # held: imported before
         now = self.clock()
         batch = WriteBatch(inserts=records, events=[
             MemoryEvent(r.id, "import", now, {"exported_at": data.exported_at.isoformat()}) for r in records])
@@ -393,7 +412,8 @@ class GoodMemory:
         from .models import WriteAction, WriteDecision
 
         return WriteResult(memories=records, decisions=[
-            WriteDecision(action=WriteAction.ADD, memory_id=r.id, reason="imported") for r in records])
+            WriteDecision(action=WriteAction.ADD, memory_id=r.id, reason=f"imported (exported as {origin[r.id]})")
+            for r in records])
 
     # -- maintenance & lifecycle ---------------------------------------
     def maintain(self, *, user_id: str | None = None, at: datetime | None = None) -> MaintenanceReport:

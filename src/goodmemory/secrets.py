@@ -69,28 +69,55 @@ _NOT_A_PASSWORD = frozenset(
 # Words that make "password: <words>" a sentence about the password rather than the passphrase itself.
 _SENTENCE_WORDS = frozenset(
     ["is", "are", "be", "been", "was", "were", "must", "should", "will", "can", "cannot", "not", "no", "never", "needs", "need", "required", "requires", "has", "have", "had", "expired", "changed", "reset", "the", "my", "your", "our", "you", "i", "we", "it", "this", "that", "same", "one", "please", "see", "ask", "below", "above", "here", "there", "sent", "forgotten", "lost", "unknown", "ist", "muss", "nicht", "es", "debe", "no", "est", "doit", "pas", "é", "deve", "non", "è"])
-_STRONG_PW = (r"pass(?:word|wort|code|phrase)s?|pass\s+phrase|passwd|pwd|kennwort|wachtwoord|contrase[nñ]a|senha|"
-              r"mot\s+de\s+passe|parola\s+d['’]ordine|master\s+password")
-_WEAK_PW = r"pass|pw|clave|credentials?"
+_STRONG_PW = (r"pass(?:word|wort|code|phrase)s?|pass\s+phrase|passwd|pwd|psswd|pswd|pword|p/w|[^\W\d_]*(?:kennwort|passwort|wachtwoord)|"
+              r"contrase[nñ]a|senha|palavra[\s-]passe|mot\s+de\s+passe|parola\s+d['’]ordine|master\s+password|"
+              r"(?:wi-?fi|wlan|network|router|hotspot)\s+(?:code|key)")
+# weak words need a value that looks typed as a credential (a digit or a symbol): "clave" is also "key" (of a
+# song), "mdp" the French short form
+_WEAK_PW = r"pass|pw|mdp|clave|credentials?"
 _PIN_WORDS = (r"pin(?:\s*(?:code|number|nummer|número|numero))?|pincode|geheimzahl|code\s+pin|c[oó]digo\s+pin|"
-              r"(?:alarm|door|keypad|unlock|access|gate|garage)\s+code|code\s+de\s+(?:ma|la)\s+carte(?:\s+bleue)?|"
+              r"codice\s+pin|code\s+confidentiel|c[oó]digo\s+secreto|codice\s+segreto|geheim(?:code|nummer)|"
+              r"secret\s+code|"
+              r"(?:alarm|door|keypad|unlock|access|gate|garage)\s+code|code\s+de\s+(?:(?:ma|la)\s+)?carte(?:\s+bleue|\s+bancaire)?|"
               r"clave\s+de\s+(?:mi|la)\s+tarjeta")
-_CVV_WORDS = (r"cvv2?|cvc2?|cid|csc|security\s+code|c[oó]digo\s+de\s+seguridad|(?:karten)?pr[uü]fnummer|"
-              r"cryptogramme|code\s+de\s+s[ée]curit[ée]|codice\s+di\s+sicurezza")
+_CVV_WORDS = (r"cvv2?|cvc2?|cid|csc|security\s+code|c[oó]digo\s+de\s+seguridad|c[oó]digo\s+de\s+seguran[cç]a|"
+              r"(?:karten)?pr[uü]f(?:nummer|ziffer)|sicherheitscode|cryptogramme(?:\s+visuel)?|"
+              r"code\s+de\s+s[ée]curit[ée]|codice\s+di\s+sicurezza|(?:veiligheids|beveiligings)code")
 # a short qualifier between the word and its value: "for the shared drive", "del wifi", "für das WLAN"
 _QUAL = r"(?:\s+(?!is\b|es\b|est\b|ist\b|è\b|é\b|lautet\b|was\b)[\w'’.@-]+){0,6}?"
-_COPULA = (r"\s*(?:(?:[:=—–]|-(?=\s)|\b(?:is\s+now|is|was|are|es|est|ist|lautet|é|è|era|war|sera|será|to)\b|['’]s\b)"
+_COPULA = (r"\s*(?:(?:[:=—–]|-(?=\s)|\b(?:is\s+now|is\s+going\s+to\s+be|(?:will|would|shall)\s+be|is|was|are|es|"
+           r"est|ist|lautet|é|è|era|war|sera|será|sarà|wird|wordt|sono|são|sind|zijn|son|sont|to|"
+           r"now|jetzt|ahora|maintenant|désormais|agora|adesso|ora|nu|still|todav[ií]a|a[uú]n|encore|toujours|noch|"
+           r"ainda|ancora|nog)\b|['’]s\b|"
+           r",\s*(?:(?:it|that)(?:['’]s|\s+is)|c['’]est)\b)"
            r"\s*){1,2}")
 _VALUE = r"[\"'`“‘]?(?P<s>[^\s\"'`”’]{3,128}?)[\"'`”’]?(?=[\s,;)]|[.!?](?:\s|$)|$)"
 
-_PASSWORD = re.compile(rf"(?<![\w-])(?P<w>{_STRONG_PW}|{_WEAK_PW})(?P<q>{_QUAL}){_COPULA}{_VALUE}", re.I)
-_PW_PHRASE = re.compile(rf"(?<![\w-])(?:{_STRONG_PW})(?:{_QUAL})\s*[:=—–]\s*(?P<s>[^\W\d_]+(?:[ ][^\W\d_]+){{1,5}})"
+# a credential word starts a word or ends a hyphenated compound ("WLAN-Passwort"), weak words only the former
+_LB = rf"(?<!\w)(?!(?<=-)(?:{_WEAK_PW})\b)"
+_PASSWORD = re.compile(rf"{_LB}(?P<w>{_STRONG_PW}|{_WEAK_PW})(?P<q>{_QUAL}){_COPULA}{_VALUE}", re.I)
+# "Username alice99, password kiwiFruit#7", "uses the password p4ssw0rd-Hulu": no copula, so the value must
+# look typed as a credential
+_PW_BARE = re.compile(rf"{_LB}(?:{_STRONG_PW})\s+{_VALUE}", re.I)
+# "the password we agreed on for the shared account: X": a colon closes a longer qualifier
+_PW_COLON = re.compile(rf"{_LB}(?:{_STRONG_PW})(?:\s+[^\s:;.!?]+){{1,10}}?\s*:\s*{_VALUE}", re.I)
+_WEAK_BARE = re.compile(rf"(?<![\w-])(?:pw|mdp|clave|credentials?)\s+{_VALUE}", re.I)  # not "pass": a verb
+# "the code to unlock my phone is 881542", "the code for the wifi network is ...": a code or key of a device
+_DEVICES = r"(?:wi-?fi|wlan|network|router|hotspot|unlock|door|alarm|safe|gate|garage|keypad|lock|locker)"
+_DEVICE = re.compile(rf"\b{_DEVICES}\b", re.I)
+_DEVICE_CODE = re.compile(rf"(?<!\w)(?:code|passcode|key|clave|c[oó]digo|codice|schl[uü]ssel|sleutel)"
+                          rf"(?P<q>{_QUAL}\s+{_DEVICES}\b{_QUAL}){_COPULA}{_VALUE}", re.I)
+_PW_AS = re.compile(rf"\b(?:use[sd]?|using|set|chose|picked|uso|utilise|utilizo|benutze|nutze|uso|gebruik)\s+"
+                    rf"[\"'`“‘]?(?P<s>[^\s\"'`”’]{{4,128}}?)[\"'`”’]?\s+(?:as|como|comme|als|come)\s+"
+                    rf"(?:(?:the|my|our|a|an|mi|mon|ma|mein|mijn|il|la|o|a)\s+)?(?:{_STRONG_PW}|{_PIN_WORDS})\b", re.I)
+_PW_PHRASE = re.compile(rf"{_LB}(?:{_STRONG_PW})(?:{_QUAL})\s*[:=—–]\s*(?P<s>[^\W\d_]+(?:[ ][^\W\d_]+){{1,5}})"
                         r"\s*(?=$|[.;,\n])", re.I)
-_PW_QUOTED = re.compile(rf"(?<![\w-])(?:{_STRONG_PW})(?:{_QUAL}){_COPULA}[\"'“‘](?P<s>[^\"'”’\n]{{4,80}})[\"'”’]", re.I)
+_PW_QUOTED = re.compile(rf"{_LB}(?:{_STRONG_PW})(?:{_QUAL}){_COPULA}[\"'“‘](?P<s>[^\"'”’\n]{{4,80}})[\"'”’]", re.I)
 _LOGIN_PAIR = re.compile(r"\b(?:login|log-in|sign[ -]?in|credentials?)\b[^\n]{0,40}?\S\s*/\s*(?P<s>[^\s/]{4,64})", re.I)
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:(?P<s>[^\s@/]{1,128})@", re.I)
 _QUERY_PASSWORD = re.compile(r"[?&;](?:password|passwd|pwd|pass)=(?P<s>[^&;\s]{1,128})", re.I)
-_PIN = re.compile(rf"(?<![\w-])(?:{_PIN_WORDS})(?:{_QUAL})(?:{_COPULA}|\s+)(?P<s>\d{{4,8}})\b", re.I)
+_ARTICLE = r"(?:(?:the|el|la|le|il|lo|o|a|der|die|das|de|het)\s+)?"
+_PIN = re.compile(rf"(?<!\w)(?:{_PIN_WORDS})(?:{_QUAL}{_COPULA}|\s+){_ARTICLE}(?P<s>\d{{4,8}})\b", re.I)
 
 _KEY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("api_key", re.compile(r"\bsk-(?:proj-|live-|test-|ant-[a-z0-9]+-)?[A-Za-z0-9_\-]{16,}")),
@@ -103,6 +130,8 @@ _KEY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
     ("api_key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")),
     ("token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    ("token", re.compile(r"(?<=hooks\.slack\.com/services/)[A-Z0-9]+/[A-Z0-9]+/[A-Za-z0-9]{16,}")),
+    ("token", re.compile(r"(?<=discord\.com/api/webhooks/)\d+/[A-Za-z0-9_\-]{20,}")),
     ("private_key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)", re.S)),
 )
 _API_KEY_PHRASE = re.compile(r"\bapi[ _-]?key" + _QUAL + _COPULA + _VALUE, re.I)
@@ -119,9 +148,10 @@ _CARD_VETO = re.compile(
     r"routing|booking|ticket|case|phone|serial|imei|iban|vin|loyalty|customer|frequent|isbn)\b[^.\d]{0,25}$", re.I)
 _CARD_HINT = re.compile(r"\b(?:card|visa|mastercard|amex|discover|credit|debit|cc|tarjeta|carte|karte|cart[aã]o|"
                         r"carta)\b", re.I)
-_CVV = re.compile(rf"(?<![\w-])(?P<w>{_CVV_WORDS})(?:\s+(?:number|code))?(?:{_QUAL})(?P<c>{_COPULA}|\s+)(?P<s>\d{{3,4}})\b",
+_CVV = re.compile(rf"(?<![\w-])(?P<w>{_CVV_WORDS})(?:[\s-]+(?:number|code|nummer))?(?:{_QUAL})(?P<c>{_COPULA}|\s+){_ARTICLE}(?P<s>\d{{3,4}})\b",
                   re.I)
 _IBAN = re.compile(r"\b(?P<s>[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30})", re.I)
+_IBAN_WORD = re.compile(r"\b(?:iban|nib|rib)\b", re.I)
 _IBAN_LENGTHS = {"AD": 24, "AT": 20, "BE": 16, "CH": 21, "CZ": 24, "DE": 22, "DK": 18, "ES": 24, "FI": 18, "FR": 27,
                  "GB": 22, "GR": 27, "IE": 22, "IT": 27, "LU": 20, "NL": 18, "NO": 15, "PL": 28, "PT": 25, "SE": 24}
 
@@ -130,33 +160,40 @@ _SSN_PHRASE = re.compile(
     r"\b(?:social(?:\s+security)?(?:\s+(?:number|no\.?|#))?|ssn|ss\s?#|ss\s+number)#?" + _QUAL + r"(?:" + _COPULA
     + r"|\s+)" + r"(?:number\s+)?(?P<s>\d{3}[- .]?\d{2}[- .]?\d{4})\b", re.I)
 _NINO_BARE = re.compile(r"\b(?P<s>(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D])\b")
+_CODICE_FISCALE = re.compile(r"\b[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]\b")
+_DNI = re.compile(r"\b(?P<x>[XYZ]?)(?P<n>\d{7,8})-?(?P<c>[A-Z])\b")
+_CPF = re.compile(r"(?<![\d.])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\d.])")
 _NINO_PHRASE = re.compile(r"\b(?:national\s+insurance|nino|ni)(?:\s+(?:number|no\.?|#))?" + _QUAL + r"(?:" + _COPULA
                           + r"|\s+)" + r"(?P<s>[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D])\b", re.I)
 _PASSPORT = re.compile(
     r"\b(?:passport|pasaporte|passeport|(?:reise)?pass(?:nummer)?|passaporto|passaporte|paspoort)(?:nummer)?"
-    r"(?:\s+(?:number|no\.?|#|id))?" + _QUAL + r"(?:" + _COPULA + r"|\s+)" + r"(?P<s>[A-Z0-9]{6,12})\b", re.I)
+    r"(?:\s+(?:number|no\.?|n[°º]|nr\.?|num[eé]ro|número|nummer|#|id))?" + _QUAL + r"(?:" + _COPULA + r"|\s+)"
+    + r"(?P<s>(?=[A-Z]*\d)[A-Z0-9]{6,12})\b", re.I)
 _NATIONAL_ID = re.compile(
     r"\b(?:national\s+(?:id|identity|insurance)(?:\s+card)?|identity\s+card|id\s+card|dni|nie|nif|steuer-?id|"
     r"steuer(?:identifikations)?nummer|personalausweis(?:nummer)?|s[ée]curit[ée]\s+sociale|codice\s+fiscale|cpf|"
-    r"bsn|burgerservicenummer|carte\s+d['’]identit[ée]|c[ée]dula)"
-    r"(?:\s+(?:number|no\.?|#))?" + _QUAL + r"(?:" + _COPULA + r"|\s+)"
-    + r"(?P<s>\d{1,3}(?:[ ]\d{1,6}){3,8}|[A-Z0-9][A-Z0-9.\-]{3,18}(?:[ ][0-9]{1,6}){0,6}(?:-\d{2})?)\b", re.I)
+    r"bsn|burgerservicenummer|carte\s+d['’]identit[ée]|c[ée]dula|(?:num[ée]ro\s+de\s+)?s[ée]cu\b)"
+    r"(?:\s+(?:number|no\.?|n[°º]|nr\.?|num[eé]ro|número|nummer|#))?" + _QUAL + r"(?:" + _COPULA + r"|\s+)"
+    + _ARTICLE + r"(?P<s>\d{1,3}(?:[ ]\d{1,6}){3,8}|(?=[A-Z.\-]*\d)[A-Z0-9][A-Z0-9.\-]{3,18}(?:[ ][0-9]{1,6}){0,6}(?:-\d{2})?)\b", re.I)
 _SEED = re.compile(
-    r"\b(?:seed(?:\s+(?:phrase|words))?|recovery\s+(?:phrase|words)|mnemonic|backup\s+words|(?:12|24)\s+words|"
-    r"frase\s+(?:semilla|de\s+recuperaci[oó]n)|wiederherstellungs(?:phrase|satz)|phrase\s+de\s+r[ée]cup[ée]ration)"
-    + _QUAL + _COPULA + r"(?P<s>[^\W\d_]{2,12}(?:\s+[^\W\d_]{2,12}){11,23})\b", re.I)
+    r"\b(?:seed(?:[\s-]+(?:phrase|words|w[oö]rter|woorden|palabras|mots|parole|palavras|zin|satz))?|(?:secret\s+)?recovery\s+(?:phrase|words|seed)|secret\s+phrase|mnemonic|"
+    r"backup\s+(?:words|phrase)|(?:12|24)[\s-]+(?:words?|palabras|mots|w[oö]rter|woorden|parole|palavras)|frase\s+(?:semilla|de\s+recupera(?:ci[oó]n|[cç][aã]o))|"
+    r"(?:frase|parole)\s+di\s+recupero|palavras\s+de\s+recupera[cç][aã]o|palabras\s+de\s+recuperaci[oó]n|"
+    r"phrase\s+secr[èe]te|frase\s+(?:secreta|segreta)|geheime\s+(?:phrase|zin|w[oö]rter)|herstel(?:zin|woorden|frase)|wiederherstellungs(?:phrase|satz|w[oö]rter)|(?:phrase|mots)\s+de\s+r[ée]cup[ée]ration)"
+    + _QUAL + _COPULA + r"(?P<s>[^\W\d_]{2,12}(?:\s+[^\W\d_]{2,12}){7,23})\b", re.I)
 
 
 # Each group's words alone: a text without them cannot match the group's full pattern, so the full
 # pattern (with its qualifiers and copulas, costly on every word) runs only where one occurs.
-_HAS_PW = re.compile(rf"(?<![\w-])(?:{_STRONG_PW}|{_WEAK_PW})|\b(?:login|log-in|sign[ -]?in)\b", re.I)
-_HAS_PIN = re.compile(rf"(?<![\w-])(?:{_PIN_WORDS})", re.I)
+_HAS_PW = re.compile(rf"{_LB}(?:{_STRONG_PW}|{_WEAK_PW})|\b(?:login|log-in|sign[ -]?in)\b", re.I)
+_HAS_PIN = re.compile(rf"(?<!\w)(?:{_PIN_WORDS})", re.I)  # "Karten-PIN", "SIM-PIN"
 _HAS_KEYWORD = re.compile(r"(?:key|token|secret|clave|zugangstoken|schl[uü]ssel|chiave|cl[eé])(?![a-z])", re.I)
 _HAS_CVV = re.compile(rf"(?<![\w-])(?:{_CVV_WORDS})", re.I)
 _HAS_ID = re.compile(r"social|ssn|ss\s?#|ss\s+number|insurance|nino|\bni\b|pas|national|identity|id\s+card|"
-                     r"dni|nie|nif|steuer|personalausweis|s[ée]curit[ée]|fiscale|cpf|bsn|burgerservice|identit|c[ée]dula",
+                     r"dni|nie|nif|steuer|personalausweis|s[ée]cu|fiscale|cpf|bsn|burgerservice|identit|c[ée]dula",
                      re.I)
-_HAS_SEED = re.compile(r"seed|recovery|mnemonic|backup\s+words|\d\d\s+words|frase|wiederherstellung|r[ée]cup[ée]ration",
+_HAS_SEED = re.compile(r"seed|recovery|secret\s+phrase|phrase\s+secr|frase\s+se[cg]r|geheime|mnemonic|backup\s+(?:words|phrase)|\d\d[\s-]+\w+|frase|"
+                       r"parole|palavras|palabras|herstel|wiederherstellung|r[ée]cup[ée]ration",
                        re.I)
 
 
@@ -222,16 +259,23 @@ def _find(text: str) -> list[SecretSpan]:
     def has(*words: str) -> bool:  # a substring test first: the trigger regexes cost ~10x more
         return any(w in lower for w in words)
 
-    if has("pass", "pw", "kennwort", "wachtwoord", "contrase", "senha", "mot de passe", "parola", "clave",
-           "credential", "login", "log-in", "sign") and _HAS_PW.search(text):
+    if has("pass", "pw", "swd", "pword", "p/w", "mdp", "kennwort", "wachtwoord", "contrase", "senha", "mot de passe", "parola", "clave",
+           "credential", "login", "log-in", "sign", "wifi", "wi-fi", "wlan", "network", "router", "hotspot") and \
+            _HAS_PW.search(text):
         _passwords(text, found)
+    if has("code", "key", "clave", "digo", "codice", "schl", "sleutel") and _DEVICE.search(text):
+        for m in _DEVICE_CODE.finditer(text):
+            value = m.group("s").rstrip(".,;:!?")
+            if _credential_like(value):
+                found.append(_span("pin" if value.isdigit() else "password", m, text, trim=True))
     if "://" in text or "=" in text:
         found.extend(_span("password", m, text) for pat in (_URL_PASSWORD, _QUERY_PASSWORD) for m in pat.finditer(text))
-    if digits >= 4 and has("pin", "code", "geheimzahl", "clave") and _HAS_PIN.search(text):
+    if digits >= 4 and has("pin", "code", "geheim", "clave", "digo", "codice") and _HAS_PIN.search(text):
         found.extend(_span("pin", m, text) for m in _PIN.finditer(text))
 
     if has("sk-", "sk_", "pk_", "rk_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "npm_", "hf_",
-           "whsec_", "xapp-", "shpat_", "dop_v1_", "sg.", "akia", "asia", "xox", "aiza", "eyj", "private key"):
+           "whsec_", "xapp-", "shpat_", "dop_v1_", "sg.", "akia", "asia", "xox", "aiza", "eyj", "private key",
+           "hooks.slack", "/webhooks/"):
         for kind, pattern in _KEY_PATTERNS:
             found.extend(SecretSpan(kind, m.start(), m.end()) for m in pattern.finditer(text))
     if has("key", "token", "secret", "clave", "schl", "chiave", "clé", "cle") and _HAS_KEYWORD.search(text):
@@ -244,8 +288,9 @@ def _find(text: str) -> list[SecretSpan]:
 
     if digits >= 13:
         _cards(text, found)
-    if digits >= 3 and has("cvv", "cvc", "cid", "csc", "security", "seguridad", "prüf", "pruf", "crypto", "sécurité",
-                           "securite", "sicurezza") and _HAS_CVV.search(text):
+    if digits >= 3 and has("cvv", "cvc", "cid", "csc", "security", "seguridad", "seguran", "prüf", "pruf", "sicherheit",
+                           "crypto", "sécurité", "securite", "sicurezza", "veiligheid", "beveiliging") and \
+            _HAS_CVV.search(text):
         for m in _CVV.finditer(text):
             # "CSC 102" and "CID 123" are also course and case codes: bare, they count only beside a card
             weak = m.group("w").lower() in ("csc", "cid") and not m.group("c").strip()
@@ -258,9 +303,11 @@ def _find(text: str) -> list[SecretSpan]:
                 found.append(span)
         found.extend(SecretSpan("ssn", m.start(), m.end()) for m in _SSN_BARE.finditer(text))
         found.extend(_span("national_id", m, text) for m in _NINO_BARE.finditer(text))
-        if _HAS_ID.search(text):
-            _named_ids(text, found)
-    if has("seed", "recovery", "mnemonic", "backup", "words", "frase", "wiederherstell", "récup", "recup") and \
+        _checked_ids(text, found)
+    if digits >= 3 and _HAS_ID.search(text):  # a passport number may hold only 3 or 4 digits (CF7K3L9M2)
+        _named_ids(text, found)
+    if has("seed", "recovery", "phrase", "mnemonic", "backup", "word", "frase", "parole", "palavras", "palabras", "herstel",
+           "wiederherstell", "récup", "recup") and \
             _HAS_SEED.search(text):
         found.extend(_span("seed_phrase", m, text) for m in _SEED.finditer(text))
     return found
@@ -277,6 +324,16 @@ def _passwords(text: str, found: list[SecretSpan]) -> None:
         if not any(w.lower() in _SENTENCE_WORDS for w in m.group("s").split()):
             found.append(_span("password", m, text))
     found.extend(_span("password", m, text) for m in _PW_QUOTED.finditer(text))
+    found.extend(_span("password", m, text) for m in _PW_AS.finditer(text) if _credential_like(m.group("s")))
+    for m in _PW_BARE.finditer(text):
+        if _credential_like(m.group("s").rstrip(".,;:!?")):
+            found.append(_span("password", m, text, trim=True))
+    found.extend(_span("password", m, text, trim=True) for m in _PW_COLON.finditer(text)
+                 if _credential_like(m.group("s").rstrip(".,;:!?")))
+    for m in _WEAK_BARE.finditer(text):
+        v = m.group("s").rstrip(".,;:!?")
+        if len(v) >= 6 and any(c.isalpha() for c in v) and any(c.isdigit() for c in v) and not v.isalnum():
+            found.append(_span("password", m, text, trim=True))
     found.extend(_span("password", m, text) for m in _LOGIN_PAIR.finditer(text) if _credential_like(m.group("s")))
 
 
@@ -289,6 +346,22 @@ def _cards(text: str, found: list[SecretSpan]) -> None:
         if _CARD_VETO.search(before) and not _CARD_HINT.search(before):
             continue
         found.append(SecretSpan("card_number", m.start(), m.end()))
+
+
+def _checked_ids(text: str, found: list[SecretSpan]) -> None:
+    """Ids whose own check letter or digits vouch for them: Italian codici fiscali (their fixed shape), Spanish
+    DNI/NIE (mod-23 letter), Brazilian CPF (two mod-11 digits)."""
+    found.extend(SecretSpan("national_id", m.start(), m.end()) for m in _CODICE_FISCALE.finditer(text))
+    for m in _DNI.finditer(text):
+        n = int(f"{'XYZ'.index(m.group('x'))}{m.group('n')}" if m.group("x") else m.group("n"))  # NIE: X=0, Y=1, Z=2
+        if "TRWAGMYFPDXBNJZSQVHLCKE"[n % 23] == m.group("c") and (m.group("x") or len(m.group("n")) == 8):
+            found.append(SecretSpan("national_id", m.start(), m.end()))
+    for m in _CPF.finditer(text):
+        d = [int(c) for c in m.group() if c.isdigit()]
+        ok = all((sum(v * w for v, w in zip(d[:k], range(k + 1, 1, -1), strict=True)) * 10 % 11) % 10 == d[k]
+                 for k in (9, 10))
+        if ok and len(set(d)) > 1:
+            found.append(SecretSpan("national_id", m.start(), m.end()))
 
 
 def _named_ids(text: str, found: list[SecretSpan]) -> None:
@@ -304,7 +377,13 @@ def _iban(text: str, m: re.Match[str]) -> SecretSpan | None:
     """The longest mod-97-valid IBAN at the start of ``m`` (the pattern may run into following words)."""
     chars = [(c.upper(), m.start("s") + i) for i, c in enumerate(m.group("s")) if c != " "]
     country = chars[0][0] + chars[1][0]
-    lengths = [_IBAN_LENGTHS[country]] if country in _IBAN_LENGTHS else range(min(len(chars), 34), 14, -1)
+    any_length = range(min(len(chars), 34), 14, -1)
+    lengths: Sequence[int] = any_length
+    if country in _IBAN_LENGTHS:
+        # a value named as an IBAN is one even when its length is off for the country (a typo still identifies
+        # the account); unnamed, the country's length keeps mod-97 coincidences out
+        named = _IBAN_WORD.search(text[max(0, m.start() - 40) : m.start()]) is not None
+        lengths = [_IBAN_LENGTHS[country], *(any_length if named else ())]
     for n in lengths:
         if n <= len(chars) and _iban_ok("".join(c for c, _ in chars[:n])):
             end = chars[n - 1][1] + 1
@@ -371,6 +450,9 @@ def _redact_spans(text: str, spans: list[SecretSpan]) -> tuple[str, list[str]]:
 
 
 # -- a credential given in answer to a question asking for it ------------------------------
+_REQUEST = re.compile(r"\b(?:need|give|send|tell|necesito|necesita|dame|dime|env[ií]a|manda|besoin|donne|envoie|"
+                      r"brauche|ben[öo]tige|gib|sag|schick|preciso|diz|bisogno|serve|servono|dammi|dimmi|nodig|geef|stuur|"
+                      r"vertel|faut)\b", re.I)
 _ASKS = re.compile(rf"(?:{_STRONG_PW}|{_PIN_WORDS}|{_CVV_WORDS}|\bpin\b)", re.I)
 _FILLER = frozenset(["it", "it's", "its", "is", "ok", "okay", "sure", "yes", "yeah", "fine", "here", "the", "my", "a", "es", "c'est", "est", "ist", "lautet", "é", "è", "sí", "si", "oui", "ja", "sim", "it’s"])
 
@@ -404,7 +486,7 @@ def redact_replies(turns: Sequence[tuple[str, str]]) -> list[str]:
     for i in range(1, len(turns)):
         role, content = turns[i]
         prev = turns[i - 1][1]
-        if role != "user" or "?" not in prev and not re.search(r"\b(?:need|give|send|tell)\b", prev, re.I):
+        if role != "user" or "?" not in prev and not _REQUEST.search(prev):
             continue
         if not _ASKS.search(_normalise(prev)[0]):
             continue

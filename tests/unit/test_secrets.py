@@ -108,3 +108,170 @@ def test_find_secrets_total_and_ordered(text: str) -> None:
 def test_detects_secrets_missed_on_the_test_half(text: str, secret: str) -> None:
     """The two held-out misses of the frozen corpus run (fixed after reading them; see SECURITY.md)."""
     assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("my new password will be Harbor_Lamp_3 from tomorrow", "Harbor_Lamp_3"),  # a future copula
+    ("user: tkane, password Orchard#52", "Orchard#52"),  # no copula, a typed-looking value
+    ("I log in with the passcode Quill99", "Quill99"),
+    ("mdp du compte : Velours_12", "Velours_12"),  # French short form
+    ("Das Büro-Passwort lautet Eule-Nacht-9", "Eule-Nacht-9"),  # a hyphenated compound
+    ("das Bankpasswort ist Kiefer!20", "Kiefer!20"),  # a closed compound
+    ("a minha palavra-passe do banco é Sardinha_8", "Sardinha_8"),  # pt-PT
+    ("the key for the office wifi is Copper-Gate-71", "Copper-Gate-71"),  # a device's key
+    ("the code that opens the garage door is 58213", "58213"),
+    ("o código de segurança do cartão é 407", "407"),  # security code in Portuguese
+    ("der Sicherheitscode ist 318", "318"),
+    ("CVC-Nummer: 552", "552"),
+    ("o código secreto do cartão: 7719", "7719"),
+    ("il numero di passaporto n° AB1234567", "AB1234567"),  # "n°"
+    ("hooks.slack.com/services/T01ABCD/B02EFGH/AbCdEfGhIjKlMnOpQrSt1234", "T01ABCD/B02EFGH/AbCdEfGhIjKlMnOpQrSt1234"),
+    ("backup phrase: maple river candle stone window apple forest cloud piano lemon orbit tiger",
+     "maple river candle stone window apple forest cloud piano lemon orbit tiger"),  # "backup phrase"
+    ("le parole di recupero sono mela pera uva fico noce riso pane sale olio vino miele latte",
+     "mela pera uva fico noce riso pane sale olio vino miele latte"),  # a plural copula
+])
+def test_detects_phrasings_of_the_first_heldout_set(text: str, secret: str) -> None:
+    """Generalisations of what fixtures/secrets_corpus/heldout missed at its first run (new wordings here)."""
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "the door code changed to 4 digits last week",
+    "the wifi network has been slow since 2023",
+    "my password manager costs 36 dollars a year",
+    "the password reset link expired after 15 minutes",
+    "Der Passwort-Manager kostet 3 Euro im Monat",
+    "the garage door opener was 249 dollars",
+    "promo code SAVE20 for the shoes",
+    "my passport expires on 2027-03-01",
+])
+def test_new_phrasing_rules_leave_ordinary_sentences(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("I picked Lobster_Pot_6 as my password for the forum", "Lobster_Pot_6"),  # the value before the word
+    ("uso Merlo!21 como contraseña del correo", "Merlo!21"),
+    ("el NIE de mi marido es Y2345678Z", "Y2345678Z"),  # a qualifier before an id's copula
+    ("il codice fiscale di mio padre è RSSGNN60A01H501Z", "RSSGNN60A01H501Z"),
+    ("mein Reisepass ist C4F7K2L9X", "C4F7K2L9X"),  # a passport number with 4 digits
+    ("mijn paspoortnummer is XR8LK2P4Q", "XR8LK2P4Q"),
+    ("las 24 palabras: uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
+     "uno dos tres cuatro cinco seis siete ocho nueve diez once doce"),
+])
+def test_detects_phrasings_of_the_second_heldout_set(text: str, secret: str) -> None:
+    """Generalisations of what fixtures/secrets_corpus/heldout2 missed at its one unseen run (new wordings)."""
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+def test_an_iban_named_as_one_is_redacted_at_an_unusual_length() -> None:
+    bban = "04830123456789001"[:-1]  # 16 characters: one short of a Swiss IBAN
+    n = int("".join(str(int(c, 36)) for c in bban + "CH00"))
+    value = f"CH{98 - n % 97:02d}{bban}"
+    assert [text for text in (f"my IBAN is {value}",) if find_secrets(text)] == [f"my IBAN is {value}"]
+    assert find_secrets(f"ref {value}") == []  # unnamed, the country's length still decides
+
+
+@pytest.mark.parametrize("text", [
+    "I use Chrome as my password manager",
+    "we set 2024 as the year for the PIN change",
+    "the DNI office opens at 9 on Monday",
+    "my passport is in the drawer with 3 others",
+])
+def test_second_round_rules_leave_ordinary_sentences(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("I changed the NAS password, it's Tundra%Fox2 now", "Tundra%Fox2"),  # ", it's" as the copula
+    ("the hotel password, that is Marina_Bay7", "Marina_Bay7"),
+    ("pswd: Quokka_44", "Quokka_44"),  # abbreviations
+    ("router p/w = Lynx!Den5", "Lynx!Den5"),
+    ("el PIN de la alarma es el 4081", "4081"),  # an article before the number
+    ("il CVV è il 552", "552"),
+    ("codice: BNCLRA82C45F205X", "BNCLRA82C45F205X"),  # a codice fiscale by its shape
+    ("Y1234567X es lo que pone en la tarjeta", "Y1234567X"),  # a NIE by its check letter
+    ("123.456.789-09 is what the form needs", "123.456.789-09"),  # a CPF by its check digits
+    ("backup words for the ledger: pearl anchor velvet cobalt summit meadow lantern willow",
+     "pearl anchor velvet cobalt summit meadow lantern willow"),  # 8 named words
+    ("die Seed-Wörter sind eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
+     "eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf"),
+])
+def test_detects_phrasings_of_the_third_heldout_set(text: str, secret: str) -> None:
+    """Generalisations of what fixtures/secrets_corpus/heldout3 missed at its one unseen run (new wordings)."""
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "I changed the password, it is what it is",
+    "my PIN is the same as the old one",
+    "invoice 12345678A was paid",  # the wrong check letter for 12345678
+    "111.222.333-44 is not a valid CPF",  # wrong check digits
+    "recovery words are hard to remember",
+])
+def test_third_round_rules_leave_ordinary_sentences(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("vpn login: user kbell, pw Marble_Arch_4", "Marble_Arch_4"),  # a weak word, an unmistakable value
+    ("mi contraseña es ahora Pelícano_31", "Pelícano_31"),  # an adverb after the copula
+    ("le code de carte est 5521", "5521"),
+    ("mon numéro de sécu : 2 79 11 75 114 208 33", "2 79 11 75 114 208 33"),  # "sécu"
+    ("frase secreta del monedero: uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
+     "uno dos tres cuatro cinco seis siete ocho nueve diez once doce"),
+])
+def test_detects_phrasings_of_the_fourth_heldout_set(text: str, secret: str) -> None:
+    """Generalisations of what fixtures/secrets_corpus/heldout4 missed at its one unseen run (new wordings)."""
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+def test_a_credential_asked_for_without_a_question_mark_in_another_language() -> None:
+    from goodmemory.secrets import redact_replies
+
+    out = redact_replies([("assistant", "Ich brauche dein Passwort, um mich anzumelden."), ("user", "ok, Kranich_21")])
+    assert "Kranich_21" not in out[1]
+
+
+@pytest.mark.parametrize("text", [
+    "I lost my PIN mailer from the bank in 2021.",  # a PIN word, then a year: no copula, no PIN
+    "the PIN pad at the store broke in 2019",
+    "I will pass Route-66 tomorrow",  # "pass" is a verb too
+    "boarding pass B12-4 for gate 4",
+])
+def test_fourth_round_rules_leave_ordinary_sentences(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("the password my sister set up for the streaming box last week: Comet!Tail8", "Comet!Tail8"),  # long, then ":"
+    ("die SIM-PIN ist 4093", "4093"),  # a hyphenated compound before PIN
+])
+def test_detects_phrasings_of_the_fifth_heldout_set(text: str, secret: str) -> None:
+    """Generalisations of what fixtures/secrets_corpus/heldout5 missed at its one unseen run (new wordings)."""
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+def test_a_long_qualifier_before_a_colon_needs_a_typed_value() -> None:
+    assert find_secrets("the password rules we agreed on last year at work: min 12") == []
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("the alarm app password is still Heron_Lake_6", "Heron_Lake_6"),  # an adverb after the copula
+    ("mi contraseña sigue siendo... no: la contraseña es todavía Brisa#77", "Brisa#77"),
+])
+def test_detects_phrasings_of_the_sixth_heldout_set(text: str, secret: str) -> None:
+    """Generalisations of what fixtures/secrets_corpus/heldout6 missed at its one unseen run (new wordings)."""
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+def test_a_credential_asked_for_with_mi_serve() -> None:
+    from goodmemory.secrets import redact_replies
+
+    out = redact_replies([("assistant", "Mi serve il PIN della carta."), ("user", "4410")])
+    assert "4410" not in out[1]
+
+
+def test_still_before_a_word_that_is_no_password() -> None:
+    assert find_secrets("my password is still wrong after the reset") == []

@@ -19,8 +19,8 @@ CORPUS = Path(__file__).parents[2] / "fixtures" / "secrets_corpus"
 _ZW = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 
 
-def _load(name: str) -> list[dict]:  # type: ignore[type-arg]
-    return [json.loads(line) for line in (CORPUS / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+def _load(name: str, where: Path = CORPUS) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(line) for line in (where / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def _norm(s: str) -> str:
@@ -56,5 +56,27 @@ def test_secrets_of_the_corpus_are_redacted(half: str, minimum: float) -> None:
 @pytest.mark.parametrize("half", ["tune", "test"])
 def test_ordinary_numbers_are_not_redacted(half: str) -> None:
     cases = [c for c in _load("ordinary.jsonl") if c["half"] == half]
+    changed = [c["text"] for c in cases if redact(c["text"])[0] != c["text"]]
+    assert len(changed) / len(cases) <= 0.02, changed
+
+
+# the later sets (README: each frozen before the detector changed again); heldout7 is the unseen one
+# (84/84 at its single measurement through remember, scripts/eval_secrets.py); its floor is the 98% bar
+HELDOUT_FLOORS = {"heldout": 1.0, "heldout2": 1.0, "heldout3": 1.0, "heldout4": 1.0, "heldout5": 1.0,
+                  "heldout6": 1.0, "heldout7": 0.98}
+
+
+@pytest.mark.parametrize(("name", "minimum"), sorted(HELDOUT_FLOORS.items()))
+def test_secrets_of_the_heldout_sets_are_redacted(name: str, minimum: float) -> None:
+    cases = _load("secrets.jsonl", CORPUS / name)
+    assert len(cases) >= 80 and len({c["kind"] for c in cases}) >= 10 and len({c["lang"] for c in cases}) >= 5
+    leaked = [c["turns"][-1][1] for c in cases if _leaks(c)]
+    assert 1 - len(leaked) / len(cases) >= minimum, leaked
+
+
+@pytest.mark.parametrize("name", sorted(HELDOUT_FLOORS))
+def test_ordinary_numbers_of_the_heldout_sets_are_not_redacted(name: str) -> None:
+    cases = _load("ordinary.jsonl", CORPUS / name)
+    assert len(cases) >= 50
     changed = [c["text"] for c in cases if redact(c["text"])[0] != c["text"]]
     assert len(changed) / len(cases) <= 0.02, changed
