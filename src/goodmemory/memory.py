@@ -345,7 +345,7 @@ class GoodMemory:
         rewrite = plan.batch(self.embedder.embed, lambda mid: self.storage.events(user_id, mid), pattern)
         if rewrite:
             self.storage.write(user_id, rewrite)
-        counts = self.storage.delete(user_id, ids, reason="forget")
+        counts = self.storage.delete(user_id, ids, reason="forget", at=self.clock())
         cached = self.embedder.forget_texts([*(r.text for r in plan.targets), *plan.old_texts])
         with self._lock:
             inj = self._injected.get(user_id)

@@ -63,3 +63,13 @@ def test_plain_hashes_written_before_are_rekeyed_on_open(tmp_path: Path) -> None
     rows = conn.execute("SELECT user_hash FROM gm_tombstones UNION ALL SELECT user_id FROM gm_user_versions").fetchall()
     conn.close()
     assert rows and PLAIN not in {r[0] for r in rows}
+
+
+def test_forget_dates_its_tombstone_by_the_injected_clock(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    with create_good_memory(f"sqlite:///{tmp_path / 'c.db'}", embedder=FakeEmbedder(), extractor=NullExtractor(),
+                            clock=FrozenClock(datetime(2019, 3, 4, 12, tzinfo=UTC))) as m:
+        m.remember([{"role": "user", "content": "I keep bees"}], user_id=USER, session_id="s")
+        m.forget(user_id=USER, all=True)
+        assert [t["at"][:10] for t in m.storage.tombstones(USER)] == ["2019-03-04"]

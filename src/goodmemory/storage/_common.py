@@ -14,6 +14,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -278,21 +279,23 @@ def load_user_hasher(conn: Any) -> UserHasher:
     return hasher
 
 
-def tombstone(counts: DeleteCounts, user_hash: str, reason: str) -> dict[str, Any]:
-    """Content-free: a keyed hash of the user id (see ``UserHasher``), when, why, and how much."""
-    from datetime import UTC, datetime
+def tombstone(counts: DeleteCounts, user_hash: str, reason: str, at: datetime | None = None) -> dict[str, Any]:
+    """Content-free: a keyed hash of the user id (see ``UserHasher``), when (``at``: the caller's clock, else
+    the wall clock), why, and how much."""
+    from datetime import UTC
 
     return {
         "id": counts.tombstone_id,
         "user_hash": user_hash,
-        "at": datetime.now(UTC).isoformat(),
+        "at": (at or datetime.now(UTC)).isoformat(),
         "reason": reason,
         "counts": counts.as_dict(),
     }
 
 
 def delete_rows(conn: Any, user_id: str, memory_ids: Sequence[str], *, user_hash: str, reason: str,
-                vectors: Any, full_text: Callable[[Any, list[str]], int], chunk: int = 500) -> DeleteCounts:
+                vectors: Any, full_text: Callable[[Any, list[str]], int], chunk: int = 500,
+                at: datetime | None = None) -> DeleteCounts:
     """``delete`` of the SQL adapters, inside the caller's transaction: the user's ids that exist, then per
     chunk their full-text entries (``full_text(conn, ids)`` deletes or counts them: the adapter's own index),
     vectors (``vectors``: the adapter's ``gm_vectors`` table), history and rows, then the tombstone."""
@@ -311,7 +314,7 @@ def delete_rows(conn: Any, user_id: str, memory_ids: Sequence[str], *, user_hash
             delete(S.events).where(S.events.c.user_id == user_id, S.events.c.memory_id.in_(part))).rowcount
         counts.rows += conn.execute(delete(S.memories).where(m.user_id == user_id, m.id.in_(part))).rowcount
     counts.tombstone_id = new_id()
-    t = tombstone(counts, user_hash, reason)
+    t = tombstone(counts, user_hash, reason, at)
     conn.execute(insert(S.tombstones).values(id=t["id"], user_hash=t["user_hash"], at=t["at"], reason=reason,
                                              counts=json.dumps(t["counts"])))
     return counts

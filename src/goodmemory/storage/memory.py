@@ -184,7 +184,8 @@ class InMemoryStorage:
             return [e for e in self._events.get(user_id, []) if e.memory_id == memory_id]
 
     # -- deletes --------------------------------------------------------
-    def delete(self, user_id: str, memory_ids: Sequence[str], *, reason: str) -> DeleteCounts:
+    def delete(self, user_id: str, memory_ids: Sequence[str], *, reason: str,
+               at: datetime | None = None) -> DeleteCounts:
         with self._lock:
             self._check_open()
             rows = self._rows.get(user_id, {})
@@ -203,7 +204,7 @@ class InMemoryStorage:
             counts.history = len(events) - len(kept)
             self._events[user_id] = kept
             counts.tombstone_id = new_id()
-            self._tombstones.append(_tombstone(counts, self._user_hash(user_id), reason))
+            self._tombstones.append(_tombstone(counts, self._user_hash(user_id), reason, at))
             return counts
 
     def tombstones(self, user_id: str) -> builtins.list[dict[str, Any]]:

@@ -466,7 +466,8 @@ class PostgresStorage:
         return [MemoryEvent(r[0], r[1], datetime.fromisoformat(r[2]), json.loads(r[3])) for r in rows]
 
     # -- deletes --------------------------------------------------------
-    def delete(self, user_id: str, memory_ids: Sequence[str], *, reason: str) -> DeleteCounts:
+    def delete(self, user_id: str, memory_ids: Sequence[str], *, reason: str,
+               at: datetime | None = None) -> DeleteCounts:
         def indexed(conn: Connection, ids: builtins.list[str]) -> int:
             # the tsvector lives on the row: it goes with it, counted first
             return int(conn.execute(select(func.count()).select_from(S.memories).where(
@@ -475,7 +476,7 @@ class PostgresStorage:
         def tx(conn: Connection) -> DeleteCounts:
             self._lock_user(conn, user_id)
             return delete_rows(conn, user_id, memory_ids, user_hash=self._user_hash(user_id), reason=reason,
-                               vectors=_VECTORS, full_text=indexed, chunk=1000)
+                               vectors=_VECTORS, full_text=indexed, chunk=1000, at=at)
 
         return self._run(tx)
 

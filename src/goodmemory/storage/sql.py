@@ -451,10 +451,11 @@ class SQLStorage:
         return [MemoryEvent(r[0], r[1], datetime.fromisoformat(r[2]), json.loads(r[3])) for r in rows]
 
     # -- deletes --------------------------------------------------------
-    def delete(self, user_id: str, memory_ids: Sequence[str], *, reason: str) -> DeleteCounts:
+    def delete(self, user_id: str, memory_ids: Sequence[str], *, reason: str,
+               at: datetime | None = None) -> DeleteCounts:
         with self._tx() as conn:
             counts = delete_rows(conn, user_id, memory_ids, user_hash=self._user_hash(user_id), reason=reason,
-                                 vectors=S.vectors, full_text=lambda c, ids: delete_fts(c, user_id, ids))
+                                 vectors=S.vectors, full_text=lambda c, ids: delete_fts(c, user_id, ids), at=at)
             if not self._fts_secure_delete and counts.memory_ids:
                 # Without FTS5 secure-delete, merging the index drops deleted terms from its pages.
                 conn.execute(text("INSERT INTO gm_fts(gm_fts) VALUES('optimize')"))

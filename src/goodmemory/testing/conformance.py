@@ -493,6 +493,12 @@ class StorageConformance(BulkLoadConformance):
         assert "aardvark" not in repr(tombs)  # content-free
         assert storage.tombstones("someone-else") == []
 
+    def test_tombstone_time_is_the_callers_clock(self, storage: Storage) -> None:
+        a = make_record("u", "dated deletion")
+        storage.write("u", WriteBatch(inserts=[a], vectors={a.id: _vec(1)}))
+        storage.delete("u", [a.id], reason="test", at=datetime(2020, 5, 17, 8, 30, tzinfo=UTC))
+        assert [t["at"][:10] for t in storage.tombstones("u")] == ["2020-05-17"]
+
     # -- atomicity --------------------------------------------------------
     def test_failed_batch_leaves_nothing(self, storage: Storage) -> None:
         a = make_record("u", "already here")
