@@ -17,9 +17,26 @@ import numpy as np
 
 from .embeddings import Embedder
 from .extraction._statements import STATEMENT_KEY, mask_values
-from .merge import Earlier, adds, attribute_slot, changes, drop_replaced, names_in, new_family_key, normalize_value
+from .merge import (
+    Earlier,
+    adds,
+    attribute_slot,
+    changes,
+    drop_replaced,
+    names_in,
+    new_family_key,
+    normalize_value,
+)
 from .models import Candidate, MemoryKind, MemoryRecord
-from .taxonomy import KEY_FAMILIES, KeyFamily, content_words, family_by_name, family_of, normalize_key, slot_key
+from .taxonomy import (
+    KEY_FAMILIES,
+    KeyFamily,
+    content_words,
+    family_by_name,
+    family_of,
+    normalize_key,
+    slot_key,
+)
 
 __all__ = ["AttributeIndex", "Placement"]
 

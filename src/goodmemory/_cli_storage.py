@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .storage._url import psycopg_url as _psycopg_url
+
 __all__ = ["foreign_sqlite", "psycopg_url"]
 
 
 def psycopg_url(url: str | None) -> str | None:
     """``postgres://`` and ``postgresql://`` (as hosting providers hand them out) on the psycopg 3 driver."""
-    if url is None:
-        return None
-    for scheme in ("postgres://", "postgresql://"):
-        if url.startswith(scheme):
-            return "postgresql+psycopg://" + url[len(scheme):]
-    return url
+    return None if url is None else _psycopg_url(url)
 
 
 def foreign_sqlite(url: str) -> str | None:

@@ -22,7 +22,7 @@ from ._feedback import check_feedback_text, run_feedback
 from ._forget import plan_forget, restatements, slot_history_to_forget
 from ._read import ReadContext, run_build_context, run_recall
 from ._write import WriteContext, prepare_messages, run_remember
-from .config import GoodMemoryConfig, StorageConfig, default_storage_url
+from .config import GoodMemoryConfig, default_storage_url
 from .embeddings import CachedEmbedder, Embedder, default_embedder
 from .errors import ConfigurationError, InvalidInputError, MemoryNotFoundError, SlotConflictError
 from .extraction.base import Extractor
@@ -40,9 +40,12 @@ from .models import (
     Message,
     RecallResult,
     UserExport,
+    WriteAction,
+    WriteDecision,
     WriteResult,
 )
 from .secrets import redact_replies
+from .storage._open import open_storage
 from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch, write_new
 from .tokens import TokenCounter, default_token_counter
 
@@ -409,8 +412,6 @@ class GoodMemory:
             batch.vectors = {r.id: mat[i] for i, r in enumerate(records)}
             # one transaction either way; adapters with a bulk path (COPY, executemany) load faster
             write_new(self.storage, target, batch)
-        from .models import WriteAction, WriteDecision
-
         return WriteResult(memories=records, decisions=[
             WriteDecision(action=WriteAction.ADD, memory_id=r.id, reason=f"imported (exported as {origin[r.id]})")
             for r in records])
@@ -434,35 +435,6 @@ class GoodMemory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def open_storage(url: str, settings: StorageConfig | None = None) -> Storage:
-    """The adapter for ``url``, configured with ``settings`` (pool, index and SQLite options)."""
-    if not isinstance(url, str) or not url:
-        raise InvalidInputError("storage must be a URL string or a Storage object")
-    settings = settings or StorageConfig()
-    if url.startswith("sqlite"):
-        from .storage.sql import SQLStorage
-
-        return SQLStorage(url, **settings.sqlite_options())
-    if url.startswith("memory://"):
-        from .storage.memory import InMemoryStorage
-
-        return InMemoryStorage()
-    if url.startswith(("postgresql://", "postgresql+psycopg://")):
-        try:
-            import psycopg  # noqa: F401
-        except ImportError as exc:
-            raise ConfigurationError(
-                "PostgreSQL storage needs psycopg 3 and pgvector: pip install goodmemory[postgres]"
-            ) from exc
-        from .storage.postgres import PostgresStorage
-
-        return PostgresStorage(url, **settings.postgres_options())
-    raise InvalidInputError(
-        f"unsupported storage URL {url!r}: use sqlite:///path.db, sqlite://, memory:// or "
-        "postgresql+psycopg://user:password@host/db"
-    )
 
 
 def create_good_memory(

@@ -127,8 +127,10 @@ _FILLER = frozenset(["a", "an", "the", "to", "for", "of", "with", "in", "on", "a
 
 
 def _vague(c: Candidate) -> bool:
-    """True when a task or preference is about "it"/"that" and little else ("remember to use that")."""
-    if c.kind not in (MemoryKind.OPEN_LOOP, MemoryKind.PREFERENCE, MemoryKind.PROCEDURE) or c.closes:
+    """True when a task, a preference or the user's own words are about "it"/"that" and little else
+    ("remember to use that", "I prefer that.")."""
+    if c.kind not in (MemoryKind.OPEN_LOOP, MemoryKind.PREFERENCE, MemoryKind.PROCEDURE) \
+            and not c.metadata.get("statement") or c.closes:
         return False
     words = [w.strip(".,!?;:'\"").lower() for w in (c.metadata.get("task") or c.value or c.text).split()]
     content = [w for w in words if w and w not in _PRONOUNS and w not in _FILLER]
@@ -353,9 +355,8 @@ def replaced_values(old: str, new: str) -> set[str]:
     return {v for v in gone if _sort(v) in brought}
 
 
-_MONTH_NAMES = frozenset("january february march april may june july august september october november december".split())
-_DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays "
-                       "fridays saturdays sundays".split())
+_MONTH_NAMES = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"])
+_DAY_NAMES = frozenset(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays"])
 
 
 def _sort(value: str) -> str | None:

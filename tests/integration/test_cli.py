@@ -23,6 +23,7 @@ import goodmemory.memory
 from goodmemory import create_good_memory
 from goodmemory.cli import app, main
 from goodmemory.embeddings import default_embedder
+from goodmemory.storage.base import WriteBatch
 
 runner = CliRunner()
 
@@ -323,14 +324,15 @@ def test_an_ambiguous_short_id_is_refused_naming_the_matches(db: str, tmp_path: 
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     with create_good_memory(db) as mem:
         mem.remember([{"role": "user", "content": "I live in Lisbon and I work as a nurse."}], user_id="u1")
-        export = mem.export(user_id="u1").model_dump_json()
-        ids = [r.id for r in mem.export(user_id="u1").memories]
+        records = mem.storage.list("u1")
         mem.forget(user_id="u1", all=True)
-        assert len(ids) >= 2
-        # the same records with ids sharing a 6-character prefix (export/import keeps ids)
-        for n, old in enumerate(ids):
-            export = export.replace(old, f"abcdef{n:026x}")
-        mem.import_(export)
+        assert len(records) >= 2
+        # the same records with ids sharing a 6-character prefix, written below the facade (import_ gives a
+        # record the user does not hold an id of its own, so it cannot plant ids)
+        ids = [f"abcdef{n:026x}" for n in range(len(records))]
+        mem.storage.write("u1", WriteBatch(inserts=[r.model_copy(update={"id": i, "supersedes": None,
+                                                                          "superseded_by": None})
+                                                    for r, i in zip(records, ids, strict=True)]))
         mem.remember([{"role": "user", "content": "I live in Oslo."}], user_id="u2")
     code, _, err = run(capsys, "--url", db, "-u", "u1", "get", "abcdef")
     assert code == 1 and f"matches {len(ids)} memories" in err and "abcdef" + "0" * 26 in err

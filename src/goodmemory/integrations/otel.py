@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from ..storage._url import redact_url
 
 __all__ = [
     "CAPTURE_QUERY_ENV",
@@ -103,12 +104,6 @@ def _capture_query() -> bool:
     return os.environ.get(CAPTURE_QUERY_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
-_CREDENTIALS = re.compile(r"(://)([^/@]*)@")
-
-
-def redact_url(url: str) -> str:
-    """``url`` without its ``user:password@`` part."""
-    return _CREDENTIALS.sub(r"\1", url)
 
 
 def store_id(storage: Any) -> str:

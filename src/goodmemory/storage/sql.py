@@ -83,6 +83,7 @@ from ._sqlite import (
     top_k,
 )
 from ._text import choose_terms, fts5_match, query_terms, search_body
+from ._url import redact_url
 from .base import (
     DeleteCounts,
     ListRequest,
@@ -117,7 +118,7 @@ class SQLStorage:
         self._statements = StatementCache()
         if not url.startswith("sqlite"):
             raise InvalidInputError(
-                f"unsupported storage URL {url!r}: use sqlite:///path.db or sqlite:// (PostgreSQL needs the "
+                f"unsupported storage URL {redact_url(url)!r}: use sqlite:///path.db or sqlite:// (PostgreSQL needs the "
                 "postgres extra)"
             )
         self.url = url
@@ -450,9 +451,8 @@ class SQLStorage:
             ).all()
         return [MemoryEvent(r[0], r[1], datetime.fromisoformat(r[2]), json.loads(r[3])) for r in rows]
 
-    # -- deletes --------------------------------------------------------
-    def delete(self, user_id: str, memory_ids: Sequence[str], *, reason: str,
-               at: datetime | None = None) -> DeleteCounts:
+    def delete(self, user_id: str, memory_ids: Sequence[str], *, reason: str, at: datetime | None = None
+               ) -> DeleteCounts:
         with self._tx() as conn:
             counts = delete_rows(conn, user_id, memory_ids, user_hash=self._user_hash(user_id), reason=reason,
                                  vectors=S.vectors, full_text=lambda c, ids: delete_fts(c, user_id, ids), at=at)
