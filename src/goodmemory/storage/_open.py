@@ -9,6 +9,7 @@ from .base import Storage
 
 __all__ = ["open_storage"]
 
+
 def open_storage(url: str, settings: StorageConfig | None = None) -> Storage:
     """The adapter for ``url``, configured with ``settings`` (pool, index and SQLite options)."""
     if not isinstance(url, str) or not url:
