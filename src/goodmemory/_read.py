@@ -264,7 +264,9 @@ def run_build_context(
             return
         flags = [fresh.marker] if fresh.marker else []
         for mark in r.metadata.get("outdated", []) if r.kind == MemoryKind.EPISODE else []:
-            flags.append(f"outdated: {mark['old']} \u2192 now {mark['new']}")
+            # the old value is most often the turn's own words: shown once, in the turn
+            flags.append(f"outdated, now: {mark['new']}" if str(mark["old"]) in r.text
+                         else f"outdated: {mark['old']} \u2192 now {mark['new']}")
         if r.conflicts_with:
             partners = [conflicts.get(c) or rc.storage.get(user_id, c) for c in r.conflicts_with]
             values = [r.value] + [p.value for p in partners if p is not None and p.status == MemoryStatus.ACTIVE]

@@ -72,7 +72,8 @@ def quote(text: str) -> str:
 
 
 # flags whose body is memory values: (label, separator, at most this many splits)
-_VALUE_FLAGS = (("outdated: ", " \u2192 now ", 1), ("conflict: ", " vs ", -1))
+# ("outdated, now: B" is "outdated: A -> now B" where A is the item's own text: it need not be said twice)
+_VALUE_FLAGS = (("outdated: ", " \u2192 now ", 1), ("outdated, now: ", "\x00", 0), ("conflict: ", " vs ", -1))
 
 
 def _neutral(text: str) -> str:
