@@ -143,7 +143,9 @@ def _statement(user: str, key: str, text: str, msg: str, at: datetime):  # type:
 
 def test_statements_do_not_crowd_out_the_facts_a_rule_parsed(mem) -> None:  # type: ignore[no-untyped-def]
     """Shared user-memory @500 fell 0.906 -> 0.865 when the user's later words about their cars, filed under
-    vehicle.* by meaning, took every place of the family the question names and the older parsed facts fell out."""
+    vehicle.* by meaning, took every place of the family the question names and the older parsed facts fell out.
+    A guard only: in a store this small the search finds the fact by its words as well, so this passes without the
+    fix too; the measured case is layer2_01 of the shared suite."""
     from goodmemory.storage.base import WriteBatch
 
     mem.remember([{"role": "user", "content": "My Honda Civic's plate is KX-4411."}], user_id="u1", session_id="a",
@@ -154,5 +156,5 @@ def test_statements_do_not_crowd_out_the_facts_a_rule_parsed(mem) -> None:  # ty
     batch = WriteBatch(inserts=[_statement("u1", f"vehicle.note_{k}", f"remark {k} on the drive", f"m{k}", later)
                                 for k in range(8)])
     mem.storage.write("u1", batch)
-    ctx = mem.build_context("Which vehicles do I own?", user_id="u1", max_tokens=400)
+    ctx = mem.build_context("Anything I should know about my car?", user_id="u1", max_tokens=400)
     assert any("KX-4411" in item.text for item in ctx.items), ctx.text
