@@ -240,6 +240,8 @@ def run_build_context(
     # (one "I don't have that handy") took every place of the vehicle family and the Tesla's facts fell out
     hinted = [sorted(found, key=lambda r: (_is_statement(r), -r.event_time.timestamp(), r.key))[: cc.hinted_items]
               for found in hinted]
+    if not cc.hinted_statements:  # the user's words are found by the search and the dense list as it is
+        hinted = [[r for r in found if not _is_statement(r)] for found in hinted]
     staleness = cfg.retrieval().staleness
     plan_d = trace.get("plan")
     plan_names = set(plan_d.get("names", ())) if isinstance(plan_d, dict) else set()

@@ -84,6 +84,8 @@ class ContextConfig(BaseModel):
     # the values a rule parsed before the user's words filed under the family by meaning
     hinted_depth: int = Field(default=12, ge=0)
     hinted_items: int = Field(default=6, ge=0)
+    # the user's words filed under a named family join that family's list (else only the values a rule parsed do)
+    hinted_statements: bool = False
     # a statement and the raw turn it quotes fuse as one item (the turn)
     fold_statements: bool = True
     # the dense list reads max_tokens // dense_turn_tokens turns (at least the retrieval candidates), so a
