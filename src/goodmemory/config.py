@@ -80,6 +80,14 @@ class ContextConfig(BaseModel):
     # what the question is about, as a list of its own: the facts of the families it names ("my car" ->
     # vehicle.*), newest first, and the open tasks when it asks what is pending
     hinted_weight: float = Field(default=1.0, ge=0)
+    # per family the question names, the newest hinted_depth memories are read and hinted_items of them shown,
+    # the values a rule parsed before the user's words filed under the family by meaning
+    hinted_depth: int = Field(default=12, ge=0)
+    hinted_items: int = Field(default=6, ge=0)
+    # the user's words filed under a named family join that family's list (else only the values a rule parsed do)
+    hinted_statements: bool = False
+    # a statement and the raw turn it quotes fuse as one item (the turn)
+    fold_statements: bool = True
     # the dense list reads max_tokens // dense_turn_tokens turns (at least the retrieval candidates), so a
     # large budget has enough turns to fill it
     dense_turn_tokens: int = Field(default=16, ge=1)
@@ -94,6 +102,8 @@ class ContextConfig(BaseModel):
     min_shortened_tokens: int = Field(default=8, ge=1)
     # the full preamble only when it costs at most this share of the budget; a short one otherwise
     full_frame_share: float = Field(default=0.1, ge=0, le=1)
+    # at this budget or below the block has no section or date headers and cites items by id alone
+    compact_below_tokens: int = Field(default=300, ge=0)
 
 
 CONTEXT_RECIPES: dict[str, ContextConfig] = {

@@ -72,7 +72,8 @@ def quote(text: str) -> str:
 
 
 # flags whose body is memory values: (label, separator, at most this many splits)
-_VALUE_FLAGS = (("outdated: ", " \u2192 now ", 1), ("conflict: ", " vs ", -1))
+# ("outdated, now: B" is "outdated: A -> now B" where A is the item's own text: it need not be said twice)
+_VALUE_FLAGS = (("outdated: ", " \u2192 now ", 1), ("outdated, now: ", "\x00", 0), ("conflict: ", " vs ", -1))
 
 
 def _neutral(text: str) -> str:
@@ -125,12 +126,18 @@ def render_frame(max_tokens: int, full_share: float, count: Callable[[str], int]
     return PREAMBLE if count(PREAMBLE) <= full_share * max_tokens else SHORT_PREAMBLE
 
 
-def render(entries: Sequence[Entry], *, frame: str = PREAMBLE) -> str:
+def render(entries: Sequence[Entry], *, frame: str = PREAMBLE, compact: bool = False) -> str:
+    """The context block. ``compact`` (small budgets) leaves out the section and date headers and cites every
+    item by its id alone: at 150 tokens those headers cost as much as the turn a question needs."""
     n = id_length(entries)
     lines = [OPEN, frame]
     for section, header in SECTIONS:
         chosen = [e for e in entries if e.section == section]
         if not chosen:
+            continue
+        if compact:
+            ordered = sorted(chosen, key=lambda e: e.at or e.date or "") if section == "history" else chosen
+            lines.extend(e.line(n, in_timeline=True) for e in ordered)
             continue
         lines.append(header)
         if section == "history":

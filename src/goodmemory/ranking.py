@@ -224,7 +224,8 @@ def rank(
         scored.append(RankedHit(r, value, reasons, fresh.marker if fresh.verdict == Verdict.VERIFY else None))
     if config.thread_weight and config.thread_reach > 0:
         _thread_support(scored, set(text_rank), config.thread_weight, config.thread_reach)
-    scored.sort(key=lambda h: (-h.score, h.record.id))
+    # equal scores go by what the memory says, not by its random id (the same data must rank the same every run)
+    scored.sort(key=lambda h: (-h.score, h.record.key, h.record.text, h.record.id))
     return mmr(scored, config.mmr_lambda, limit or plan.k)
 
 

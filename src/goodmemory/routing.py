@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from ._key_families import family_by_name
 from .models import MemoryKind
 
 __all__ = ["Intent", "QueryPlan", "TimeWindow", "parse_time_window", "plan_query"]
@@ -98,33 +99,52 @@ _WEIGHTS: dict[Intent, dict[MemoryKind, float]] = {
                      MemoryKind.PROCEDURE: 1.0, MemoryKind.OPEN_LOOP: 1.1, MemoryKind.EPISODE: 1.0},
 }
 
-# Words of a question that point at families of slot keys (taxonomy.py names the families).
-_KEY_HINTS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
-    (re.compile(r"\b(cars?|vehicles?|autos?|trucks?|motorbikes?|plates?|vin)\b", re.I), ("vehicle.",)),
+# Words of a question that point at key families (_key_families.py names them and their key prefixes): a family
+# name stands for all of its prefixes, "family:prefix" for one of them (the identifier family holds every kind of
+# number). The prefixes come from the registry, so a hint always matches the keys the write path files under
+# that family (flights are written as travel.flight.*, which a hand-written "flight." never matched).
+_HINT_FAMILIES: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
+    (re.compile(r"\b(cars?|vehicles?|autos?|trucks?|motorbikes?|plates?|vin)\b", re.I), ("vehicle",)),
     (re.compile(r"\b(services?|scheduled|schedule|appointments?|booked|bookings?|reservations?|visits?)\b", re.I),
-     ("appointment.", "confirmation.", "booking.", "reservation.")),
-    (re.compile(r"\b(insurance|insured|policy|policies|coverage|claims?)\b", re.I), ("policy.", "claim.", "coverage.")),
-    (re.compile(r"\b(bank|banking|accounts?|routing|deposit|checking|savings)\b", re.I), ("account.", "routing.")),
-    (re.compile(r"\b(cards?|credit|debit)\b", re.I), ("card.",)),
+     ("appointment", "identifier:confirmation", "booking", "reservation")),
+    (re.compile(r"\b(insurance|insured|policy|policies|coverage|claims?)\b", re.I),
+     ("identifier:policy", "identifier:claim", "insurance")),
+    (re.compile(r"\b(bank|banking|accounts?|routing|deposit|checking|savings)\b", re.I), ("account:account", "bank")),
+    (re.compile(r"\b(cards?|credit|debit)\b", re.I), ("account:card",)),
     (re.compile(r"\b(flights?|trips?|travel|travell?ing|hotels?|passport)\b", re.I),
-     ("booking.", "flight.", "confirmation.", "reservation.", "passport.")),
+     ("booking", "identifier:confirmation", "reservation", "expiry:passport")),
     (re.compile(r"\b(doctor|medical|medications?|prescriptions?|allerg\w*)\b", re.I),
-     ("appointment.", "medication.", "preference.diet.allergy.")),
+     ("appointment", "medication", "allergy")),
     (re.compile(r"\b(orders?|deliver\w*|shipping|tracking|warranty|purchases?)\b", re.I),
-     ("order.", "tracking.", "warranty.", "purchase.")),
-    (re.compile(r"\b(email|phone|contact|address)\b", re.I), ("contact.", "profile.address")),
+     ("identifier:order", "identifier:tracking", "identifier:warranty", "possession:purchase")),
+    (re.compile(r"\b(email|phone|contact|address)\b", re.I), ("phone", "email", "address")),
     # what the user cannot or will not eat matters wherever food comes up (an allergy said while cooking
     # must reach a restaurant booking in travel)
     (re.compile(r"\b(restaurants?|dinner|lunch|breakfast|brunch|meals?|food|foods|eat|eating|cook|cooking|recipes?|"
                 r"menus?|dish|dishes|takeaway|takeout|snacks?|cater\w*|groceries|bake|baking|cafe|café)\b", re.I),
-     ("preference.diet.",)),
+     ("diet", "diet_avoid", "allergy")),
     (re.compile(r"\b(laptops?|computers?|tablets?|devices?|gadgets?|appliances?|tvs?|televisions?|repair\w*|"
-                r"replace\w*|broken|broke|cracked|damaged)\b", re.I), ("purchase.", "possession.", "warranty.")),
+                r"replace\w*|broken|broke|cracked|damaged)\b", re.I),
+     ("possession", "identifier:warranty")),
 ]
 
 
+def _prefixes(ref: str) -> tuple[str, ...]:
+    """The key prefixes a hint names: all of a family's, or the one after the colon. They are the registry's
+    prefixes as they are (a key may be the prefix itself: "contact.email", "preference.diet.type")."""
+    name, _, one = ref.partition(":")
+    fam = family_by_name(name)  # KeyError at import: a hint naming no family is a bug
+    if one and one not in fam.prefixes:
+        raise ValueError(f"key hint {ref!r}: {one!r} is not a prefix of family {name!r}")
+    return (one,) if one else fam.prefixes
+
+
+_KEY_HINTS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
+    (pattern, tuple(dict.fromkeys(p for ref in refs for p in _prefixes(ref)))) for pattern, refs in _HINT_FAMILIES]
+
+
 def key_hints(query: str) -> tuple[str, ...]:
-    """Slot-key prefixes a question points at ("my car" -> ``vehicle.``)."""
+    """Slot-key prefixes a question points at ("my car" -> ``vehicle``)."""
     out: dict[str, None] = {}
     for pattern, prefixes in _KEY_HINTS:
         if pattern.search(query):

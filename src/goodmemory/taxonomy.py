@@ -42,17 +42,16 @@ class KindSpec:
     kind: MemoryKind
     transferable: bool
     volatility: float  # 0 = never stale; 1 = stale within days
-    priority: float  # prior weight in ranking and packing
     description: str
 
 
 KIND_SPECS: dict[MemoryKind, KindSpec] = {
-    MemoryKind.PROFILE: KindSpec(MemoryKind.PROFILE, True, 0.05, 1.0, "identity, background, expertise, role"),
-    MemoryKind.PREFERENCE: KindSpec(MemoryKind.PREFERENCE, True, 0.05, 0.9, "stable likes, communication and work style"),
-    MemoryKind.FACT: KindSpec(MemoryKind.FACT, False, 0.08, 0.85, "facts of the user's world: accounts, vehicles, appointments"),
-    MemoryKind.PROCEDURE: KindSpec(MemoryKind.PROCEDURE, True, 0.05, 0.8, "how the user wants things done"),
-    MemoryKind.OPEN_LOOP: KindSpec(MemoryKind.OPEN_LOOP, False, 0.1, 0.9, "unfinished tasks, open questions, commitments"),
-    MemoryKind.EPISODE: KindSpec(MemoryKind.EPISODE, False, 0.5, 0.5, "what happened in a session; raw turns as evidence"),
+    MemoryKind.PROFILE: KindSpec(MemoryKind.PROFILE, True, 0.05, "identity, background, expertise, role"),
+    MemoryKind.PREFERENCE: KindSpec(MemoryKind.PREFERENCE, True, 0.05, "stable likes, communication and work style"),
+    MemoryKind.FACT: KindSpec(MemoryKind.FACT, False, 0.08, "facts of the user's world: accounts, vehicles, appointments"),
+    MemoryKind.PROCEDURE: KindSpec(MemoryKind.PROCEDURE, True, 0.05, "how the user wants things done"),
+    MemoryKind.OPEN_LOOP: KindSpec(MemoryKind.OPEN_LOOP, False, 0.1, "unfinished tasks, open questions, commitments"),
+    MemoryKind.EPISODE: KindSpec(MemoryKind.EPISODE, False, 0.5, "what happened in a session; raw turns as evidence"),
 }
 
 # Attributes that change faster than their kind's default (per key prefix or suffix).
