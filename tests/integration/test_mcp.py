@@ -217,7 +217,7 @@ def test_http_binds_the_user_from_the_bearer_token(http_server: tuple[str, Path]
             out["bob_fb"] = await bob.call_tool("feedback", {"memory_id": lisbon, "signal": "reject"})
             out["bob_forget_hers"] = await bob.call_tool("forget", {"memory_id": lisbon})
             # the short id the context cites works for its own user only
-            short = re.search(r"\[([0-9a-f]{6,}) [^\]]*\] \S*\"?[^\n]*Lisbon", _text(out["alice_context"]))
+            short = re.search(r"\[([0-9a-f]{6,})[^\]]*\] \S*\"?[^\n]*Lisbon", _text(out["alice_context"]))
             out["short"] = short.group(1) if short else ""
             out["bob_fb_short"] = await bob.call_tool("feedback", {"memory_id": out["short"], "signal": "reject"})
             out["alice_fb_short"] = await alice.call_tool("feedback", {"memory_id": out["short"],
