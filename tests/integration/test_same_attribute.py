@@ -38,11 +38,16 @@ def _history(mem: GoodMemory, user: str) -> list[str]:
             if r.kind != MemoryKind.EPISODE and r.status == MemoryStatus.SUPERSEDED]
 
 
+def _replaced(mem: GoodMemory, user: str, old: str, new: str) -> None:
+    """``new`` is in the user's current memories, ``old`` only in their history (the chain kept)."""
+    active = " ".join(_active(mem, user))
+    assert new in active and old not in active
+    assert any(old in v for v in _history(mem, user))
+
+
 def test_a_newer_statement_of_a_single_valued_attribute_replaces_the_older(mem: GoodMemory) -> None:
     _say(mem, "occ", (T1, "I work as a welder."), (T2, "These days I drive a forklift at the port instead."))
-    active = " ".join(_active(mem, "occ"))
-    assert "forklift" in active and "welder" not in active
-    assert any("welder" in v for v in _history(mem, "occ"))
+    _replaced(mem, "occ", "welder", "forklift")
     rec = next(r for r in mem.list(user_id="occ") if "forklift" in r.value)
     chain = [h.memory.value for h in mem.history(rec.id, user_id="occ")]
     assert "welder" in chain[0] and "forklift" in chain[-1]
@@ -57,9 +62,7 @@ def test_an_addition_to_a_multi_valued_attribute_keeps_both(mem: GoodMemory) -> 
 def test_a_change_that_names_the_old_value_replaces_it(mem: GoodMemory) -> None:
     _say(mem, "meds", (T1, "I take 20 mg of omeprazole before breakfast."),
          (T2, "The omeprazole got cut down to 10 mg last month."))
-    active = " ".join(_active(mem, "meds"))
-    assert "10 mg" in active and "20 mg" not in active
-    assert any("20 mg" in v for v in _history(mem, "meds"))
+    _replaced(mem, "meds", "20 mg", "10 mg")
 
 
 def test_chatter_is_not_stored_and_the_same_turns_twice_change_nothing(mem: GoodMemory) -> None:
@@ -117,9 +120,7 @@ def test_a_change_in_wording_no_rule_knows_supersedes_even_across_domains(mem: G
 def test_a_number_without_i_is_kept_and_an_update_of_it_wins(mem: GoodMemory) -> None:
     _say(mem, "fee", (T1, "Swimming club fee is 30 a term for the kids."),
          (T2, "Swimming club fee is 36 a term now, the pool raised it."))
-    active = " ".join(_active(mem, "fee"))
-    assert "36" in active and "30 a term" not in active
-    assert any("30" in v for v in _history(mem, "fee"))
+    _replaced(mem, "fee", "30 a term", "36")
 
 
 def test_an_addition_in_free_wording_does_not_supersede(mem: GoodMemory) -> None:
@@ -173,9 +174,7 @@ def test_a_new_value_of_the_same_sort_for_a_named_item_replaces_it_without_a_wor
     # no "changed", "now" or "switched": naming the item and giving it another number is the change
     _say(mem, "dose", (T1, "I take 10 mg of lisinopril with dinner."),
          (T2, "The GP has me on lisinopril 20 mg."))
-    active = " ".join(_active(mem, "dose"))
-    assert "20 mg" in active and "10 mg" not in active
-    assert any("10 mg" in v for v in _history(mem, "dose"))
+    _replaced(mem, "dose", "10 mg", "20 mg")
 
 
 def test_naming_an_item_without_a_new_value_changes_nothing(mem: GoodMemory) -> None:

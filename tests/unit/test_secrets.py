@@ -100,17 +100,14 @@ def test_find_secrets_total_and_ordered(text: str) -> None:
         assert text[s.start : s.end] not in out
 
 
-@pytest.mark.parametrize(("text", "secret"), [
+_MISSED_TEST_HALF = [  # test half
     ("my bank password is now Maple$Leaf77, I changed it today", "Maple$Leaf77"),  # "is now"
     ("mon numéro de sécurité sociale est 1 85 05 78 006 084 36", "1 85 05 78 006 084 36"),  # spaced groups
     ("card 4111 1111 1111 1111, CSC 123", "123"),  # a bare CSC beside a card is still a CVV
-])
-def test_detects_secrets_missed_on_the_test_half(text: str, secret: str) -> None:
-    """The two held-out misses of the frozen corpus run (fixed after reading them; see SECURITY.md)."""
-    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+]
 
 
-@pytest.mark.parametrize(("text", "secret"), [
+_MISSED_HELDOUT = [  # heldout
     ("my new password will be Harbor_Lamp_3 from tomorrow", "Harbor_Lamp_3"),  # a future copula
     ("user: tkane, password Orchard#52", "Orchard#52"),  # no copula, a typed-looking value
     ("I log in with the passcode Quill99", "Quill99"),
@@ -130,13 +127,10 @@ def test_detects_secrets_missed_on_the_test_half(text: str, secret: str) -> None
      "maple river candle stone window apple forest cloud piano lemon orbit tiger"),  # "backup phrase"
     ("le parole di recupero sono mela pera uva fico noce riso pane sale olio vino miele latte",
      "mela pera uva fico noce riso pane sale olio vino miele latte"),  # a plural copula
-])
-def test_detects_phrasings_of_the_first_heldout_set(text: str, secret: str) -> None:
-    """Generalisations of what fixtures/secrets_corpus/heldout missed at its first run (new wordings here)."""
-    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+]
 
 
-@pytest.mark.parametrize("text", [
+_ORDINARY_FIRST_ROUND = [  # near the rules of the first round
     "the door code changed to 4 digits last week",
     "the wifi network has been slow since 2023",
     "my password manager costs 36 dollars a year",
@@ -145,12 +139,10 @@ def test_detects_phrasings_of_the_first_heldout_set(text: str, secret: str) -> N
     "the garage door opener was 249 dollars",
     "promo code SAVE20 for the shoes",
     "my passport expires on 2027-03-01",
-])
-def test_new_phrasing_rules_leave_ordinary_sentences(text: str) -> None:
-    assert find_secrets(text) == []
+]
 
 
-@pytest.mark.parametrize(("text", "secret"), [
+_MISSED_HELDOUT2 = [  # heldout2
     ("I picked Lobster_Pot_6 as my password for the forum", "Lobster_Pot_6"),  # the value before the word
     ("uso Merlo!21 como contraseña del correo", "Merlo!21"),
     ("el NIE de mi marido es Y2345678Z", "Y2345678Z"),  # a qualifier before an id's copula
@@ -159,10 +151,7 @@ def test_new_phrasing_rules_leave_ordinary_sentences(text: str) -> None:
     ("mijn paspoortnummer is XR8LK2P4Q", "XR8LK2P4Q"),
     ("las 24 palabras: uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
      "uno dos tres cuatro cinco seis siete ocho nueve diez once doce"),
-])
-def test_detects_phrasings_of_the_second_heldout_set(text: str, secret: str) -> None:
-    """Generalisations of what fixtures/secrets_corpus/heldout2 missed at its one unseen run (new wordings)."""
-    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+]
 
 
 def test_an_iban_named_as_one_is_redacted_at_an_unusual_length() -> None:
@@ -173,17 +162,15 @@ def test_an_iban_named_as_one_is_redacted_at_an_unusual_length() -> None:
     assert find_secrets(f"ref {value}") == []  # unnamed, the country's length still decides
 
 
-@pytest.mark.parametrize("text", [
+_ORDINARY_SECOND_ROUND = [  # near the rules of the second round
     "I use Chrome as my password manager",
     "we set 2024 as the year for the PIN change",
     "the DNI office opens at 9 on Monday",
     "my passport is in the drawer with 3 others",
-])
-def test_second_round_rules_leave_ordinary_sentences(text: str) -> None:
-    assert find_secrets(text) == []
+]
 
 
-@pytest.mark.parametrize(("text", "secret"), [
+_MISSED_HELDOUT3 = [  # heldout3
     ("I changed the NAS password, it's Tundra%Fox2 now", "Tundra%Fox2"),  # ", it's" as the copula
     ("the hotel password, that is Marina_Bay7", "Marina_Bay7"),
     ("pswd: Quokka_44", "Quokka_44"),  # abbreviations
@@ -197,34 +184,26 @@ def test_second_round_rules_leave_ordinary_sentences(text: str) -> None:
      "pearl anchor velvet cobalt summit meadow lantern willow"),  # 8 named words
     ("die Seed-Wörter sind eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
      "eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf"),
-])
-def test_detects_phrasings_of_the_third_heldout_set(text: str, secret: str) -> None:
-    """Generalisations of what fixtures/secrets_corpus/heldout3 missed at its one unseen run (new wordings)."""
-    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+]
 
 
-@pytest.mark.parametrize("text", [
+_ORDINARY_THIRD_ROUND = [  # near the rules of the third round
     "I changed the password, it is what it is",
     "my PIN is the same as the old one",
     "invoice 12345678A was paid",  # the wrong check letter for 12345678
     "111.222.333-44 is not a valid CPF",  # wrong check digits
     "recovery words are hard to remember",
-])
-def test_third_round_rules_leave_ordinary_sentences(text: str) -> None:
-    assert find_secrets(text) == []
+]
 
 
-@pytest.mark.parametrize(("text", "secret"), [
+_MISSED_HELDOUT4 = [  # heldout4
     ("vpn login: user kbell, pw Marble_Arch_4", "Marble_Arch_4"),  # a weak word, an unmistakable value
     ("mi contraseña es ahora Pelícano_31", "Pelícano_31"),  # an adverb after the copula
     ("le code de carte est 5521", "5521"),
     ("mon numéro de sécu : 2 79 11 75 114 208 33", "2 79 11 75 114 208 33"),  # "sécu"
     ("frase secreta del monedero: uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
      "uno dos tres cuatro cinco seis siete ocho nueve diez once doce"),
-])
-def test_detects_phrasings_of_the_fourth_heldout_set(text: str, secret: str) -> None:
-    """Generalisations of what fixtures/secrets_corpus/heldout4 missed at its one unseen run (new wordings)."""
-    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+]
 
 
 def test_a_credential_asked_for_without_a_question_mark_in_another_language() -> None:
@@ -234,36 +213,28 @@ def test_a_credential_asked_for_without_a_question_mark_in_another_language() ->
     assert "Kranich_21" not in out[1]
 
 
-@pytest.mark.parametrize("text", [
+_ORDINARY_FOURTH_ROUND = [  # near the rules of the fourth round
     "I lost my PIN mailer from the bank in 2021.",  # a PIN word, then a year: no copula, no PIN
     "the PIN pad at the store broke in 2019",
     "I will pass Route-66 tomorrow",  # "pass" is a verb too
     "boarding pass B12-4 for gate 4",
-])
-def test_fourth_round_rules_leave_ordinary_sentences(text: str) -> None:
-    assert find_secrets(text) == []
+]
 
 
-@pytest.mark.parametrize(("text", "secret"), [
+_MISSED_HELDOUT5 = [  # heldout5
     ("the password my sister set up for the streaming box last week: Comet!Tail8", "Comet!Tail8"),  # long, then ":"
     ("die SIM-PIN ist 4093", "4093"),  # a hyphenated compound before PIN
-])
-def test_detects_phrasings_of_the_fifth_heldout_set(text: str, secret: str) -> None:
-    """Generalisations of what fixtures/secrets_corpus/heldout5 missed at its one unseen run (new wordings)."""
-    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+]
 
 
 def test_a_long_qualifier_before_a_colon_needs_a_typed_value() -> None:
     assert find_secrets("the password rules we agreed on last year at work: min 12") == []
 
 
-@pytest.mark.parametrize(("text", "secret"), [
+_MISSED_HELDOUT6 = [  # heldout6
     ("the alarm app password is still Heron_Lake_6", "Heron_Lake_6"),  # an adverb after the copula
     ("mi contraseña sigue siendo... no: la contraseña es todavía Brisa#77", "Brisa#77"),
-])
-def test_detects_phrasings_of_the_sixth_heldout_set(text: str, secret: str) -> None:
-    """Generalisations of what fixtures/secrets_corpus/heldout6 missed at its one unseen run (new wordings)."""
-    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+]
 
 
 def test_a_credential_asked_for_with_mi_serve() -> None:
@@ -275,3 +246,21 @@ def test_a_credential_asked_for_with_mi_serve() -> None:
 
 def test_still_before_a_word_that_is_no_password() -> None:
     assert find_secrets("my password is still wrong after the reset") == []
+
+
+# what each secret set missed at its one unseen run (read after it, then generalised: new wordings here)
+MISSED = {"test half": _MISSED_TEST_HALF, "heldout": _MISSED_HELDOUT, "heldout2": _MISSED_HELDOUT2, "heldout3": _MISSED_HELDOUT3, "heldout4": _MISSED_HELDOUT4, "heldout5": _MISSED_HELDOUT5, "heldout6": _MISSED_HELDOUT6}
+# ordinary sentences near each round's new rules, which must stay unredacted
+ORDINARY = {"first round": _ORDINARY_FIRST_ROUND, "second round": _ORDINARY_SECOND_ROUND, "third round": _ORDINARY_THIRD_ROUND, "fourth round": _ORDINARY_FOURTH_ROUND}
+
+
+@pytest.mark.parametrize(("text", "secret"), [pytest.param(t, s, id=f"{r}-{i}") for r, cases in MISSED.items()
+                                              for i, (t, s) in enumerate(cases)])
+def test_detects_what_a_secret_set_missed(text: str, secret: str) -> None:
+    assert secret in [text[s.start : s.end] for s in find_secrets(text)]
+
+
+@pytest.mark.parametrize("text", [pytest.param(t, id=f"{r}-{i}") for r, cases in ORDINARY.items()
+                                  for i, t in enumerate(cases)])
+def test_the_new_rules_leave_ordinary_sentences(text: str) -> None:
+    assert find_secrets(text) == []
