@@ -10,19 +10,21 @@ memories; the families' example vectors are computed once per embedder.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from .embeddings import Embedder
-from .extraction._statements import STATEMENT_KEY, mask_values
+from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
 from .merge import (
     Earlier,
     adds,
     attribute_slot,
     changes,
     drop_replaced,
+    ended_clauses,
     names_in,
     new_family_key,
     normalize_value,
@@ -76,6 +78,18 @@ def _prototypes(embedder: Embedder) -> tuple[list[KeyFamily], np.ndarray, np.nda
 def _about(c: Candidate | MemoryRecord) -> str:
     # a rule's memory is compared by the user's sentence it was read from, not by its template ("User works as X")
     return str(c.metadata.get("about") or mask_values(str(c.metadata.get("said") or c.text)))
+
+
+# an ending that leaves the user in a state of their own is that state's value ("I'm retired", "we're divorced")
+_STATE = re.compile(r"\b(?:retired|divorced|widowed|separated|unemployed|sober|single)\b", re.I)
+
+
+def _ends(said: str, old: Earlier, fam: KeyFamily) -> bool:
+    """Whether ``said`` only says that ``old`` ended ("Marta and I split up in May", "I cancelled the gym"): it
+    names ``old``, every clause says something ended, none brings a value of its own or a state of the user's."""
+    names = old.names()
+    return bool(names_in(old, fam, said)) and ended_clauses(said, names) \
+        and not _STATE.search(said)
 
 
 def _note_key(value: str) -> str:
@@ -156,7 +170,9 @@ class AttributeIndex:
             fam = family_of(r.key)
             # a later turn of the same call may change what an earlier one said; one turn's statements do not
             same_turn = r.id in self.added and bool(set(r.source.message_ids) & set(c.message_ids))
+            # another person's change replaces what was said of another person, never the user's own value
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or same_turn \
+                    or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
                     or normalize_value(r.value) == normalize_value(c.value):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
@@ -207,8 +223,17 @@ class AttributeIndex:
             if same is not None:
                 return self._replacing(c, *same)
             named = self._named_change(c.value)
-            if named is None and c.metadata.get("reported"):
+            # a change said without "I" ("the new flat is in Derby") may also change the value of the family it
+            # plainly belongs to, when that family holds one value the user gave
+            # a change said without "I" ("the new van is a Kia") may also change the value of the family it is
+            # nearest, when that family holds one value and the user gave it
+            held = bool(c.metadata.get("subjectless")) and fam is not None and not fam.multi \
+                and score >= self.min_family_score and any(family_of(r.key) is fam for r in self.records)
+            if named is None and c.metadata.get("reported") and not held:
                 return Placement(None, "someone else's words that change nothing the user said before")
+            if c.metadata.get("other_subject"):
+                # "My sister moved to Oslo" is no home city of the user's: the user's words, in a note of its own
+                return self._placed(c, _NOTE, _note_key(c.value), score, "about another person: its own note", [])
             if named is not None and named is not fam:
                 # "I quit the orchestra and sold the cello": a change naming an earlier value is about that attribute
                 fam, score = named, max(score, self.min_family_score)
@@ -259,7 +284,7 @@ class AttributeIndex:
                                similarity=float(self.rec_vec[alike.id] @ vec))]
         else:
             about = _about(c)
-            has_value = "X" in about.split() or any(ch.isdigit() for ch in c.value)
+            has_value = masks_a_value(about) or any(ch.isdigit() for ch in c.value)
             key, why = attribute_slot(c.value if statement else (said or c.text), fam, own_key, earlier,
                                       statement=statement, has_value=has_value, min_similarity=self.min_similarity)
         if key is None:
@@ -295,7 +320,10 @@ class AttributeIndex:
 
             replaced = [e for e in earlier if e.key.split("~", 1)[0] == key]
             if replaced:
-                update["value"] = drop_replaced(c.value, max(replaced, key=lambda e: e.at))
+                latest = max(replaced, key=lambda e: e.at)
+                if _ends(c.value, latest, fam):
+                    meta["ends"] = latest.key
+                update["value"] = drop_replaced(c.value, latest)
         if kind != MemoryKind.PREFERENCE and "replaces" not in meta:
             # a fact of the user's world has one current value wherever it was said (a preference may differ by
             # domain): the slot's value said in another domain is the one this replaces

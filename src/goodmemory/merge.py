@@ -52,7 +52,7 @@ from .taxonomy import (
 )
 
 __all__ = ["Earlier", "Plan", "SlotView", "WritePolicy", "adds", "attribute_slot", "replaced_values", "changes", "decide", "names_in", "normalize_value",
-           "drop_replaced", "new_family_key", "record_from_candidate"]
+           "drop_replaced", "ended_clauses", "new_family_key", "record_from_candidate"]
 
 
 @dataclass(frozen=True)
@@ -98,27 +98,14 @@ def record_from_candidate(
     transferable = default_transferable(c.kind, key) if c.transferable is None else c.transferable
     when = c.timestamp or now
     return MemoryRecord(
-        id=new_id(),
-        user_id=user_id,
-        agent_id=agent_id,
-        domain=c.domain,
-        kind=c.kind,
-        key=key,
-        value=c.value,
-        text=c.text.strip(),
-        confidence=c.confidence,
-        importance=c.importance,
-        transferable=transferable,
+        id=new_id(), user_id=user_id, agent_id=agent_id, domain=c.domain, kind=c.kind, key=key, value=c.value,
+        text=c.text.strip(), confidence=c.confidence, importance=c.importance, transferable=transferable,
         valid_from=when,
         source=MemorySource(
             session_id=session_id, message_ids=list(c.message_ids), timestamp=when, role=c.role, extractor=c.extractor
         ),
-        created_at=now,
-        updated_at=now,
-        last_confirmed_at=when if c.confirmed_by_user or c.is_correction else None,
-        volatility=volatility_for(c.kind, key),
-        keywords=c.keywords,
-        metadata=dict(c.metadata),
+        created_at=now, updated_at=now, last_confirmed_at=when if c.confirmed_by_user or c.is_correction else None,
+        volatility=volatility_for(c.kind, key), keywords=c.keywords, metadata=dict(c.metadata),
     )
 
 
@@ -215,6 +202,10 @@ def decide(
         if normalize_value(h.value) == normalize_value(new.value) and src and src <= set(h.source.message_ids):
             return Plan(WriteDecision(action=WriteAction.MERGE, memory_id=h.id,
                                       reason="already in history from the same turns", candidate=c))
+    if c.metadata.get("ends") and (when > old_time or (when == old_time and c.is_correction)):
+        # "we split up": the value ended and nothing took its place; the ending is history, not a current value
+        new.status, new.valid_to = MemoryStatus.EXPIRED, when
+        return _supersede(current, new, c, now, reason="the value ended")
     if when > old_time or (when == old_time and c.is_correction):
         return _supersede(current, new, c, now, reason="correction" if c.is_correction else "newer value for the slot")
     if when < old_time:
@@ -286,7 +277,8 @@ _CHANGE = re.compile(
     r"these days|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
     r"transferred|turned|got promoted|retired|closed|back to|cut|reduced|bumped|postponed|delayed|brought forward|"
     r"goes up|goes down|goes to|went to|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
-    r"expired|is gone|are gone)\b|[,;]\s*not\s+(?=\S)", re.I)
+    r"expired|is gone|are gone|split up|separated|divorced|moved out|turned off|unsubscribed|no more|got rid of)\b|"
+    r"[,;]\s*not\s+(?=\S)", re.I)
 # "too" adds only at the end of a clause ("I have a dog too"), not before an adjective ("too strong")
 _ADDITION = re.compile(r"\b(?:also|another|second|third|as well|on top of|in addition|additionally|besides)\b|"
                        r"\btoo\b(?=\s*(?:[,.;!?]|$))", re.I)
@@ -308,7 +300,11 @@ class Earlier:
         """What names this value: its distinct words and the parts of its key beyond the family's."""
         fam = set(self.family_key.replace("_", ".").split("."))
         tail = {w for w in self.key.split("~", 1)[0].replace("_", ".").split(".") if w and w not in fam}
-        return _distinct_words(self.value) | {w for w in tail if len(w) >= 4 and w not in _GENERIC
+        # a value of a few words that starts with a capital is a name from its first word ("Sam", "Pulse Fitness"),
+        # where a sentence's first capital only starts the sentence
+        first = _NAME_WORD.findall(self.value)[:1] if len(self.value.split()) <= 3 else []
+        lead = {w.lower() for w in first if w[0].isupper() and len(w) >= 3 and w.lower() not in STOPWORDS}
+        return _distinct_words(self.value) | lead | {w for w in tail if len(w) >= 4 and w not in _GENERIC
                                               and w not in STOPWORDS and not w.isdigit()}
 
 
@@ -332,7 +328,7 @@ def _new_words(clause: str, names: set[str]) -> set[str]:
 def _values_in(text: str) -> set[str]:
     """The names and numbers of ``text`` (capitalised words after its first, words with a digit)."""
     return {w.lower().strip(".,") for i, w in enumerate(_NAME_WORD.findall(text))
-            if any(ch.isdigit() for ch in w) or (i > 0 and w[0].isupper())}
+            if any(ch.isdigit() for ch in w) or (i > 0 and w[0].isupper() and w != "I" and not w.startswith("I'"))}
 
 
 _DENIED = re.compile(r"\b(?:not|instead of|rather than|no longer|before that it was|from)\s+[^,;]*", re.I)
@@ -459,6 +455,26 @@ _SWAP = re.compile(r"\b(traded|swapped|exchanged|replaced)\s+(?:in\s+)?(?:the |m
                    r"(for|with)\b", re.I)
 
 
+# what says a value ended with nothing in its place ("we split up", "I sold the van", "cancelled my gym")
+_ENDED = re.compile(r"\b(?:quit|left|sold|stopped|gave up|broke up|split up|separated|divorced|cancell?ed|closed|"
+                    r"got rid of|gave away|passed away|died|retired|moved out|turned off|unsubscribed|no longer|"
+                    r"(?:not|n't)\b[^,.;]*\b(?:anymore|any more))\b", re.I)
+_WHEN_SORTS = frozenset(["time", "month", "day"])
+
+
+def _new_values(clause: str, names: set[str]) -> set[str]:
+    """The names and numbers of ``clause`` beyond ``names``, without when it happened (a month, a day, a year)."""
+    return {v for v in _values_in(clause) - names
+            if _sort(v) not in _WHEN_SORTS and not re.fullmatch(r"(?:19|20)\d\d", v)}
+
+
+def ended_clauses(said: str, names: set[str]) -> bool:
+    """Whether every clause of ``said`` says something ended and none brings a value beyond ``names`` (a bare
+    name before "and I" is no clause of its own: "Jo and I split up")."""
+    parts = [p for p in _CLAUSES.split(said) if p and len(p.split()) > 2]
+    return bool(parts) and all(_ENDED.search(p) for p in parts) and not _new_values(said, names)
+
+
 def drop_replaced(value: str, old: Earlier) -> str:
     """A statement's value without the value it replaces: "switched me from A to B" -> "switched me to B",
     "traded the A in for a B" -> "traded it for a B", "I dropped A, I'm studying B now" -> "I'm studying B
@@ -468,7 +484,8 @@ def drop_replaced(value: str, old: Earlier) -> str:
     v = _SWAP.sub(lambda m: f"{m.group(1)} it {m.group(2)}", v)
     parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
     # a clause that says what went away goes, unless it names something new ("swimming moved to Monday")
-    kept = [p for p in parts if not _AWAY.search(p) or _values_in(p) - names
+    # (when it went is no new value: "I left Acme in June, I'm freelancing now")
+    kept = [p for p in parts if not _AWAY.search(p) or (_new_values(p, names) if _ENDED.search(p) else _values_in(p) - names)
             or (_new_words(p, names) and not _words(p) & names)]
     if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) for p in kept):
         v = ", ".join(kept)

@@ -181,3 +181,50 @@ def test_naming_an_item_without_a_new_value_changes_nothing(mem: GoodMemory) -> 
     _say(mem, "dose2", (T1, "I take 10 mg of lisinopril with dinner."),
          (T2, "Lisinopril makes me a bit dizzy in the mornings."))
     assert "10 mg" in " ".join(_active(mem, "dose2"))
+
+
+def _expired(mem: GoodMemory, user: str) -> list[str]:
+    return [r.value for r in mem.list(user_id=user, include_history=True)
+            if r.kind != MemoryKind.EPISODE and r.status == MemoryStatus.EXPIRED]
+
+
+def test_an_ending_retires_the_value_with_nothing_in_its_place(mem: GoodMemory) -> None:
+    # no new value: the old one goes to history, and the ending is kept as history too (not a current value)
+    _say(mem, "end", (T1, "My girlfriend is called Noor."), (T2, "Noor and I split up in October."))
+    assert not any("Noor" in v for v in _active(mem, "end"))
+    assert "Noor" in _history(mem, "end")
+    assert any("split up" in v for v in _expired(mem, "end"))
+
+
+def test_an_ending_beside_a_new_value_keeps_the_new_value(mem: GoodMemory) -> None:
+    # the clause that says the old one ended goes, and when it ended is no value of its own
+    _say(mem, "end2", (T1, "I work at Quayside Press."), (T2, "I left Quayside Press in August and I'm teaching now."))
+    _replaced(mem, "end2", "Quayside", "teaching")
+
+
+def test_an_ending_said_before_the_clause_a_rule_reads_retires_the_old_value(mem: GoodMemory) -> None:
+    # "I quit X, I'm into Y now": the rules read the second clause; the first is still the user's words
+    _say(mem, "end3", (T1, "I sing in a gospel choir every Thursday."),
+         (T2, "I quit the gospel choir, I'm into archery now."))
+    active = " ".join(_active(mem, "end3"))
+    assert "archery" in active and "gospel" not in active
+
+
+def test_an_ending_that_leaves_a_state_of_the_user_is_current(mem: GoodMemory) -> None:
+    _say(mem, "end4", (T1, "I'm a ferry captain."), (T2, "I retired from the ferries in June."))
+    assert any("retired" in v for v in _active(mem, "end4"))
+    assert not _expired(mem, "end4")
+
+
+def test_someone_elses_change_does_not_replace_the_users_value(mem: GoodMemory) -> None:
+    _say(mem, "other", (T1, "I live in Tartu."), (T2, "My cousin moved to Valparaiso last spring."))
+    assert "Tartu" in _active(mem, "other")
+    assert not _history(mem, "other")
+
+
+def test_a_change_said_without_i_replaces_the_value_of_its_family(mem: GoodMemory) -> None:
+    _say(mem, "noi", (T1, "I drive a Ford Focus."), (T2, "The new car is a Kia Ceed now."))
+    _replaced(mem, "noi", "Focus", "Kia")
+    # and one about nothing the user holds stores nothing
+    _say(mem, "noi2", (T1, "I live in Tartu."), (T2, "The new bakery in Narva is now open."))
+    assert _active(mem, "noi2") == ["Tartu"]

@@ -142,3 +142,49 @@ def test_a_leading_no_that_is_part_of_the_sentence_stays() -> None:
     assert c is not None and c.value == "No sugar in my tea from now on"
     c = _st("No, I still live in Leeds.")
     assert c is not None and c.value == "I still live in Leeds"
+
+
+def test_a_value_before_punctuation_is_still_a_value() -> None:
+    # "Tallinn," masks to "X," - a value all the same, so a change without "I" that names it is considered
+    c = _st("The new studio is in Tallinn, right by the harbour.")
+    assert c is not None and c.metadata.get("subjectless") and c.metadata.get("reported")
+
+
+def test_a_change_without_i_is_kept_only_as_a_change() -> None:
+    # no "I", no number: kept only where it changes what the user said (the write path decides), and only
+    # when it speaks of a change and names a value
+    assert _st("The new studio is in Tallinn now.").metadata.get("subjectless")  # type: ignore[union-attr]
+    assert _st("The studio in Tallinn is lovely.") is None
+    assert not _st("I moved the studio to Tallinn.").metadata.get("subjectless")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("text", "other"), [
+    ("My cousin moved to Valparaiso last spring.", True),
+    ("My sister got a job at the Hexley observatory.", True),
+    ("My partner and I moved to Valparaiso last spring.", False),
+    ("My boss moved my review to the 9th.", False),
+    ("They switched my tariff to the Nightsaver plan.", False),
+    ("I moved to Valparaiso last spring.", False),
+])
+def test_a_statement_about_another_person_is_marked(text: str, other: bool) -> None:
+    c = _st(text)
+    assert c is not None and bool(c.metadata.get("other_subject")) is other
+
+
+def test_an_ending_is_told_from_an_ending_with_a_new_value() -> None:
+    from goodmemory.merge import ended_clauses
+
+    old = Earlier(key="relation.girlfriend", value="Noor", similarity=0.0, at=AT, family_key="relation")
+    assert "noor" in old.names()  # a short value's first capital is a name, not a sentence start
+    assert ended_clauses("Noor and I split up in October", old.names())
+    assert ended_clauses("I cancelled the Noor membership in 2024", old.names())  # when it ended is no value
+    assert not ended_clauses("Noor and I split up, I'm seeing Farid now", old.names())
+    assert not ended_clauses("I left Noor for Farid", old.names())  # a new name
+    assert not ended_clauses("Noor is great", old.names())
+
+
+def test_when_a_value_ended_is_dropped_with_the_clause_that_says_so() -> None:
+    from goodmemory.merge import drop_replaced
+
+    old = Earlier(key="profile.employer", value="Quayside Press", similarity=0.5, at=AT, family_key="profile.employer")
+    assert drop_replaced("I left Quayside Press in August and I'm teaching now", old) == "I'm teaching now"

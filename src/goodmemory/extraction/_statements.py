@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 
+from ..merge import changes
 from ..models import Candidate, MemoryKind
 
-__all__ = ["STATEMENT_KEY", "known_names", "mask_values", "statement_candidate"]
+__all__ = ["STATEMENT_KEY", "known_names", "mask_values", "masks_a_value", "statement_candidate"]
 
 STATEMENT_KEY = "statement.pending"  # replaced by the family's key on the write path, never stored
 
@@ -65,6 +66,14 @@ _AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|correct|right|exactly|perfect|gre
 _NUMBER_WORD = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                           r"hundred|thousand|million|half|twice|once)\b", re.I)
 _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
+# a sentence whose subject is another person ("My brother quit smoking", "Our neighbour moved to Spain", "She
+# got a job in Rome") is about them, not an attribute of the user's, unless the user is in it too ("my partner and I",
+# "my boss moved my review"); an impersonal "they" ("they switched me to X") acts on the user's things
+_OTHER_SUBJECT = re.compile(
+    r"^(?:(?:my|our)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
+    r"child|wife|husband|partner|boyfriend|girlfriend|friend|friends|neighbou?r|neighbou?rs|boss|colleague|"
+    r"colleagues|manager|cousin|uncle|aunt|grandma|grandpa|grandmother|grandfather|flatmate|roommate|landlord|"
+    r"teacher|coworker|co-worker|in-laws)|he|she|he's|she's)\b", re.I)
 _MIN_WORDS = 3
 _MAX_WORDS = 40
 
@@ -82,6 +91,14 @@ def mask_values(text: str) -> str:
     t = _NUMBER.sub("X", t)
     t = _NAME.sub("X", t)
     return _XS.sub("X", t)
+
+
+_MASKED = re.compile(r"(?<![\w'])X(?![\w'])")
+
+
+def masks_a_value(text: str) -> bool:
+    """Whether ``text`` names a value (a name, a number, an address): "Ipswich," counts as much as "Ipswich"."""
+    return bool(_MASKED.search(mask_values(text)))
 
 
 _WORD = re.compile(r"[A-Za-z][\w\-]+")
@@ -128,7 +145,7 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) \
             or _REQUEST.search(s) or _NOT_YET.search(s) or (_IMPERATIVE.match(s) and not _STANDING.search(s)):
         return None
-    has_value = "X" in mask_values(s).split() or any(ch.isdigit() for ch in s)
+    has_value = masks_a_value(s) or any(ch.isdigit() for ch in s)
     if _CHOICE.search(s) and not has_value:
         return None
     if question and _AGREEING.match(s) and not has_value:
@@ -137,15 +154,21 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         return None  # "I need to schedule an appointment": a task for the rules, no fact
     # someone else's words ("the landlord says the rent goes up") are the user's world only where they change
     # something the user said before: the write path keeps such a statement only as a supersede
-    reported = bool(_REPORTED.search(s))
+    reported, subjectless = bool(_REPORTED.search(s)), False
     # a sentence with a number and no "I" ("Report due 30 June", "rent is 900 a month") is still the user's
     # world when the user says it; without a number it is as likely chatter about anything
     numbered = (any(ch.isdigit() for ch in s) or bool(_NUMBER_WORD.search(s))) and len(words) >= _MIN_WORDS
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
             and not numbered and not (known & set(_known_words(s))):
-        return None
+        if not (has_value and changes(s)):
+            return None
+        # "The new place is in Ipswich": a change with a value and no "I" is the user's world only where it
+        # changes something the user said before, like someone else's words
+        reported = subjectless = True
     body = s.rstrip(".!")
-    if clause and _LEANS.search(body) and "X" not in mask_values(body).split():
+    who = _OTHER_SUBJECT.match(body)
+    other = who is not None and not _FIRST_PERSON.search(body[who.end():])
+    if clause and _LEANS.search(body) and not masks_a_value(body):
         return None  # "..., I read them on my phone": about the clause before, not self-contained
     if question:
         q = question.strip()
@@ -160,5 +183,6 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         kind=MemoryKind.FACT, key=STATEMENT_KEY, value=body, text=text, confidence=0.7, importance=0.4,
         domain=domain, message_ids=list(message_ids), role="user", timestamp=timestamp,  # type: ignore[arg-type]
         is_correction=correction, extractor="rules", keywords=question or "",
-        metadata={"statement": True, "about": about, "rule": "statement", **({"reported": True} if reported else {})},
+        metadata={"statement": True, "about": about, "rule": "statement", **({"reported": True} if reported else {}),
+                  **({"other_subject": True} if other else {}), **({"subjectless": True} if subjectless else {})},
     )

@@ -185,6 +185,7 @@ class RuleExtractor:
                 continue
             hedged = fl.hedged or bool(P.HEDGE_ANY.search(s))
             n_sentence = len(run.out)
+            passed: list[str] = []
             # each clause of "I'm 34 and I live in Amsterdam" / "..., I like ..." is considered on its own;
             # hedging and a leading correction cover the whole sentence, the rest is per clause
             for clause in P.CLAUSE_SPLIT.split(s):
@@ -199,8 +200,12 @@ class RuleExtractor:
                 _apply(Clause(c, src, run, cfl))
                 if len(run.out) == n and (cfl.correction or P.R_NOT_TAIL.search(c)):
                     run_group((CORRECTION_RULE,), Clause(c, src, run, cfl))
-                if len(run.out) == n and len(run.out) > n_sentence and not assistant and not hedged:
-                    run.silent.append((c, True))  # a clause the rules passed over in a sentence they read
+                if len(run.out) == n:
+                    passed.append(c)
+            if len(run.out) > n_sentence and not assistant and not hedged:
+                # a clause the rules passed over in a sentence they read, before or after the one they read
+                # ("I quit the choir, I'm into chess now")
+                run.silent.extend((c, True) for c in passed)
             if not assistant and not hedged and (len(run.out) == n_sentence or _CHANGE_SAID.search(s)):
                 # a change is also kept in the user's words, so it can retire what they said before in other words
                 run.silent.append((raw.strip(), False))
