@@ -234,7 +234,7 @@ class AttributeIndex:
             if c.metadata.get("other_subject"):
                 # "My sister moved to Oslo" is no home city of the user's: the user's words, in a note of its own
                 return self._placed(c, _NOTE, _note_key(c.value), score, "about another person: its own note", [])
-            if named is not None and named is not fam:
+            if named is not None:
                 # "I quit the orchestra and sold the cello": a change naming an earlier value is about that attribute
                 fam, score = named, max(score, self.min_family_score)
             vec = self.cand_vec[id(c)]
@@ -242,6 +242,8 @@ class AttributeIndex:
                     and any(family_of(r.key) is fam and r.id in self.rec_vec
                             and float(self.rec_vec[r.id] @ vec) >= self.min_change_family_score for r in self.records):
                 pass  # a change of a value the user gave: a weaker resemblance is enough ("these days I X instead")
+            elif (fam is None or score < self.min_family_score) and c.metadata.get("reason"):
+                return Placement(None, "the reason given for a preference of the same sentence, no fact of its own")
             elif fam is None or score < self.min_family_score:
                 # what no family claims stays the user's own words, an attribute of its own that only a change
                 # found by meaning replaces (a weak resemblance files nothing under a family)

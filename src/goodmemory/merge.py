@@ -119,6 +119,8 @@ def _vague(c: Candidate) -> bool:
     if c.kind not in (MemoryKind.OPEN_LOOP, MemoryKind.PREFERENCE, MemoryKind.PROCEDURE) \
             and not c.metadata.get("statement") or c.closes:
         return False
+    if c.keywords and c.metadata.get("statement") and any(w[:1].isupper() for w in c.value.split()[1:]):
+        return False  # an answer's "one" is the question's thing ("Which passport?" - "My Canadian one")
     words = [w.strip(".,!?;:'\"").lower() for w in (c.metadata.get("task") or c.value or c.text).split()]
     content = [w for w in words if w and w not in _PRONOUNS and w not in _FILLER]
     return any(w in _PRONOUNS for w in words) and len(content) < 3

@@ -228,3 +228,25 @@ def test_a_change_said_without_i_replaces_the_value_of_its_family(mem: GoodMemor
     # and one about nothing the user holds stores nothing
     _say(mem, "noi2", (T1, "I live in Tartu."), (T2, "The new bakery in Narva is now open."))
     assert _active(mem, "noi2") == ["Tartu"]
+
+
+def test_an_ending_naming_a_value_said_inside_a_longer_sentence_retires_it(mem: GoodMemory) -> None:
+    # the first sentence is one clause ("Noor and I are" is one subject); naming Noor later is what ties the two
+    _say(mem, "end5", (T1, "My girlfriend Noor and I are off to Porto in May."), (T2, "Noor and I split up."))
+    assert not any("Noor" in v for v in _active(mem, "end5"))
+    assert not any(" I are " in f" {v} " for v in _active(mem, "end5") + _history(mem, "end5"))
+
+
+def test_the_reason_given_for_a_preference_is_no_memory_of_its_own(mem: GoodMemory) -> None:
+    _say(mem, "why", (T1, "Send me summaries as bullet points, my attention span is short."))
+    active = _active(mem, "why")
+    assert active and not any("attention" in v for v in active)
+    # beside a fact it stays a fact: only a preference's reason is dropped
+    _say(mem, "why2", (T1, "I'm allergic to shellfish, my throat swells up."))
+    assert any("shellfish" in v for v in _active(mem, "why2"))
+
+
+def test_an_answer_naming_its_thing_by_the_question_is_kept(mem: GoodMemory) -> None:
+    mem.remember([{"role": "assistant", "content": "Which card should I put this on?"},
+                  {"role": "user", "content": "My Monzo one."}], user_id="ans", session_id="a", at=T1)
+    assert any("Monzo" in v for v in _active(mem, "ans"))

@@ -48,8 +48,9 @@ CONFIRMATIONS = re.compile(
 # no break after a title ("Dr. Adeyemi"): the name belongs to the sentence
 SENTENCE_SPLIT = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)"
                             r"\s+(?=[\"'(A-Z0-9])|\n+|;\s+")
-# Clause boundaries inside one sentence: ", I ...", ", and my ...", " and I ...", " but I'm ...".
-CLAUSE_SPLIT = re.compile(r",\s+(?:and |but |so |plus )?(?=(?:i|i'm|i've|i'd|i'll|my)\b)|\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|my)\b)", I)
+# Clause boundaries inside one sentence: ", I ...", ", and my ...", " and I ...", " but I'm ..." ("Jo and I are" is one)
+CLAUSE_SPLIT = re.compile(r",\s+(?:and |but |so |plus )?(?=(?:i|i'm|i've|i'd|i'll|my)\b)|\s+(?:and|but)\s+"
+                          r"(?=(?:i|i'm|i've|i'd|i'll|my)\b)(?!i (?:are|were|have|both|each|all)\b)", I)
 QUESTION_START = re.compile(
     r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|"
     r"do|does|did|is|are|am|was|were|have|has|may|might)\b",
@@ -421,9 +422,7 @@ _PAST = frozenset(["knew", "thought", "was", "were", "had", "did", "saw", "went"
 HAVENT_STATES = frozenset(["been", "had", "seen", "felt", "heard", "known", "thought", "met", "gotten", "got", "slept"])
 R_SPAN = re.compile(
     r"\b(?:in (?:years|ages|months|weeks|decades|a while|a long time|forever|so long|a bit)|for (?:a while|years|"
-    r"ages|months|weeks|so long|long)|lately|recently|since\b|much\b|anymore\b)",
-    I,
-)
+    r"ages|months|weeks|so long|long)|lately|recently|since\b|much\b|anymore\b)", I)
 
 
 def past_tense(word: str) -> bool:

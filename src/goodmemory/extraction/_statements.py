@@ -167,7 +167,7 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         reported = subjectless = True
     body = s.rstrip(".!")
     who = _OTHER_SUBJECT.match(body)
-    other = who is not None and not _FIRST_PERSON.search(body[who.end():])
+    other = who is not None and not _FIRST_PERSON.search(re.split(r"[,;]", body[who.end():])[0])
     if clause and _LEANS.search(body) and not masks_a_value(body):
         return None  # "..., I read them on my phone": about the clause before, not self-contained
     if question:

@@ -131,6 +131,8 @@ class RuleExtractor:
             c = statement_candidate(piece, question=question, message_ids=ids, timestamp=ts, domain=run.ctx.domain,
                                     correction=bool(P.CORRECTION_ANY.search(piece)),
                                     secret=bool(_secret_values(piece)), known=run.known, clause=clause)
+            if c is not None and clause and piece in run.reasons:
+                c.metadata["reason"] = True
             if c is not None and (c.key, c.value.lower()) not in run.index:
                 run.index[(c.key, c.value.lower())] = c
                 run.out.append(c)
@@ -206,6 +208,9 @@ class RuleExtractor:
                 # a clause the rules passed over in a sentence they read, before or after the one they read
                 # ("I quit the choir, I'm into chess now")
                 run.silent.extend((c, True) for c in passed)
+                if any(o.kind in (MemoryKind.PREFERENCE, MemoryKind.PROCEDURE) for o in run.out[n_sentence:]):
+                    # "Use metric with me, I have no feel for miles": beside a preference, the why of it
+                    run.reasons.update(passed)
             if not assistant and not hedged and (len(run.out) == n_sentence or _CHANGE_SAID.search(s)):
                 # a change is also kept in the user's words, so it can retire what they said before in other words
                 run.silent.append((raw.strip(), False))
