@@ -66,7 +66,7 @@ def run_feedback(storage: Storage, embedder: Embedder, extractor: Extractor, rec
         batch.vectors[new.id] = embedder.embed([new.text])[0]
         batch.events.append(MemoryEvent(new.id, "add", now, {"text": new.text, "via": "user correction"}))
         new_id_ = new.id
-        batch.updates.extend(outdate_sources(storage, user_id, [(rec, new)]))
+        batch.updates.extend(outdate_sources(storage, user_id, [(rec, new)], trusted=True))
         changed = {"status": [rec.status.value, "superseded"], "superseded_by": new.id, "value": new.value}
     batch.updates.append(upd)
     batch.events.append(MemoryEvent(rec.id, f"feedback:{sig.value}", now, {"note": note or "", **{

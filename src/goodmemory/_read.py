@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TypeVar
 
+from ._outdated import hide_in, without_denials
 from .budget import pack
 from .config import GoodMemoryConfig
 from .context import Entry, render, render_frame, section_for
@@ -191,6 +192,43 @@ def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext, foc
     return e
 
 
+_CHAIN = 6  # replacements followed from an outdated turn's mark to the value current now
+
+
+def _latest(rc: ReadContext, user_id: str, mark: dict[str, object],
+            cache: dict[str, tuple[str, list[str]]]) -> tuple[str, list[str]]:
+    """The value an outdated turn's change leads to now (with the phrases it denies): the mark's new value, or
+    what has replaced that since, following the chain of replacements."""
+    first = str(mark.get("by", ""))
+    if first not in cache:
+        value, denies, rid = str(mark.get("new", "")), [], first
+        for _ in range(_CHAIN):
+            rec = rc.storage.get(user_id, rid) if rid else None
+            if rec is None:
+                break
+            if rec.status == MemoryStatus.ACTIVE:
+                value, denies = rec.value, list(rec.metadata.get("denies", []))
+                break
+            if rec.status != MemoryStatus.SUPERSEDED or not rec.superseded_by:
+                break
+            rid = rec.superseded_by
+        cache[first] = (value, denies)
+    return cache[first]
+
+
+def _outdated_shown(r: MemoryRecord) -> MemoryRecord:
+    """The record as the context shows it: an outdated turn without the phrases its marks hide (a denied value,
+    the figures of a thing that ended), a memory without the clauses that deny the value it replaced."""
+    text = r.text
+    if r.kind == MemoryKind.EPISODE:
+        for mark in r.metadata.get("outdated", []):
+            old = str(mark.get("old", ""))
+            text = hide_in(text, mark.get("hide", []), within=mark.get("within") or (old if old in text else None))
+    elif r.metadata.get("denies"):
+        text = without_denials(text, r.metadata["denies"])
+    return r if text == r.text else r.model_copy(update={"text": text})
+
+
 def _shortened(e: Entry, room: int, tokens: TokenCounter, least: int, compact: bool) -> Entry | None:
     """The entry cut to whole words that fit ``room`` tokens (its line included), or ``None`` when fewer
     than ``least`` tokens of its text would be left."""
@@ -254,6 +292,7 @@ def run_build_context(
     conflicts: dict[str, MemoryRecord] = {}
     shown: dict[str, str] = {}  # message id -> the text of it that earlier (better-ranked) turns show
     said: set[str] = set()  # the texts of the raw turns chosen: a turn said again word for word adds nothing
+    latest: dict[str, tuple[str, list[str]]] = {}  # memory id -> the value that replaces it now (and what it denies)
 
     def add(r: MemoryRecord, score: float) -> None:
         if r.id in by_id:
@@ -265,10 +304,17 @@ def run_build_context(
             dropped.append(DroppedItem(memory_id=r.id, section=section_for(r.kind), reason=f"stale: {fresh.marker}"))
             return
         flags = [fresh.marker] if fresh.marker else []
+        r = _outdated_shown(r)
         for mark in r.metadata.get("outdated", []) if r.kind == MemoryKind.EPISODE else []:
-            # the old value is most often the turn's own words: shown once, in the turn
-            flags.append(f"outdated, now: {mark['new']}" if str(mark["old"]) in r.text
-                         else f"outdated: {mark['old']} \u2192 now {mark['new']}")
+            # the flag names only the new value: the old one is the turn's own words, or hidden in them
+            # a replacement may itself have been replaced since: both are named, the later one last (a wrong
+            # link further down the chain must not hide the value the turn was first replaced by)
+            later, denies = _latest(rc, user_id, mark, latest)
+            hidden = [*mark.get("hide", []), *denies]
+            body = without_denials(str(mark["new"]), hidden)
+            if later != str(mark["new"]):
+                body += f"; later: {without_denials(later, hidden)}"
+            flags.append(f"outdated, now: {body}")
         if r.conflicts_with:
             partners = [conflicts.get(c) or rc.storage.get(user_id, c) for c in r.conflicts_with]
             values = [r.value] + [p.value for p in partners if p is not None and p.status == MemoryStatus.ACTIVE]

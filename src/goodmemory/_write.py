@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ._attributes import AttributeIndex
+from ._marks import outdate_sources
 from .config import GoodMemoryConfig
 from .context import CLOSE, OPEN, PREAMBLE
 from .digest import build_digest, density, digest_record
@@ -16,7 +17,7 @@ from .embeddings import Embedder
 from .errors import ExtractionError, GoodMemoryError, SlotConflictError, StorageError
 from .extraction._statements import STATEMENT_KEY
 from .extraction.base import ExtractionContext, Extractor
-from .merge import Plan, SlotView, WritePolicy, decide, normalize_value, replaced_values
+from .merge import Plan, SlotView, WritePolicy, decide, normalize_value
 from .models import (
     Candidate,
     MemoryKind,
@@ -180,86 +181,6 @@ def _digest(turns: list[tuple[str, str, str]], *, user_id: str, agent_id: str | 
         return None
     return digest_record(lines, first_message_id=turns[0][0], user_id=user_id, agent_id=agent_id, domain=domain, session_id=session_id, at=at,
                          now=now, volatility=volatility_for(MemoryKind.EPISODE, "episode"))
-
-
-def outdate_sources(
-    storage: Storage,
-    user_id: str,
-    pairs: Sequence[tuple[MemoryRecord, MemoryRecord]],
-    pending: dict[str, MemoryRecord] | None = None,
-) -> list[MemoryRecord]:
-    """Mark the raw turns behind superseded values as outdated (old -> new), so history shows the change.
-
-    ``pairs`` are (old, new) records; ``pending`` maps message ids to episodes not yet stored.
-    Returns stored episodes that need an update; pending ones are changed in place.
-    """
-    pending = pending or {}
-    want: dict[str, list[tuple[MemoryRecord, MemoryRecord]]] = {}
-    for old, new in pairs:
-        for mid in old.source.message_ids:
-            if mid not in new.source.message_ids:
-                want.setdefault(mid, []).append((old, new))
-        for mid in _echoes(storage, user_id, old, new, pending):
-            want.setdefault(mid, []).append((old, new))
-    if not want:
-        return []
-    stored_keys = tuple(f"episode.{m}" for m in want if m not in pending)
-    stored = {r.source.message_ids[0]: r for r in
-              (storage.list(user_id, MemoryFilter(statuses=None, keys=stored_keys)) if stored_keys else [])
-              if r.source.message_ids}
-    updates: list[MemoryRecord] = []
-    for mid, changes in want.items():
-        ep = pending.get(mid)
-        in_batch = ep is not None
-        if ep is None:
-            base = stored.get(mid)
-            if base is None:
-                continue
-            ep = base.model_copy(deep=True)
-        marks = list(ep.metadata.get("outdated", []))
-        for old, new in changes:
-            mark = {"key": old.key, "old": old.value, "new": new.value, "by": new.id}
-            if mark not in marks:
-                marks.append(mark)
-        ep.metadata["outdated"] = marks
-        if not in_batch:
-            updates.append(ep)
-    return updates
-
-
-_ECHO_TURNS = 400  # the newest turns of a domain searched for restatements of a replaced value
-
-
-def _echoes(storage: Storage, user_id: str, old: MemoryRecord, new: MemoryRecord,
-            pending: dict[str, MemoryRecord]) -> list[str]:
-    """The other turns that restate what changed between the old value and the new one ("At 9.5% the payment
-    is ..." after the rate became 10.5%): they are as outdated as the turn the old value was read from. Only
-    turns of the old value's domain: a mark carries the new value's words, which stay where they may be shown."""
-    # the new memory's text keeps what its value dropped ("switched him from X to Y"): what it denies is gone
-    gone = replaced_values(old.value, f"{new.value}. {new.text}")
-    if not gone:
-        return []
-    since = old.event_time
-    where = old.domain or ""
-    turns = [*storage.list(user_id, MemoryFilter(kinds=(MemoryKind.EPISODE,), domain=where, newest_first=True),
-                           limit=_ECHO_TURNS),
-             *(e for e in pending.values() if (e.domain or "") == where)]
-    out = []
-    for ep in turns:
-        if not ep.source.message_ids or ep.metadata.get("digest") or ep.event_time < since \
-                or ep.event_time > new.event_time:
-            continue
-        mid = ep.source.message_ids[0]
-        if mid in old.source.message_ids or mid in new.source.message_ids:
-            continue
-        if _names_any(ep.text, gone):
-            out.append(mid)
-    return out
-
-
-def _names_any(text: str, values: set[str]) -> bool:
-    low = text.lower()
-    return any(re.search(r"(?<![\w.,])" + re.escape(v) + r"(?![\w]|[.,]\d)", low) for v in values)
 
 
 def eviction_order(records: Sequence[MemoryRecord]) -> list[MemoryRecord]:

@@ -1,0 +1,155 @@
+"""The "outdated" marks the write path puts on raw turns once a value they state is replaced.
+
+Which pairs mark and what a mark hides is pure policy (``_outdated``); this module finds the turns (the old
+value's own, those that restate it, and, when a thing ended, those that speak of it) and writes the marks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ._outdated import Outdating, about_ended, outdating, said_in
+from .merge import _values_in, replaced_values
+from .models import MemoryKind, MemoryRecord
+from .storage.base import MemoryFilter, Storage
+
+__all__ = ["outdate_sources"]
+
+_ECHO_TURNS = 400  # the newest turns of a domain searched for restatements of a replaced value
+_ECHO_MIN_CHARS = 3  # "14" of "14 months left" is too common to look for in other turns
+
+
+@dataclass(frozen=True)
+class _Want:
+    old: MemoryRecord
+    new: MemoryRecord
+    change: Outdating
+    said: str
+    echo: tuple[str, ...] = ()  # for a turn that restates the old value: the hidden phrases it names
+    restates: bool = False  # a turn other than the old value's own
+
+
+def outdate_sources(
+    storage: Storage,
+    user_id: str,
+    pairs: Sequence[tuple[MemoryRecord, MemoryRecord]],
+    pending: dict[str, MemoryRecord] | None = None,
+    *,
+    trusted: bool = False,
+) -> list[MemoryRecord]:
+    """Mark the raw turns behind superseded values as outdated (old -> new), so history shows the change.
+
+    ``pairs`` are (old, new) records; ``pending`` maps message ids to episodes not yet stored. A pair marks only
+    on the evidence ``_outdated.outdating`` asks for (``trusted``: a user's own correction through feedback needs
+    none); a mark lists the phrases the context hides (``"hide"``) and where (``"within"``), and a new memory
+    that denies a phrase keeps the phrases in ``metadata["denies"]``. Returns stored episodes that need an
+    update; pending ones are changed in place.
+    """
+    pending = pending or {}
+    want: dict[str, list[_Want]] = {}
+    for old, new in pairs:
+        turn = " ".join(pending[m].text for m in new.source.message_ids if m in pending)
+        said = said_in(turn, new.value) if turn else new.value
+        change = outdating(old.value, new.value, said, structured=trusted or new.metadata.get("rule") != "statement")
+        if not change.marks:
+            continue
+        if change.denied:
+            new.metadata["denies"] = sorted(set(new.metadata.get("denies", [])) | set(change.denied))
+        for mid in old.source.message_ids:
+            if mid not in new.source.message_ids:
+                want.setdefault(mid, []).append(_Want(old, new, change, said))
+        for mid, echo in _echoes(storage, user_id, old, new, pending, change):
+            want.setdefault(mid, []).append(_Want(old, new, change, said, echo, restates=True))
+    if not want:
+        return []
+    stored_keys = tuple(f"episode.{m}" for m in want if m not in pending)
+    stored = {r.source.message_ids[0]: r for r in
+              (storage.list(user_id, MemoryFilter(statuses=None, keys=stored_keys)) if stored_keys else [])
+              if r.source.message_ids}
+    updates: list[MemoryRecord] = []
+    for mid, wants in want.items():
+        ep = pending.get(mid)
+        in_batch = ep is not None
+        if ep is None:
+            base = stored.get(mid)
+            if base is None:
+                continue
+            ep = base.model_copy(deep=True)
+        marks = list(ep.metadata.get("outdated", []))
+        for w in wants:
+            mark = _mark(ep.text, w)
+            if mark is not None and not any(_same(m, mark) for m in marks):
+                marks.append(mark)
+        ep.metadata["outdated"] = marks
+        if not in_batch:
+            updates.append(ep)
+    return updates
+
+
+def _mark(text: str, w: _Want) -> dict[str, object] | None:
+    mark: dict[str, object] = {"key": w.old.key, "old": w.old.value, "new": w.new.value, "by": w.new.id}
+    hide, within = list(w.echo or w.change.hide), []
+    if w.change.ended:
+        # a thing that ended: what this turn says of it is over, wherever in the turn it is said
+        spans, gone = about_ended(text, w.change.ended, w.said)
+        hide = sorted(set(hide) | set(gone))
+        within = [*spans, w.old.value] if w.old.value in text else list(spans)
+        if w.restates and not gone and not w.echo:
+            return None  # it names the thing but says nothing of it that is over
+    if hide:
+        mark["hide"] = hide
+    if within:
+        mark["within"] = within
+    return mark
+
+
+def _same(a: dict[str, object], b: dict[str, object]) -> bool:
+    return all(a.get(k) == b.get(k) for k in ("key", "old", "new", "by"))
+
+
+def _echoes(storage: Storage, user_id: str, old: MemoryRecord, new: MemoryRecord, pending: dict[str, MemoryRecord],
+            change: Outdating) -> list[tuple[str, tuple[str, ...]]]:
+    """The other turns between the two statements that restate what changed ("So 40 per firing ..." after
+    the fee became 48), or that speak of a thing that ended, each with the hidden phrases it names:
+    they are as outdated as the turn the old value was read from. Only turns of the old value's domain: a mark
+    carries the new value's words, which stay where they may be shown."""
+    hide = change.hide
+    # the new memory's text keeps what its value dropped ("switched him from X to Y"): what it denies is gone
+    gone = {h.lower() for h in hide if len(h) >= _ECHO_MIN_CHARS} if hide else \
+        replaced_values(old.value, f"{new.value}. {new.text}")
+    # an ended thing is looked for by a name or by two words ("the Vespa", "the car loan"), not "the car"
+    names = {v.removesuffix("'s") for v in _values_in(" x " + old.value)}
+    ended = [t for t in change.ended if len(t.split()) > 1 or t in names]
+    if not gone and not ended:
+        return []
+    # a thing that ended is also looked for where its end was said, whose words the mark carries
+    where = {old.domain or ""} | ({new.domain or ""} if ended else set())
+    turns = [*(r for d in sorted(where) for r in storage.list(
+        user_id, MemoryFilter(kinds=(MemoryKind.EPISODE,), domain=d, newest_first=True), limit=_ECHO_TURNS)),
+             *(e for e in pending.values() if (e.domain or "") in where)]
+    out, seen = [], set()
+    for ep in turns:
+        if ep.id in seen:
+            continue
+        seen.add(ep.id)
+        # a thing that ended was spoken of before the old value too; a value only from when it was said
+        if not ep.source.message_ids or ep.metadata.get("digest") or ep.event_time > new.event_time \
+                or (ep.event_time < old.event_time and not ended):
+            continue
+        mid = ep.source.message_ids[0]
+        if mid in old.source.message_ids or mid in new.source.message_ids:
+            continue
+        named = tuple(h for h in hide if h.lower() in gone and _names_any(ep.text, {h.lower()}))
+        if ep.event_time < old.event_time:
+            named = ()  # before the old value: only what it says of the thing that ended
+        if named or (not hide and ep.event_time >= old.event_time and _names_any(ep.text, gone)) \
+                or (ended and _names_any(ep.text, set(ended))):
+            out.append((mid, named))
+    return out
+
+
+def _names_any(text: str, values: set[str]) -> bool:
+    low = text.lower()
+    return any(re.search(r"(?<![\w.,])" + re.escape(v) + r"(?![\w]|[.,]\d)", low) for v in values)
