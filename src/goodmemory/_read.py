@@ -25,8 +25,8 @@ from .models import (
 )
 from .ranking import RankedHit, fuse_orders, rank
 from .routing import Intent, QueryPlan, plan_query
-from .storage._text import terms
 from .storage.base import ACTIVE_ONLY, MemoryFilter, Storage, TextQuery, VectorQuery, list_many
+from .text import terms
 from .tokens import TokenCounter
 from .verification import Verdict, assess
 

@@ -152,7 +152,7 @@ def reply_keywords(previous: str) -> str:
     """
     if "?" not in previous:
         return ""
-    from .storage._text import query_terms
+    from .text import query_terms
 
     return " ".join(query_terms(previous, max_terms=_REPLY_WORDS))
 

@@ -16,6 +16,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from .models import MemoryKind, MemoryRecord, MemorySource
+from .text import terms
 
 __all__ = ["DigestLine", "build_digest", "density", "digest_lines", "digest_record", "excerpt", "focus", "sentences"]
 
@@ -116,8 +117,6 @@ def focus(text: str, query_words: Sequence[str], *, min_words: int = 18) -> str:
     recall 0.808 -> 0.814 on the three tuning conversations, 0.744 -> 0.750 on the seven held out;
     the user-memory suite is unchanged (0.760).
     """
-    from .storage._text import terms
-
     m = _SPEAKER.match(text)
     prefix, body = (m.group(1), m.group(2)) if m else ("", text)
     if len(body.split()) < min_words or not query_words:

@@ -16,6 +16,7 @@ import numpy as np
 
 from .models import MemoryKind, MemoryRecord
 from .routing import QueryPlan
+from .text import words
 from .verification import StalenessConfig, Verdict, assess
 
 __all__ = ["RECIPES", "RankedHit", "RetrievalConfig", "fuse_orders", "rank", "rrf", "score"]
@@ -106,11 +107,8 @@ def fuse_orders(orders: Sequence[Sequence[str]], weights: Sequence[float], k: fl
     return sorted(score.items(), key=lambda x: (-x[1], best[x[0]], x[0]))
 
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-
 def _terms(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
+    return set(words(text))
 
 
 def _similarity(a: set[str], b: set[str]) -> float:

@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from ._key_families import family_by_name
 from .models import MemoryKind
+from .text import STOPWORDS
 
 __all__ = ["Intent", "QueryPlan", "TimeWindow", "parse_time_window", "plan_query"]
 
@@ -312,8 +313,6 @@ def query_names(query: str) -> tuple[str, ...]:
     The first word counts only when it is addressed or possessive ("John, ..."; "Maria's ..."),
     since questions capitalize their first word anyway.
     """
-    from .storage._text import STOPWORDS
-
     out: list[str] = []
     for m in _NAME.finditer(query):
         word = m.group(1).lower()
