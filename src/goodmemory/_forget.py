@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .keys import is_digest, slot_of
 from .models import MemoryKind, MemoryRecord, MemoryStatus
 from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch
 
@@ -120,11 +121,11 @@ def plan_forget(storage: Storage, user_id: str, targets: list[MemoryRecord], *,
     if gone:
         # digests quote the forgotten turns: they go too
         for r in everything:
-            if (r.id not in known and r.kind == MemoryKind.EPISODE and r.key.startswith("episode.digest.")
+            if (r.id not in known and r.kind == MemoryKind.EPISODE and is_digest(r.key)
                     and set(r.source.message_ids) & gone):
                 targets.append(r)
                 known.add(r.id)
-    gone_values = {(r.key.split("~")[0], r.value) for r in targets if r.kind != MemoryKind.EPISODE}
+    gone_values = {(slot_of(r.key), r.value) for r in targets if r.kind != MemoryKind.EPISODE}
     pattern = _pattern(v for _, v in gone_values) if forget_values else None
     plan = ForgetPlan(targets=targets)
     for r in everything:

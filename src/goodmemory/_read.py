@@ -13,6 +13,7 @@ from .config import GoodMemoryConfig
 from .context import Entry, render, render_frame, section_for
 from .digest import digest_lines, excerpt, focus, sentences
 from .embeddings import Embedder
+from .keys import episode_key
 from .models import (
     Context,
     ContextItem,
@@ -114,7 +115,7 @@ def _statement_turns(records: Iterable[MemoryRecord]) -> dict[str, str]:
     out: dict[str, str] = {}
     for r in recs:
         if _is_statement(r) and len(r.source.message_ids) == 1:
-            turn = turn_of.get(f"episode.{r.source.message_ids[0]}")
+            turn = turn_of.get(episode_key(r.source.message_ids[0]))
             if turn is not None:
                 out[r.id] = turn
     return out

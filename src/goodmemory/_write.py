@@ -16,6 +16,7 @@ from .embeddings import Embedder
 from .errors import ExtractionError, GoodMemoryError, SlotConflictError, StorageError
 from .extraction._statements import STATEMENT_KEY
 from .extraction.base import ExtractionContext, Extractor
+from .keys import episode_key, episode_keys, in_slot, is_digest, slot_of, slot_prefix
 from .merge import Plan, SlotView, WritePolicy, decide, normalize_value, replaced_values
 from .models import (
     Candidate,
@@ -106,7 +107,7 @@ def assign_ids(storage: Storage, user_id: str, session_id: str, messages: list[M
     by_hash: dict[str, list[str]] = {}
     used: set[str] = set()
     for r in sorted(stored, key=lambda r: r.key):
-        if r.source.message_ids and not r.key.startswith("episode.digest."):
+        if r.source.message_ids and not is_digest(r.key):
             used.add(r.source.message_ids[0])
             by_hash.setdefault(str(r.metadata.get("turn_hash", "")), []).append(r.source.message_ids[0])
     used.update(m.id for m in messages if m.id)
@@ -163,7 +164,7 @@ def _episode(m: Message, text: str, *, user_id: str, agent_id: str | None, domai
     speaker = m.name or m.role
     return MemoryRecord(
         user_id=user_id, agent_id=agent_id, domain=domain, kind=MemoryKind.EPISODE,
-        key=f"episode.{m.id}", value="", text=f"{speaker}: {text}" if not text.startswith(f"{speaker}:") else text,
+        key=episode_key(m.id), value="", text=f"{speaker}: {text}" if not text.startswith(f"{speaker}:") else text,
         confidence=1.0, importance=0.3, transferable=default_transferable(MemoryKind.EPISODE, "episode"),
         valid_from=m.timestamp,
         source=MemorySource(session_id=session_id, message_ids=[m.id], timestamp=m.timestamp, role=m.role,
@@ -203,7 +204,7 @@ def outdate_sources(
             want.setdefault(mid, []).append((old, new))
     if not want:
         return []
-    stored_keys = tuple(f"episode.{m}" for m in want if m not in pending)
+    stored_keys = episode_keys(m for m in want if m not in pending)
     stored = {r.source.message_ids[0]: r for r in
               (storage.list(user_id, MemoryFilter(statuses=None, keys=stored_keys)) if stored_keys else [])
               if r.source.message_ids}
@@ -306,7 +307,7 @@ def run_remember(
     cleaned = [m.model_copy(update={"content": strip_injected(m.content)}) for m in messages]
 
     # 1. raw turns as episodes (secrets redacted), idempotent by message id
-    ep_keys = tuple(f"episode.{m.id}" for m in cleaned)
+    ep_keys = episode_keys(str(m.id) for m in cleaned)
     existing_eps = {r.key: r for r in storage.list(user_id, MemoryFilter(statuses=None, keys=ep_keys))} if ep_keys else {}
     batch = WriteBatch()
     decisions: list[WriteDecision] = []
@@ -376,7 +377,7 @@ def run_remember(
         r.id: r for r in (storage.list(user_id, MemoryFilter(statuses=None, keys=keys)) if keys else [])
     }
     for key in keys:  # conflict siblings live under "<key>~<id>"
-        slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, key_prefix=key + "~")))
+        slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, key_prefix=slot_prefix(key))))
     msg_text = {m.id: m.content for m in cleaned}
     injected_long = [t for t in wc.injected if len(t) >= 16]
     inserted: dict[str, MemoryRecord] = {}
@@ -387,10 +388,10 @@ def run_remember(
             decisions.append(WriteDecision(action=WriteAction.REJECT, reason=placed.reason, candidate=c0))
             continue
         c = _normalise(placed.candidate, domain)
-        if not any(r.key == c.key or r.key.startswith(c.key + "~") for r in slot_records.values()):
+        if not any(in_slot(r.key, c.key) for r in slot_records.values()):
             slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, keys=(c.key,))))
             slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None,
-                                                                                       key_prefix=c.key + "~")))
+                                                                                       key_prefix=slot_prefix(c.key))))
         if c.closes:
             # a task is closed wherever it was opened, even from another domain's session
             opened = next((r for r in slot_records.values() if r.key == c.key and r.status == MemoryStatus.ACTIVE
@@ -407,7 +408,7 @@ def run_remember(
             if hit is not None:
                 slot_records[hit.id] = hit
         same_slot = [r for r in slot_records.values()
-                     if (r.key == c.key or r.key.startswith(c.key + "~"))
+                     if in_slot(r.key, c.key)
                      and (slot_scope(r) == scope or (r.id == replaces and r.status == MemoryStatus.ACTIVE))
                      and r.agent_id == agent_id]
         view = SlotView(
@@ -443,7 +444,7 @@ def run_remember(
 
     superseded = [(r, slot_records[r.superseded_by]) for r in [*updated.values(), *inserted.values()]
                   if r.status == MemoryStatus.SUPERSEDED and r.superseded_by in slot_records
-                  and r.key.split("~")[0] == slot_records[r.superseded_by].key.split("~")[0]]
+                  and slot_of(r.key) == slot_of(slot_records[r.superseded_by].key)]
     for ep in outdate_sources(storage, user_id, superseded, episodes_by_msg):
         updated[ep.id] = ep
     batch.inserts.extend(inserted.values())

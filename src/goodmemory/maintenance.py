@@ -15,6 +15,7 @@ from datetime import datetime
 import numpy as np
 
 from .digest import build_digest, digest_record
+from .keys import is_digest
 from .lifecycle import expires_at
 from .models import MaintenanceReport, MemoryKind, MemoryRecord, MemoryStatus
 from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch
@@ -38,7 +39,7 @@ def _digests(active: list[MemoryRecord], now: datetime) -> list[MemoryRecord]:
     for r in active:
         if r.kind != MemoryKind.EPISODE or not r.source.session_id:
             continue
-        if r.key.startswith("episode.digest."):
+        if is_digest(r.key):
             have.add(r.source.session_id)
         else:
             sessions.setdefault(r.source.session_id, []).append(r)

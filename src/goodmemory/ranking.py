@@ -14,6 +14,7 @@ from datetime import datetime
 
 import numpy as np
 
+from .keys import is_digest
 from .models import MemoryKind, MemoryRecord
 from .routing import QueryPlan
 from .text import words
@@ -232,7 +233,7 @@ _Position = tuple[tuple[str | None, datetime], int]
 
 def _thread_position(r: MemoryRecord) -> _Position | None:
     """(the call that wrote the turn, its position in that call); ``None`` for anything but a raw turn."""
-    if r.kind != MemoryKind.EPISODE or r.key.startswith("episode.digest.") or "seq" not in r.metadata:
+    if r.kind != MemoryKind.EPISODE or is_digest(r.key) or "seq" not in r.metadata:
         return None
     return (r.source.session_id, r.created_at), int(r.metadata["seq"])
 

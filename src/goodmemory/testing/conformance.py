@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from ..errors import DimensionMismatchError, GoodMemoryError, StorageError
+from ..keys import episode_key
 from ..models import MemoryKind, MemoryStatus
 from ..storage.base import (
     MemoryEvent,
@@ -283,12 +284,12 @@ class StorageConformance(BulkLoadConformance):
         """A second insert of a turn id the user holds is a conflict (two writers planned the same id)."""
         from ..errors import SlotConflictError
 
-        a = make_record("u", "user: I keep bees", key="episode.s1:0", kind=MemoryKind.EPISODE)
-        b = make_record("u", "user: I keep ants", key="episode.s1:0", kind=MemoryKind.EPISODE)
+        a = make_record("u", "user: I keep bees", key=episode_key("s1:0"), kind=MemoryKind.EPISODE)
+        b = make_record("u", "user: I keep ants", key=episode_key("s1:0"), kind=MemoryKind.EPISODE)
         storage.write("u", WriteBatch(inserts=[a]))
         with pytest.raises(SlotConflictError):
             storage.write("u", WriteBatch(inserts=[b]))
-        storage.write("other", WriteBatch(inserts=[make_record("other", "user: x", key="episode.s1:0",
+        storage.write("other", WriteBatch(inserts=[make_record("other", "user: x", key=episode_key("s1:0"),
                                                                kind=MemoryKind.EPISODE)]))
         assert [r.text for r in storage.list("u", MemoryFilter(statuses=None))] == ["user: I keep bees"]
 
