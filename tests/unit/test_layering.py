@@ -44,7 +44,7 @@ KNOWN_CYCLES: set[frozenset[str]] = set()
 # Modules over the size limit today.
 SIZE_LIMIT = 500
 KNOWN_LARGE: set[str] = {
-    "goodmemory.testing.openai_server", "goodmemory.eval.suites.user_memory",
+    "goodmemory.eval.suites.user_memory",
 }
 
 
