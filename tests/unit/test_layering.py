@@ -43,9 +43,7 @@ KNOWN_CYCLES: set[frozenset[str]] = set()
 
 # Modules over the size limit today.
 SIZE_LIMIT = 500
-KNOWN_LARGE: set[str] = {
-    "goodmemory.eval.suites.user_memory",
-}
+KNOWN_LARGE: set[str] = set()
 
 
 def module_name(path: Path, package_root: Path) -> str:
