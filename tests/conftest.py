@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,3 +18,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for folder, marker in _MARKERS.items():
             if folder in parts:
                 item.add_marker(getattr(pytest.mark, marker))
+
+
+@pytest.fixture(scope="session")
+def write_eval() -> Any:
+    """scripts/run_write_eval.py as a module: the write corpus's loader and its replay through the facade."""
+    script = Path(__file__).parents[1] / "scripts" / "run_write_eval.py"
+    spec = importlib.util.spec_from_file_location("run_write_eval", script)
+    assert spec is not None and spec.loader is not None
+    if "run_write_eval" not in sys.modules:
+        sys.modules["run_write_eval"] = importlib.util.module_from_spec(spec)  # its dataclasses look it up
+        spec.loader.exec_module(sys.modules["run_write_eval"])
+    return sys.modules["run_write_eval"]

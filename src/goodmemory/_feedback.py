@@ -1,4 +1,4 @@
-"""The feedback pipeline behind ``feedback``: one signal -> one planned change -> one transaction.
+"""The feedback pipeline behind ``feedback``: one signal -> one plan (``lifecycle.feedback_plan``) -> one transaction.
 
 Corrections and notes are user text like any turn: they pass the same secret policy as
 ``remember`` (a correction holding a secret is refused unless secrets are allowed; a note is
@@ -9,13 +9,13 @@ through this path.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from ._write import outdate_sources
 from .config import GoodMemoryConfig
 from .embeddings import Embedder
 from .errors import InvalidInputError
 from .extraction.base import ExtractionContext, Extractor
+from .lifecycle import feedback_plan
 from .models import FeedbackResult, FeedbackSignal, MemoryRecord, MemorySource, MemoryStatus, Message, new_id
 from .secrets import find_secrets, redact
 from .storage.base import MemoryEvent, Storage, WriteBatch
@@ -39,40 +39,20 @@ def check_feedback_text(correction: str | None, note: str | None, config: GoodMe
 def run_feedback(storage: Storage, embedder: Embedder, extractor: Extractor, rec: MemoryRecord,
                  sig: FeedbackSignal, *, user_id: str, correction: str | None, note: str | None,
                  now: datetime) -> FeedbackResult:
-    upd = rec.model_copy(deep=True)
-    upd.updated_at = now
-    changed: dict[str, Any] = {}
-    batch = WriteBatch()
-    new_id_: str | None = None
-    if sig == FeedbackSignal.CONFIRM:
-        upd.confidence = round(min(0.99, rec.confidence + (1 - rec.confidence) * 0.5), 4)
-        upd.last_confirmed_at = now
-        changed = {"confidence": [rec.confidence, upd.confidence], "last_confirmed_at": now.isoformat()}
-    elif sig == FeedbackSignal.REJECT:
-        upd.status = MemoryStatus.RETRACTED
-        upd.valid_to = now
-        changed = {"status": [rec.status.value, "retracted"]}
-    elif sig in (FeedbackSignal.HELPFUL, FeedbackSignal.NOT_HELPFUL):
-        delta = 1.0 if sig == FeedbackSignal.HELPFUL else -1.0
-        upd.feedback_score = max(-3.0, min(3.0, rec.feedback_score + delta))
-        changed = {"feedback_score": [rec.feedback_score, upd.feedback_score]}
-    else:
+    new: MemoryRecord | None = None
+    outdated: list[MemoryRecord] = []
+    if sig == FeedbackSignal.CORRECT:
         assert correction is not None
         new = _correction_record(extractor, rec, correction, user_id=user_id, now=now)
-        upd.status = MemoryStatus.SUPERSEDED
-        upd.valid_to = now
-        upd.superseded_by = new.id
-        batch.inserts.append(new)
+        outdated = outdate_sources(storage, user_id, [(rec, new)], trusted=True)
+    plan = feedback_plan(rec, sig, now, note=note or "", correction=new)
+    batch = WriteBatch(inserts=plan.inserts, updates=[*outdated, *plan.updates],
+                       events=[MemoryEvent(mid, action, now, detail) for mid, action, detail in plan.events])
+    if new is not None:
         batch.vectors[new.id] = embedder.embed([new.text])[0]
-        batch.events.append(MemoryEvent(new.id, "add", now, {"text": new.text, "via": "user correction"}))
-        new_id_ = new.id
-        batch.updates.extend(outdate_sources(storage, user_id, [(rec, new)], trusted=True))
-        changed = {"status": [rec.status.value, "superseded"], "superseded_by": new.id, "value": new.value}
-    batch.updates.append(upd)
-    batch.events.append(MemoryEvent(rec.id, f"feedback:{sig.value}", now, {"note": note or "", **{
-        k: v for k, v in changed.items() if k != "value"}}))
     storage.write(user_id, batch)
-    return FeedbackResult(memory_id=rec.id, signal=sig, changed=changed, new_memory_id=new_id_,
+    new_id_ = new.id if new is not None else None
+    return FeedbackResult(memory_id=rec.id, signal=sig, changed=plan.changed, new_memory_id=new_id_,
                           memory=storage.get(user_id, new_id_ or rec.id))
 
 

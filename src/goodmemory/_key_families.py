@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from .keys import slot_of
 from .models import MemoryKind
 
 __all__ = ["KEY_FAMILIES", "KeyFamily", "canonical_key", "family_by_name", "family_of"]
@@ -222,7 +223,7 @@ def family_of(key: str) -> KeyFamily | None:
 
     Looked up by the key's own dot boundaries (a handful) rather than by trying all 135 prefixes: ``remember``
     asks this for every earlier memory of each candidate (~4,500 times a call at 10k memories)."""
-    base = key.split("~", 1)[0]
+    base = slot_of(key)
     parts = base.split(".")
     if _WITH_SUFFIX and len(parts) > 1:
         tails = {".".join(parts[i:]) for i in range(1, len(parts))}

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ._outdated import Outdating, about_ended, outdating, said_in
+from .keys import episode_keys
 from .merge import _values_in, replaced_values
 from .models import MemoryKind, MemoryRecord
 from .storage.base import MemoryFilter, Storage
@@ -64,7 +65,7 @@ def outdate_sources(
             want.setdefault(mid, []).append(_Want(old, new, change, said, echo, restates=True))
     if not want:
         return []
-    stored_keys = tuple(f"episode.{m}" for m in want if m not in pending)
+    stored_keys = episode_keys(m for m in want if m not in pending)
     stored = {r.source.message_ids[0]: r for r in
               (storage.list(user_id, MemoryFilter(statuses=None, keys=stored_keys)) if stored_keys else [])
               if r.source.message_ids}

@@ -14,6 +14,7 @@ from .config import GoodMemoryConfig
 from .context import Entry, render, render_frame, section_for
 from .digest import digest_lines, excerpt, focus, sentences
 from .embeddings import Embedder
+from .keys import episode_key
 from .models import (
     Context,
     ContextItem,
@@ -26,8 +27,8 @@ from .models import (
 )
 from .ranking import RankedHit, fuse_orders, rank
 from .routing import Intent, QueryPlan, plan_query
-from .storage._text import terms
 from .storage.base import ACTIVE_ONLY, MemoryFilter, Storage, TextQuery, VectorQuery, list_many
+from .text import terms
 from .tokens import TokenCounter
 from .verification import Verdict, assess
 
@@ -115,7 +116,7 @@ def _statement_turns(records: Iterable[MemoryRecord]) -> dict[str, str]:
     out: dict[str, str] = {}
     for r in recs:
         if _is_statement(r) and len(r.source.message_ids) == 1:
-            turn = turn_of.get(f"episode.{r.source.message_ids[0]}")
+            turn = turn_of.get(episode_key(r.source.message_ids[0]))
             if turn is not None:
                 out[r.id] = turn
     return out

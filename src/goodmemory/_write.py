@@ -17,6 +17,7 @@ from .embeddings import Embedder
 from .errors import ExtractionError, GoodMemoryError, SlotConflictError, StorageError
 from .extraction._statements import STATEMENT_KEY
 from .extraction.base import ExtractionContext, Extractor
+from .keys import episode_key, episode_keys, in_slot, is_digest, slot_of, slot_prefix
 from .merge import Plan, SlotView, WritePolicy, decide, normalize_value
 from .models import (
     Candidate,
@@ -107,7 +108,7 @@ def assign_ids(storage: Storage, user_id: str, session_id: str, messages: list[M
     by_hash: dict[str, list[str]] = {}
     used: set[str] = set()
     for r in sorted(stored, key=lambda r: r.key):
-        if r.source.message_ids and not r.key.startswith("episode.digest."):
+        if r.source.message_ids and not is_digest(r.key):
             used.add(r.source.message_ids[0])
             by_hash.setdefault(str(r.metadata.get("turn_hash", "")), []).append(r.source.message_ids[0])
     used.update(m.id for m in messages if m.id)
@@ -153,7 +154,7 @@ def reply_keywords(previous: str) -> str:
     """
     if "?" not in previous:
         return ""
-    from .storage._text import query_terms
+    from .text import query_terms
 
     return " ".join(query_terms(previous, max_terms=_REPLY_WORDS))
 
@@ -164,7 +165,7 @@ def _episode(m: Message, text: str, *, user_id: str, agent_id: str | None, domai
     speaker = m.name or m.role
     return MemoryRecord(
         user_id=user_id, agent_id=agent_id, domain=domain, kind=MemoryKind.EPISODE,
-        key=f"episode.{m.id}", value="", text=f"{speaker}: {text}" if not text.startswith(f"{speaker}:") else text,
+        key=episode_key(m.id), value="", text=f"{speaker}: {text}" if not text.startswith(f"{speaker}:") else text,
         confidence=1.0, importance=0.3, transferable=default_transferable(MemoryKind.EPISODE, "episode"),
         valid_from=m.timestamp,
         source=MemorySource(session_id=session_id, message_ids=[m.id], timestamp=m.timestamp, role=m.role,
@@ -227,7 +228,7 @@ def run_remember(
     cleaned = [m.model_copy(update={"content": strip_injected(m.content)}) for m in messages]
 
     # 1. raw turns as episodes (secrets redacted), idempotent by message id
-    ep_keys = tuple(f"episode.{m.id}" for m in cleaned)
+    ep_keys = episode_keys(str(m.id) for m in cleaned)
     existing_eps = {r.key: r for r in storage.list(user_id, MemoryFilter(statuses=None, keys=ep_keys))} if ep_keys else {}
     batch = WriteBatch()
     decisions: list[WriteDecision] = []
@@ -297,7 +298,7 @@ def run_remember(
         r.id: r for r in (storage.list(user_id, MemoryFilter(statuses=None, keys=keys)) if keys else [])
     }
     for key in keys:  # conflict siblings live under "<key>~<id>"
-        slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, key_prefix=key + "~")))
+        slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, key_prefix=slot_prefix(key))))
     msg_text = {m.id: m.content for m in cleaned}
     injected_long = [t for t in wc.injected if len(t) >= 16]
     inserted: dict[str, MemoryRecord] = {}
@@ -308,10 +309,10 @@ def run_remember(
             decisions.append(WriteDecision(action=WriteAction.REJECT, reason=placed.reason, candidate=c0))
             continue
         c = _normalise(placed.candidate, domain)
-        if not any(r.key == c.key or r.key.startswith(c.key + "~") for r in slot_records.values()):
+        if not any(in_slot(r.key, c.key) for r in slot_records.values()):
             slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, keys=(c.key,))))
             slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None,
-                                                                                       key_prefix=c.key + "~")))
+                                                                                       key_prefix=slot_prefix(c.key))))
         if c.closes:
             # a task is closed wherever it was opened, even from another domain's session
             opened = next((r for r in slot_records.values() if r.key == c.key and r.status == MemoryStatus.ACTIVE
@@ -328,7 +329,7 @@ def run_remember(
             if hit is not None:
                 slot_records[hit.id] = hit
         same_slot = [r for r in slot_records.values()
-                     if (r.key == c.key or r.key.startswith(c.key + "~"))
+                     if in_slot(r.key, c.key)
                      and (slot_scope(r) == scope or (r.id == replaces and r.status == MemoryStatus.ACTIVE))
                      and r.agent_id == agent_id]
         view = SlotView(
@@ -364,7 +365,7 @@ def run_remember(
 
     superseded = [(r, slot_records[r.superseded_by]) for r in [*updated.values(), *inserted.values()]
                   if r.status == MemoryStatus.SUPERSEDED and r.superseded_by in slot_records
-                  and r.key.split("~")[0] == slot_records[r.superseded_by].key.split("~")[0]]
+                  and slot_of(r.key) == slot_of(slot_records[r.superseded_by].key)]
     for ep in outdate_sources(storage, user_id, superseded, episodes_by_msg):
         updated[ep.id] = ep
     batch.inserts.extend(inserted.values())

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
+from .keys import digest_key
 from .models import MemoryKind, MemoryRecord, MemorySource
+from .text import terms
 
 __all__ = ["DigestLine", "build_digest", "density", "digest_lines", "digest_record", "excerpt", "focus", "sentences"]
 
@@ -116,8 +118,6 @@ def focus(text: str, query_words: Sequence[str], *, min_words: int = 18) -> str:
     recall 0.808 -> 0.814 on the three tuning conversations, 0.744 -> 0.750 on the seven held out;
     the user-memory suite is unchanged (0.760).
     """
-    from .storage._text import terms
-
     m = _SPEAKER.match(text)
     prefix, body = (m.group(1), m.group(2)) if m else ("", text)
     if len(body.split()) < min_words or not query_words:
@@ -196,7 +196,7 @@ def digest_record(lines: Sequence[DigestLine], *, first_message_id: str, user_id
     session); ``metadata["line_ids"]`` names the turn of each line."""
     return MemoryRecord(
         user_id=user_id, agent_id=agent_id, domain=domain, kind=MemoryKind.EPISODE,
-        key=f"episode.digest.{first_message_id}", value="",
+        key=digest_key(first_message_id), value="",
         text=_HEADER.format(date=f"{at:%Y-%m-%d}") + _JOIN.join(x.sentence for x in lines),
         confidence=1.0, importance=0.4, transferable=False, valid_from=at,
         source=MemorySource(session_id=session_id, message_ids=list(dict.fromkeys(x.message_id for x in lines)),

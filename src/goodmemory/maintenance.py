@@ -15,8 +15,9 @@ from datetime import datetime
 import numpy as np
 
 from .digest import build_digest, digest_record
-from .lifecycle import expires_at
-from .models import MaintenanceReport, MemoryKind, MemoryRecord, MemoryStatus
+from .keys import is_digest
+from .lifecycle import consolidate, expire
+from .models import MaintenanceReport, MemoryKind, MemoryRecord
 from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch
 from .verification import StalenessConfig, Verdict, assess
 
@@ -38,7 +39,7 @@ def _digests(active: list[MemoryRecord], now: datetime) -> list[MemoryRecord]:
     for r in active:
         if r.kind != MemoryKind.EPISODE or not r.source.session_id:
             continue
-        if r.key.startswith("episode.digest."):
+        if is_digest(r.key):
             have.add(r.source.session_id)
         else:
             sessions.setdefault(r.source.session_id, []).append(r)
@@ -71,12 +72,10 @@ def run_maintain(storage: Storage, users: list[str], *, now: datetime, staleness
                 batch.vectors = {d.id: mat[i] for i, d in enumerate(digests)}
             report.compacted += len(digests)
         for r in active:
-            expires = expires_at(r)
-            if expires is not None and expires <= now:
-                u = r.model_copy(deep=True)
-                u.status, u.valid_to, u.updated_at = MemoryStatus.EXPIRED, now, now
-                changed[u.id] = u
-                batch.events.append(MemoryEvent(u.id, "expired", now, {"ended": expires.isoformat()}))
+            ended = expire(r, now)
+            if ended is not None:
+                changed.update((u.id, u) for u in ended.updates)
+                batch.events.extend(MemoryEvent(mid, action, now, detail) for mid, action, detail in ended.events)
                 report.expired += 1
                 continue
             if r.kind == MemoryKind.EPISODE:
@@ -95,26 +94,10 @@ def run_maintain(storage: Storage, users: list[str], *, now: datetime, staleness
                 changed[u.id] = u
                 report.marked_stale += int(stale)
         # consolidation: the same text active under two ids -> keep the oldest, supersede the rest
-        by_hash: dict[str, list[MemoryRecord]] = {}
-        for r in active:
-            if r.kind != MemoryKind.EPISODE and r.id not in changed or (
-                r.id in changed and changed[r.id].status == MemoryStatus.ACTIVE and r.kind != MemoryKind.EPISODE
-            ):
-                by_hash.setdefault(r.content_hash, []).append(changed.get(r.id, r))
-        for group in by_hash.values():
-            if len(group) < 2:
-                continue
-            group.sort(key=lambda r: (r.created_at, r.id))
-            keep = group[0].model_copy(deep=True)
-            for dup in group[1:]:
-                keep.source.message_ids = [*keep.source.message_ids,
-                                           *[m for m in dup.source.message_ids if m not in keep.source.message_ids]]
-                d = dup.model_copy(deep=True)
-                d.status, d.superseded_by, d.valid_to, d.updated_at = MemoryStatus.SUPERSEDED, keep.id, now, now
-                changed[d.id] = d
-                batch.events.append(MemoryEvent(d.id, "consolidated", now, {"into": keep.id}))
-                report.consolidated += 1
-            changed[keep.id] = keep
+        merged = consolidate([changed.get(r.id, r) for r in active], now)
+        changed.update((u.id, u) for u in merged.updates)
+        batch.events.extend(MemoryEvent(mid, action, now, detail) for mid, action, detail in merged.events)
+        report.consolidated += len(merged.events)
         if changed:
             batch.updates = list(changed.values())
         if batch:

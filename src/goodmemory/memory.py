@@ -26,6 +26,7 @@ from .config import GoodMemoryConfig, default_storage_url
 from .embeddings import CachedEmbedder, Embedder, default_embedder
 from .errors import ConfigurationError, InvalidInputError, MemoryNotFoundError, SlotConflictError
 from .extraction.base import Extractor
+from .keys import episode_keys, in_slot, slot_of, slot_prefix
 from .maintenance import run_maintain
 from .models import (
     Context,
@@ -253,9 +254,9 @@ class GoodMemory:
         self._check_open()
         user_id = V.check_user(user_id)
         rec = self._get(user_id, memory_id)
-        base_key = rec.key.split("~", 1)[0]
+        base_key = slot_of(rec.key)
         found = [*self.storage.list(user_id, MemoryFilter(statuses=None, keys=(base_key,))),
-                 *self.storage.list(user_id, MemoryFilter(statuses=None, key_prefix=base_key + "~"))]
+                 *self.storage.list(user_id, MemoryFilter(statuses=None, key_prefix=slot_prefix(base_key)))]
         chain = {r.id: r for r in found if r.agent_id == rec.agent_id}
         chain[rec.id] = rec
         entries = sorted(chain.values(), key=lambda r: (r.event_time, r.created_at, r.id))
@@ -329,7 +330,7 @@ class GoodMemory:
             source_ids = {m for t in targets for m in t.source.message_ids}
             if rec.kind != MemoryKind.EPISODE and source_ids:
                 eps = self.storage.list(user_id, MemoryFilter(statuses=None, kinds=(MemoryKind.EPISODE,),
-                                                              keys=tuple(f"episode.{m}" for m in source_ids)))
+                                                              keys=episode_keys(source_ids)))
                 targets.extend(e for e in eps if e.id not in {t.id for t in targets})
             if source_ids:
                 others = self.storage.list(user_id, MemoryFilter(statuses=None, kinds=tuple(
@@ -339,7 +340,7 @@ class GoodMemory:
             flt = MemoryFilter(statuses=None, session_id=session_id, domain=domain)
             targets = self.storage.list(user_id, flt)
             if key is not None:
-                targets = [r for r in targets if r.key == key or r.key.startswith(key + "~")]
+                targets = [r for r in targets if in_slot(r.key, key)]
         plan, pattern = plan_forget(self.storage, user_id, targets,
                                     forget_values=memory_id is not None or key is not None)
         ids = [r.id for r in plan.targets]

@@ -14,8 +14,10 @@ from datetime import datetime
 
 import numpy as np
 
+from .keys import is_digest
 from .models import MemoryKind, MemoryRecord
 from .routing import QueryPlan
+from .text import words
 from .verification import StalenessConfig, Verdict, assess
 
 __all__ = ["RECIPES", "RankedHit", "RetrievalConfig", "fuse_orders", "rank", "rrf", "score"]
@@ -106,11 +108,8 @@ def fuse_orders(orders: Sequence[Sequence[str]], weights: Sequence[float], k: fl
     return sorted(score.items(), key=lambda x: (-x[1], best[x[0]], x[0]))
 
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-
 def _terms(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
+    return set(words(text))
 
 
 def _similarity(a: set[str], b: set[str]) -> float:
@@ -234,7 +233,7 @@ _Position = tuple[tuple[str | None, datetime], int]
 
 def _thread_position(r: MemoryRecord) -> _Position | None:
     """(the call that wrote the turn, its position in that call); ``None`` for anything but a raw turn."""
-    if r.kind != MemoryKind.EPISODE or r.key.startswith("episode.digest.") or "seq" not in r.metadata:
+    if r.kind != MemoryKind.EPISODE or is_digest(r.key) or "seq" not in r.metadata:
         return None
     return (r.source.session_id, r.created_at), int(r.metadata["seq"])
 

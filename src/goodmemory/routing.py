@@ -12,7 +12,9 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from ._key_families import family_by_name
+from .dates import MONTH, DateMatch, calendar_date, find_ago, month_number
 from .models import MemoryKind
+from .text import STOPWORDS
 
 __all__ = ["Intent", "QueryPlan", "TimeWindow", "parse_time_window", "plan_query"]
 
@@ -152,24 +154,9 @@ def key_hints(query: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december"]
-_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-        "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few": 3}
-_AGO = re.compile(r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|couple of|few)\s+"
-                  r"(day|week|month|year)s?\s+ago\b", re.I)
-_IN_MONTH = re.compile(r"\b(?:in|during|back in)\s+(" + "|".join(_MONTHS) + r")(?:\s+(\d{4}))?\b", re.I)
-
-
-_M = "(" + "|".join(_MONTHS) + ")"
-_ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
-_YEAR = r"(?:,?\s+(\d{4}))?"
-# "October 13, 2023", "August 15 2023", "March 3" / "1 February, 2023", "3rd of June 2023"
-_DATE_MD = re.compile(r"\b" + _M + r"\s+" + _ORD + r"\b" + _YEAR, re.I)
-_DATE_DM = re.compile(r"\b" + _ORD + r"(?:\s+of)?\s+" + _M + r"\b" + _YEAR, re.I)
-_DATE_ANY = re.compile("|".join(f"(?:{p.pattern})" for p in (_DATE_MD, _DATE_DM)), re.I)
+_IN_MONTH = re.compile(r"\b(?:in|during|back in)\s+" + MONTH + r"(?:\s+(\d{4}))?\b", re.I)
 _BETWEEN = re.compile(r"\b(?:between|from)\s+(.+?)\s+(?:and|to|until)\s+(.+)", re.I)
-_MONTH_YEAR = re.compile(r"\b(?:(early|beginning of|first half of|late|end of|second half of)\s+)?" + _M +
+_MONTH_YEAR = re.compile(r"\b(?:(early|beginning of|first half of|late|end of|second half of)\s+)?" + MONTH +
                          r",?\s+(\d{4})\b", re.I)
 _SEASON_YEAR = re.compile(r"\b(spring|summer|autumn|fall|winter)\s+(?:of\s+)?(\d{4})\b", re.I)
 _IN_YEAR = re.compile(r"\b(?:in|during|of|since)\s+(\d{4})\b", re.I)
@@ -179,16 +166,23 @@ _SEASONS = {"spring": (3, 6), "summer": (6, 9), "autumn": (9, 12), "fall": (9, 1
 def _explicit_date(text: str, at: datetime) -> datetime | None:
     """The first calendar date written in ``text`` (midnight, ``at``'s zone); a missing year is the
     latest one not after ``at``."""
-    for pattern, month_group, day_group in ((_DATE_MD, 1, 2), (_DATE_DM, 2, 1)):
-        m = pattern.search(text)
-        if m:
-            month = _MONTHS.index(m.group(month_group).lower()) + 1
-            day = int(m.group(day_group))
-            if m.group(3):
-                return _day(at).replace(year=int(m.group(3)), month=month, day=day)
-            guess = _day(at).replace(month=month, day=day)
-            return guess if guess <= at else guess.replace(year=guess.year - 1)
-    return None
+    found = calendar_date(text, at.date(), lean="past")
+    if found is None or found.day is None:
+        return None
+    return _day(at).replace(year=found.day.year, month=found.day.month, day=found.day.day)
+
+
+# a preposition of time right before an ambiguous date ("on May 2", "before 3/1") makes it one
+_DATE_PREPOSITION = re.compile(r"\b(?:on|by|since|before|after|until|from|of|in|and|to)\s*$")
+
+
+def _ambiguous(found: DateMatch, q: str) -> bool:
+    """ "you may 2 ...", "mix 1/2 cup": month names that are words and bare M/D are dates only after a
+    preposition of time or with a year."""
+    written = q[found.start:found.end]
+    word_month = found.kind == "md" and re.match(r"(?:may|march|mar)\s", written) is not None
+    return (word_month or found.kind == "slash") and not found.year_given and not _DATE_PREPOSITION.search(
+        q[: found.start])
 
 
 def _month_start(at: datetime, year: int, month: int) -> datetime:
@@ -209,22 +203,19 @@ def _calendar_window(q: str, at: datetime) -> TimeWindow | None:
         last = _explicit_date(m.group(2), at)
         if first is not None and last is not None and first <= last:
             return TimeWindow(first, last + timedelta(days=1), m.group(0).strip(" ?.!"))
-    m = _DATE_ANY.search(q)
-    if m and re.match(r"(?:may|march)\s", m.group(0)) and not re.search(r"\d{4}$", m.group(0)) and not re.search(
-            r"\b(?:on|by|since|before|after|until|from|of|in|and|to)\s*$", q[: m.start()]):
-        m = None  # "you may 2 ..." is not a date; "on May 2" and "May 2, 2024" are
-    if m:
-        day = _explicit_date(m.group(0), at)
+    found = calendar_date(q, at.date(), lean="past")
+    if found is not None and not _ambiguous(found, q):
+        day = _explicit_date(q[found.start:found.end], at)
         if day is not None:
-            before = q[: m.start()]
+            before, phrase = q[: found.start], q[found.start:found.end]
             if re.search(r"\bbefore\s*$", before):
-                return TimeWindow(day - timedelta(days=16), day + timedelta(days=2), "before " + m.group(0))
+                return TimeWindow(day - timedelta(days=16), day + timedelta(days=2), "before " + phrase)
             if re.search(r"\bafter\s*$", before):
-                return TimeWindow(day - timedelta(days=1), day + timedelta(days=16), "after " + m.group(0))
-            return TimeWindow(day - timedelta(days=1), day + timedelta(days=2), m.group(0))
+                return TimeWindow(day - timedelta(days=1), day + timedelta(days=16), "after " + phrase)
+            return TimeWindow(day - timedelta(days=1), day + timedelta(days=2), phrase)
     m = _MONTH_YEAR.search(q)
     if m:
-        start = _month_start(at, int(m.group(3)), _MONTHS.index(m.group(2).lower()) + 1)
+        start = _month_start(at, int(m.group(3)), month_number(m.group(2)))
         end = _month_start(at, start.year, start.month + 1)
         part = (m.group(1) or "").lower()
         if part in ("early", "beginning of", "first half of"):
@@ -282,17 +273,16 @@ def _parse_time_window(query: str, at: datetime) -> TimeWindow | None:
     if re.search(r"\blast year\b", q):
         return TimeWindow(today.replace(year=today.year - 1, month=1, day=1), today.replace(month=1, day=1),
                           "last year")
-    m = _AGO.search(q)
-    if m:
-        n = int(m.group(1)) if m.group(1).isdigit() else _NUM[m.group(1).lower()]
-        unit = m.group(2).lower()
+    ago = find_ago(q)
+    if ago:
+        n, unit = ago.n, ago.unit
         days = {"day": 1, "week": 7, "month": 30, "year": 365}[unit] * n
         center = today - timedelta(days=days)
         slack = {"day": 1, "week": 4, "month": 15, "year": 120}[unit]
-        return TimeWindow(center - timedelta(days=slack), center + timedelta(days=slack + 1), m.group(0))
+        return TimeWindow(center - timedelta(days=slack), center + timedelta(days=slack + 1), q[ago.start:ago.end])
     m = _IN_MONTH.search(q)
     if m:
-        month = _MONTHS.index(m.group(1).lower()) + 1
+        month = month_number(m.group(1))
         year = int(m.group(2)) if m.group(2) else (at.year if month <= at.month else at.year - 1)
         start = today.replace(year=year, month=month, day=1)
         end = start.replace(year=year + 1, month=1) if month == 12 else start.replace(month=month + 1)
@@ -312,8 +302,6 @@ def query_names(query: str) -> tuple[str, ...]:
     The first word counts only when it is addressed or possessive ("John, ..."; "Maria's ..."),
     since questions capitalize their first word anyway.
     """
-    from .storage._text import STOPWORDS
-
     out: list[str] = []
     for m in _NAME.finditer(query):
         word = m.group(1).lower()

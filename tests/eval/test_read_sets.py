@@ -10,7 +10,7 @@ import yaml
 
 from goodmemory.eval.suites.baselines import RecentWindow, Session, Turn
 from goodmemory.eval.suites.read_sets import ReadCase, ReadUser, gold_recall, half, load_set, run_read_sets
-from goodmemory.storage._text import terms
+from goodmemory.text import terms
 
 pytestmark = pytest.mark.eval
 

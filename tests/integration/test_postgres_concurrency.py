@@ -415,8 +415,9 @@ def test_postgres_v4_full_text_is_reindexed_with_stems() -> None:
     if not PG_URL:
         pytest.skip("GOODMEMORY_TEST_POSTGRES_URL is not set")
     from goodmemory.storage._pg_sql import INSERT_MEMORY
-    from goodmemory.storage._text import search_body, terms
+    from goodmemory.storage._text import search_body
     from goodmemory.storage.postgres import PostgresStorage
+    from goodmemory.text import terms
 
     schema = f"gm_test_{uuid.uuid4().hex[:12]}"
     engine = _engine_in_fresh_schema(schema)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from goodmemory.storage._pg_sql import TermStats, tsquery_of
-from goodmemory.storage._text import choose_terms, fts5_match, query_terms
+from goodmemory.storage._text import choose_terms, fts5_match
+from goodmemory.text import query_terms
 
 
 def _stats(rows: float, freqs: dict[str, float], floor: float = 0.0001) -> TermStats:

@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.types import UserDefinedType
 
 from ..errors import InvalidInputError, SlotConflictError, StorageError
-from ._text import stemmed_query_terms
+from ..text import stemmed_query_terms
 
 __all__ = [
     "INSERT_MEMORY",

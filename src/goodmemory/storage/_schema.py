@@ -221,11 +221,12 @@ def _v4(conn: Connection, fts: str) -> None:
 
 
 def _v5(conn: Connection, fts: str) -> None:
-    # PostgreSQL indexes stems (storage._text.stem), like SQLite's porter tokenizer: reindex what v4 wrote
+    # PostgreSQL indexes stems (text.stem), like SQLite's porter tokenizer: reindex what v4 wrote
     if fts != "tsvector":
         return
     from ..models import MemoryRecord
-    from ._text import index_terms, search_body
+    from ..text import index_terms
+    from ._text import search_body
 
     last = ""
     while True:

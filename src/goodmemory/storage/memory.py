@@ -19,9 +19,10 @@ import numpy as np
 
 from ..errors import DimensionMismatchError, SlotConflictError, StorageError
 from ..models import MemoryRecord, MemoryStatus, new_id
+from ..text import index_terms, stemmed_query_terms
 from ._common import UserHasher, check_batch, check_new_turns, new_turn_keys
 from ._common import tombstone as _tombstone
-from ._text import index_terms, search_body, stemmed_query_terms
+from ._text import search_body
 from .base import (
     DeleteCounts,
     MemoryEvent,

@@ -5,13 +5,12 @@
 - Full-text: a ``tsvector`` column on ``gm_memories`` (``'simple'`` config, so
   identifiers and numbers match as written) with a GIN index. Bodies and
   queries go through the same tokenizer as the other adapters, then the
-  English Snowball stemmer (``_text.stem``; SQLite's FTS5 stems with its
+  English Snowball stemmer (``text.stem``; SQLite's FTS5 stems with its
   porter tokenizer), so "schedule" finds "scheduled"; a query is its
   distinct terms, each quoted, OR-ed (``'a' | 'b'``), so user text is never
   tsquery syntax. With planner statistics a score is the sum over the terms
-  of ``idf * ts_rank`` (BM25's weighting: rare terms count more; without
-  statistics, ``ts_rank_cd``); higher is better. With planner
-  statistics, only the rarest terms whose estimated matches fit
+  of ``idf * ts_rank`` (BM25's weighting: rare terms count more; without statistics, ``ts_rank_cd``);
+  higher is better. With planner statistics, only the rarest terms whose estimated matches fit
   ``text_rank_budget_rows`` are scored (``_text.choose_terms``): the GIN
   index finds rows but cannot rank them, so a common term would make a search
   score a large part of the table.
@@ -80,6 +79,7 @@ from ..errors import (
     StorageError,
 )
 from ..models import MemoryRecord
+from ..text import index_terms, stemmed_query_terms
 from . import _schema as S
 from ._common import (
     StatementCache,
@@ -109,7 +109,7 @@ from ._pg_sql import (
     vec_literal,
 )
 from ._pg_vectors import HNSW_MAX_DIM, BulkPlan, IndexSettings, bulk_load, ensure_hnsw, ensure_vector_column
-from ._text import choose_terms, index_terms, search_body, stemmed_query_terms
+from ._text import choose_terms, search_body
 from .base import (
     DeleteCounts,
     ListRequest,

@@ -4,9 +4,8 @@
   writers queue on the busy timeout instead of deadlocking on lock upgrade).
 - WAL journal, ``secure_delete`` and FTS5 ``secure-delete``, so forgotten
   text is overwritten on disk.
-- Vectors are float32 blobs; search is an exact cosine top-k in numpy over a
-  per-user matrix cached in-process and invalidated by a per-user version
-  row that every write bumps (so other processes' writes are seen).
+- Vectors are float32 blobs; search is an exact cosine top-k in numpy over a per-user matrix cached
+  in-process and invalidated by a per-user version row that every write bumps (so other processes' writes are seen).
 """
 
 from __future__ import annotations
@@ -50,6 +49,7 @@ from ..errors import (
     StorageUnavailableError,
 )
 from ..models import MemoryKind, MemoryRecord
+from ..text import query_terms
 from . import _schema as S
 from ._common import (
     USER_PARAM,
@@ -82,7 +82,7 @@ from ._sqlite import (
     scrub_file,
     top_k,
 )
-from ._text import choose_terms, fts5_match, query_terms, search_body
+from ._text import choose_terms, fts5_match, search_body
 from ._url import redact_url
 from .base import (
     DeleteCounts,
