@@ -91,6 +91,15 @@ class ContextConfig(BaseModel):
     # the dense list reads max_tokens // dense_turn_tokens turns (at least the retrieval candidates), so a
     # large budget has enough turns to fill it
     dense_turn_tokens: int = Field(default=16, ge=1)
+    # the dense list's weight at budgets of compact_below_tokens or less, where a few turns fill the block: the
+    # turns nearest by embedding go before the ranking's neighbours and digests
+    compact_dense_weight: float = Field(default=1.0, ge=0)
+    # the ranking's thread support (RetrievalConfig.thread_weight) at those budgets; None: the retrieval's own
+    compact_thread_weight: float | None = Field(default=None, ge=0)
+    # when the fused lists fill less than this share of the budget, the next raw turns nearest the question
+    # (read fill_depth times deeper than the dense list) fill it; 0 turns the fill off
+    fill_share: float = Field(default=0.95, ge=0, le=1)
+    fill_depth: int = Field(default=4, ge=1)
     recent_loops: int = Field(default=10, ge=0)  # open loops offered to every context, newest first
     # open loops the search did not find join the ranked list at the score of this hit (0-based), or of
     # loops_at_rank_task for a question about what is pending
@@ -108,8 +117,9 @@ class ContextConfig(BaseModel):
 
 CONTEXT_RECIPES: dict[str, ContextConfig] = {
     "BALANCED": ContextConfig(),
-    # without the dense floor (for A/B runs: what the floor adds)
-    "NO_DENSE_FLOOR": ContextConfig(dense_weight=0.0),
+    # without the dense floor (for A/B runs: what the floor adds): no raw turns read by embedding alone, neither
+    # fused nor filling the budget
+    "NO_DENSE_FLOOR": ContextConfig(dense_weight=0.0, fill_share=0.0),
 }
 
 
