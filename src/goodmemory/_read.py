@@ -8,6 +8,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TypeVar
 
+import numpy as np
+
 from ._outdated import hide_in, without_denials
 from .budget import pack
 from .config import GoodMemoryConfig
@@ -56,13 +58,16 @@ class ReadContext:
 def _ranked(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
     limit: int, include_history: bool, now: datetime, meanwhile: Callable[[QueryPlan], T], vector_depth: int = 0,
-) -> tuple[list[RankedHit], dict[str, object], T, list[MemoryRecord]]:
+    thread_weight: float | None = None,
+) -> tuple[list[RankedHit], dict[str, object], T, list[MemoryRecord], np.ndarray]:
     """Searches both channels and ranks; ``meanwhile`` (more storage reads) runs before the query embeds.
 
-    Also returns the raw turns the vector search found, nearest first (the dense floor of build_context);
-    ``vector_depth`` searches that deep at least.
+    Also returns the raw turns the vector search found, nearest first (the dense floor of build_context),
+    and the query's vector; ``vector_depth`` searches that deep at least.
     """
     cfg = rc.config.retrieval()
+    if thread_weight is not None:
+        cfg = replace(cfg, thread_weight=thread_weight)
     plan = plan_query(query, at=now, domain=domain, kinds=kinds, limit=limit)
     statuses = (MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED) if include_history else ACTIVE_ONLY
     flt = MemoryFilter(statuses=statuses, kinds=kinds, visible_in_domain=domain)
@@ -97,7 +102,7 @@ def _ranked(
         "timings_ms": {"text": round((t1 - t0) * 1e3, 2), "embed": round((t2 - t1) * 1e3, 2),
                        "vector": round((t3 - t2) * 1e3, 2), "rank": round((t4 - t3) * 1e3, 2)},
     }
-    return hits, trace, extra, turns
+    return hits, trace, extra, turns, qvec
 
 
 def _raw_turn(r: MemoryRecord) -> bool:
@@ -126,7 +131,7 @@ def run_recall(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
     limit: int, include_history: bool, now: datetime,
 ) -> RecallResult:
-    hits, trace, _, _ = _ranked(rc, query, user_id=user_id, domain=domain, kinds=kinds, limit=limit,
+    hits, trace, _, _, _ = _ranked(rc, query, user_id=user_id, domain=domain, kinds=kinds, limit=limit,
                              include_history=include_history, now=now, meanwhile=lambda _: None)
     if rc.config.track_recalls and hits:
         rc.storage.mark_recalled(user_id, [h.record.id for h in hits], now)
@@ -168,7 +173,7 @@ def _digest_text(r: MemoryRecord, shown: dict[str, str], rc: ReadContext) -> tup
 
 
 def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext, focus_words: tuple[str, ...],
-           shown: dict[str, str], compact: bool) -> Entry | None:
+           shown: dict[str, str], compact: bool, covered_ok: bool = False) -> Entry | None:
     text = r.text
     cited = list(r.source.message_ids)
     if r.kind == MemoryKind.EPISODE and r.metadata.get("digest"):
@@ -179,7 +184,7 @@ def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext, foc
     elif r.kind == MemoryKind.EPISODE:
         full = focus(excerpt(text), focus_words)
         seen = [shown.get(m, "") for m in r.source.message_ids]
-        if any(seen) and all(any(sent in s for s in seen) for sent in sentences(full)):
+        if not covered_ok and any(seen) and all(any(sent in s for s in seen) for sent in sentences(full)):
             return None  # a better-ranked digest already shows every sentence of it
         text = rc.tokens.truncate(full, rc.config.context_item_max_tokens)
         if len(text) < len(full):
@@ -245,6 +250,33 @@ def _shortened(e: Entry, room: int, tokens: TokenCounter, least: int, compact: b
     return replace(e, text=cut + " …", tokens=room)
 
 
+def _fill(rc: ReadContext, add: Callable[..., None], order: list[Entry], qvec: np.ndarray, *, user_id: str,
+          domain: str | None, max_tokens: int, searched: int) -> None:
+    """Spends the budget the fused lists leave: the next raw turns nearest the question, in dense order.
+
+    The fused lists run out before a large budget does when many of their turns are dropped (said word for
+    word before, shown by a digest) and when the vector search spent its depth on facts and digests: service
+    set @1000, 585 of 1000 tokens used. A first pass adds turns no digest shows; a second the turns a digest
+    shows in part (each whole, with its date and its own citation). Runs only when the budget is not filled.
+    """
+    cc = rc.config.context()
+    # not at compact budgets: the fused lists read far more than 300 tokens of turns, and a fill there put a turn
+    # in the 250-token block that the 500-token one (filled by the fused lists) did not hold (test_facade)
+    if (cc.fill_share <= 0 or max_tokens <= cc.compact_below_tokens
+            or sum(e.tokens for e in order) >= cc.fill_share * max_tokens):
+        return
+    depth = searched + cc.fill_depth * (max_tokens // cc.dense_turn_tokens)
+    flt = MemoryFilter(kinds=(MemoryKind.EPISODE,), visible_in_domain=domain)
+    ids = tuple(m for m, _ in rc.storage.search_vector(user_id, VectorQuery(qvec, depth, flt)))
+    found = {r.id: r for r in rc.storage.list(user_id, MemoryFilter(memory_ids=ids))} if ids else {}
+    nearest = [r for m in ids if (r := found.get(m)) is not None and _raw_turn(r)]
+    for covered_ok in (False, True):
+        for r in nearest:
+            if sum(e.tokens for e in order) > max_tokens:
+                return
+            add(r, 0.0, covered_ok)
+
+
 def run_build_context(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, max_tokens: int, now: datetime,
 ) -> tuple[Context, list[str]]:
@@ -270,9 +302,10 @@ def run_build_context(
               for prefix in plan.key_hints),
         ])
 
-    hits, trace, (profile, loops, style, *hinted), turns = _ranked(
+    hits, trace, (profile, loops, style, *hinted), turns, qvec = _ranked(
         rc, query, user_id=user_id, domain=domain, kinds=None, limit=cfg.context_candidates, include_history=False,
-        now=now, meanwhile=standing, vector_depth=max_tokens // cc.dense_turn_tokens)
+        now=now, meanwhile=standing, vector_depth=max_tokens // cc.dense_turn_tokens,
+        thread_weight=cc.compact_thread_weight if max_tokens <= cc.compact_below_tokens else None)
     loops = [r for r in loops if r.metadata.get("state", "open") == "open"][: cc.recent_loops]
     # a family's newest statements ("The user said: ...", filed by meaning) must not crowd out the values a rule
     # parsed from the same family: shared user-memory @500 0.906 -> 0.865 when six statements about the user's cars
@@ -295,7 +328,7 @@ def run_build_context(
     said: set[str] = set()  # the texts of the raw turns chosen: a turn said again word for word adds nothing
     latest: dict[str, tuple[str, list[str]]] = {}  # memory id -> the value that replaces it now (and what it denies)
 
-    def add(r: MemoryRecord, score: float) -> None:
+    def add(r: MemoryRecord, score: float, covered_ok: bool = False) -> None:
         if r.id in by_id:
             return
         fresh = assess(r, now, staleness)
@@ -321,7 +354,7 @@ def run_build_context(
             values = [r.value] + [p.value for p in partners if p is not None and p.status == MemoryStatus.ACTIVE]
             if len(values) > 1:
                 flags.append("conflict: " + " vs ".join(values))
-        e = _entry(r, score, flags, rc, focus_words, shown, compact)
+        e = _entry(r, score, flags, rc, focus_words, shown, compact, covered_ok)
         if e is None:
             return
         if _raw_turn(r):
@@ -366,7 +399,8 @@ def run_build_context(
     # what the question is about: the facts of the families it names, and the open tasks when it asks what
     # is pending ("where were we", "to-do")
     about = [r for found in hinted for r in found if r.id in hinted_ids] + (loops if task else [])
-    lists = [([r for r, _ in ranked_extra], cc.ranked_weight), (turns, cc.dense_weight),
+    lists = [([r for r, _ in ranked_extra], cc.ranked_weight),
+             (turns, cc.compact_dense_weight if compact and cc.dense_weight else cc.dense_weight),
              ([*profile, *style], cc.standing_weight), (about, cc.hinted_weight)]
     pool = {r.id: r for found, _ in lists for r in found}
     # a statement quotes one turn: it and the raw turn are one piece of evidence, so they fuse as one (the turn,
@@ -379,6 +413,7 @@ def run_build_context(
         if sum(e.tokens for e in order) > max_tokens:
             break
         add(pool[mid], score)
+    _fill(rc, add, order, qvec, user_id=user_id, domain=domain, max_tokens=max_tokens, searched=len(turns))
 
     frame = render_frame(max_tokens, cc.full_frame_share, rc.tokens.count)
     result = pack(order, max_tokens, render=lambda entries: render(entries, frame=frame, compact=compact),

@@ -91,6 +91,18 @@ class ContextConfig(BaseModel):
     # the dense list reads max_tokens // dense_turn_tokens turns (at least the retrieval candidates), so a
     # large budget has enough turns to fill it
     dense_turn_tokens: int = Field(default=16, ge=1)
+    # at budgets of compact_below_tokens or less a few turns fill the block: the dense list weighs this much and
+    # the ranking's thread support (RetrievalConfig.thread_weight; None: the retrieval's own) is this, so the
+    # turns nearest by embedding go before a lexical hit's polite neighbours ("Let me check what we can do.").
+    # Service tune @150, 3 id seeds: 1.5 and 0.0 lift 0.516 -> 0.581 (dense 0.566), preferences tune 0.349 -> 0.321
+    # (dense 0.264). Off by default: an order that differs below and above compact_below_tokens breaks "a larger
+    # budget never packs less" across that line (test_facade's 60..1000 walk failed 3 of 12 runs at 250 -> 500)
+    compact_dense_weight: float = Field(default=1.0, ge=0)
+    compact_thread_weight: float | None = Field(default=None, ge=0)
+    # when the fused lists fill less than this share of the budget, the next raw turns nearest the question
+    # (read fill_depth times deeper than the dense list) fill it; 0 turns the fill off
+    fill_share: float = Field(default=0.95, ge=0, le=1)
+    fill_depth: int = Field(default=4, ge=1)
     recent_loops: int = Field(default=10, ge=0)  # open loops offered to every context, newest first
     # open loops the search did not find join the ranked list at the score of this hit (0-based), or of
     # loops_at_rank_task for a question about what is pending
@@ -108,8 +120,9 @@ class ContextConfig(BaseModel):
 
 CONTEXT_RECIPES: dict[str, ContextConfig] = {
     "BALANCED": ContextConfig(),
-    # without the dense floor (for A/B runs: what the floor adds)
-    "NO_DENSE_FLOOR": ContextConfig(dense_weight=0.0),
+    # without the dense floor (for A/B runs: what the floor adds): no raw turns read by embedding alone, neither
+    # fused nor filling the budget
+    "NO_DENSE_FLOOR": ContextConfig(dense_weight=0.0, fill_share=0.0),
 }
 
 
