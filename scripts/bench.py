@@ -332,7 +332,9 @@ class RecordingEmbedder:
         self.name = inner.name
         self.dim = inner.dim
         self.vectors: dict[str, np.ndarray] = {}
-        self.seconds = 0.0  # wall time spent inside the model
+        self.seconds = 0.0  # wall time spent inside the model (on whichever thread called it)
+        # the library embeds a remember's turns on its worker thread when the model allows (CachedEmbedder.prefetch)
+        self.thread_safe = bool(getattr(inner, "thread_safe", False))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         t0 = time.perf_counter()
