@@ -121,9 +121,10 @@ class AttributeIndex:
         sims = protos @ vec
         best = int(np.argmax(sims))
         fam, score = fams[int(owner[best])], float(sims[best])
+        names = {f.name for f in fams}  # family names are unique; comparing the dataclasses field by field was slow
         for r in self.records:
             f = family_of(r.key)
-            if f is None or f not in fams or r.id not in self.rec_vec:
+            if f is None or f.name not in names or r.id not in self.rec_vec:
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
             if sim > score:

@@ -63,6 +63,7 @@ from ._common import (
     load_user_hasher,
     memory_row,
     new_turn_keys,
+    read_record,
     split_lists,
     tombstone_dicts,
     user_param,
@@ -335,7 +336,7 @@ class SQLStorage:
             row = conn.execute(
                 select(S.memories.c.data).where(S.memories.c.user_id == user_id, S.memories.c.id == memory_id)
             ).first()
-        return MemoryRecord.model_validate_json(row[0]) if row else None
+        return read_record(row[0]) if row else None
 
     def _list_select(self, user_id: Any, flt: MemoryFilter, limit: int | None, *, ids_param: bool = False) -> Any:
         """``ids_param``: the ids come as one JSON array bound to ``gm_ids`` (any number of them)."""
@@ -376,7 +377,7 @@ class SQLStorage:
             stmt, params = self._list_select(user_id, flt, limit), {}
         with self._conn() as conn:
             rows = conn.execute(stmt, params).all()
-        return [MemoryRecord.model_validate_json(r[0]) for r in rows]
+        return [read_record(r[0]) for r in rows]
 
     def list_many(self, user_id: str, requests: Sequence[ListRequest]) -> builtins.list[builtins.list[MemoryRecord]]:
         stmt, params = self._statements.list_union(user_id, requests, self._list_select)
