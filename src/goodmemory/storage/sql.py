@@ -27,7 +27,6 @@ from sqlalchemy import (
     Integer,
     bindparam,
     column,
-    create_engine,
     delete,
     event,
     func,
@@ -39,7 +38,6 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError, SQLAlchemyError
-from sqlalchemy.pool import StaticPool
 
 from ..errors import (
     DimensionMismatchError,
@@ -76,6 +74,7 @@ from ._sqlite import (
     delete_fts,
     integrity_error,
     load_matrix,
+    make_engine,
     map_operational,
     mask,
     nullcontext,
@@ -126,14 +125,7 @@ class SQLStorage:
         self._memory_db = url in ("sqlite://", "sqlite:///:memory:", "sqlite:///")
         self._lock = threading.RLock()  # one shared connection for in-memory databases
         try:
-            if self._memory_db:
-                self.engine: Engine = create_engine(
-                    "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}, echo=echo
-                )
-            else:
-                self.engine = create_engine(
-                    url, connect_args={"timeout": busy_timeout_ms / 1000, "check_same_thread": False}, echo=echo
-                )
+            self.engine: Engine = make_engine(url, memory=self._memory_db, busy_timeout_ms=busy_timeout_ms, echo=echo)
         except SQLAlchemyError as exc:
             raise StorageUnavailableError(f"cannot open {url}: {exc}") from exc
         wal = not self._memory_db
