@@ -73,6 +73,15 @@ def test_turns_are_embedded_on_the_worker_when_the_embedder_allows(tmp_path: Pat
     assert len(inner.texts) == len(set(inner.texts))  # what the worker embedded was not embedded again
 
 
+def test_the_worker_can_be_switched_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GOODMEMORY_EMBED_WORKER", "0")
+    inner = Threads(thread_safe=True)
+    mem = create_good_memory(f"sqlite:///{tmp_path / 'c.db'}", embedder=inner)
+    mem.remember(TURNS, user_id="u", session_id="s")
+    mem.close()
+    assert inner.threads and set(inner.threads) == {threading.current_thread().name}
+
+
 def test_an_embedder_not_declared_thread_safe_stays_on_the_callers_thread(tmp_path: Path) -> None:
     inner = Threads(thread_safe=False)
     mem = create_good_memory(f"sqlite:///{tmp_path / 'b.db'}", embedder=inner)
