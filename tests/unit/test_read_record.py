@@ -37,3 +37,18 @@ def test_changing_a_read_record_does_not_change_the_next_read() -> None:
     assert second is not first
     assert second.model_dump_json() == data
     assert read_record(data.encode()).model_dump_json() == data  # bytes from a driver read the same
+
+
+def test_a_forget_leaves_no_parsed_copy_of_what_it_deleted(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from goodmemory import create_good_memory
+    from goodmemory.storage import _common
+    from goodmemory.testing import FakeEmbedder
+
+    mem = create_good_memory(f"sqlite:///{tmp_path / 'f.db'}", embedder=FakeEmbedder())
+    mem.remember([{"role": "user", "content": "My locker code at the Zephyrine gym is blue-seven."}], user_id="u",
+                 session_id="s")
+    assert "Zephyrine" in mem.build_context("what is my locker at the gym?", user_id="u").text
+    assert any("Zephyrine" in k for k in _common._PARSED)  # read back, so kept
+    mem.forget(user_id="u", session_id="s")
+    assert not any("Zephyrine" in k for k in _common._PARSED)
+    mem.close()

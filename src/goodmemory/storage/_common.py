@@ -25,7 +25,7 @@ from ..models import MemoryKind, MemoryRecord, new_id
 from . import _schema as S
 from .base import DeleteCounts, MemoryEvent, MemoryFilter, WriteBatch, slot_scope
 
-__all__ = ["UserHasher", "check_batch", "read_record", "delete_rows", "tombstone", "load_user_hasher", "check_bulk_batch", "check_new_turns", "chunks", "event_rows", "key_range", "memory_row",
+__all__ = ["UserHasher", "check_batch", "forget_parsed", "read_record", "delete_rows", "tombstone", "load_user_hasher", "check_bulk_batch", "check_new_turns", "chunks", "event_rows", "key_range", "memory_row",
            "new_turn_keys", "tombstone_dicts", "where"]
 
 
@@ -258,6 +258,13 @@ def _fresh(model: Any) -> Any:
     return out
 
 
+def forget_parsed() -> None:
+    """Drop every record kept by :func:`read_record`: a delete (forget, eviction, expiry) leaves no copy of what
+    it deleted in this process, nor of the versions a forget rewrote before deleting (deletes are rare)."""
+    with _PARSED_LOCK:
+        _PARSED.clear()
+
+
 def read_record(data: str | bytes) -> MemoryRecord:
     """A stored record (its JSON from our own table), as a record the caller may change freely."""
     key = data if isinstance(data, str) else data.decode("utf-8")
@@ -345,6 +352,8 @@ def delete_rows(conn: Any, user_id: str, memory_ids: Sequence[str], *, user_hash
     chunk their full-text entries (``full_text(conn, ids)`` deletes or counts them: the adapter's own index),
     vectors (``vectors``: the adapter's ``gm_vectors`` table), history and rows, then the tombstone."""
     from sqlalchemy import delete, insert, select
+
+    forget_parsed()
 
     m = S.memories.c
     ids = list(dict.fromkeys(memory_ids))

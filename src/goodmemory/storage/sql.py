@@ -58,6 +58,7 @@ from ._common import (
     check_new_turns,
     delete_rows,
     event_rows,
+    forget_parsed,
     load_user_hasher,
     memory_row,
     new_turn_keys,
@@ -453,6 +454,7 @@ class SQLStorage:
                 # Without FTS5 secure-delete, merging the index drops deleted terms from its pages.
                 conn.execute(text("INSERT INTO gm_fts(gm_fts) VALUES('optimize')"))
             self._bump(conn, user_id)
+        forget_parsed()  # again after commit: a read that ran during the delete may have kept an old row
         self._vec_cache.pop(user_id, None)
         if not self._memory_db:
             counts.pending_scrub = not self._checkpoint()
