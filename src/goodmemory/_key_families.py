@@ -14,7 +14,6 @@ evaluation set.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -218,13 +217,11 @@ for _p, _fam in _BY_PREFIX:
     _PREFIX_OWNER.setdefault(_p, _fam)
 
 
-@functools.lru_cache(maxsize=16_384)
 def family_of(key: str) -> KeyFamily | None:
     """The family a slot key belongs to (longest prefix on dot boundaries), or None.
 
-    Looked up by the key's own dot boundaries (a handful) rather than by trying all 135 prefixes, and cached
-    (the families are fixed at import): ``remember`` asks this for every earlier memory of each candidate
-    (~4,500 times a call at 10k memories), mostly for the same few hundred keys."""
+    Looked up by the key's own dot boundaries (a handful) rather than by trying all 135 prefixes: ``remember``
+    asks this for every earlier memory of each candidate (~4,500 times a call at 10k memories)."""
     base = key.split("~", 1)[0]
     parts = base.split(".")
     if _WITH_SUFFIX and len(parts) > 1:
