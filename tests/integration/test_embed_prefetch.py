@@ -4,6 +4,7 @@ thread, and the caller finishes whatever the worker has not started."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -44,8 +45,6 @@ class Threads(HashingEmbedder):
 def _stored(db: Path) -> dict[str, np.ndarray]:
     with sqlite3.connect(db) as con:
         rows = con.execute("SELECT m.data, v.vec FROM gm_memories m JOIN gm_vectors v ON v.memory_id = m.id").fetchall()
-    import json
-
     return {json.loads(d)["text"]: np.frombuffer(v, dtype=np.float32) for d, v in rows}
 
 
