@@ -47,6 +47,7 @@ import random
 import resource
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -332,12 +333,17 @@ class RecordingEmbedder:
         self.name = inner.name
         self.dim = inner.dim
         self.vectors: dict[str, np.ndarray] = {}
-        self.seconds = 0.0  # wall time spent inside the model
+        self.seconds = 0.0  # wall time spent inside the model (on whichever thread called it)
+        self.caller_seconds = 0.0  # the part of it on the calling (main) thread, not on the embedding worker
+        # the library embeds a remember's turns on its worker thread when the model allows (CachedEmbedder.prefetch)
+        self.thread_safe = bool(getattr(inner, "thread_safe", False))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         t0 = time.perf_counter()
         mat = self.inner.embed(texts)
         self.seconds += time.perf_counter() - t0
+        if threading.current_thread() is threading.main_thread():
+            self.caller_seconds += time.perf_counter() - t0
         for t, v in zip(texts, mat, strict=True):
             self.vectors[t] = np.asarray(v, dtype=np.float32)
         return mat
@@ -464,6 +470,20 @@ def extraction_only(seed: int, n_messages: int) -> float:
     return n / max(time.perf_counter() - t0, 1e-9)
 
 
+def second_instances(tmp: Path, n: int = 5) -> list[float]:
+    """ms of create + remember + build_context of a new instance on a new SQLite file, in this warm process
+    (what an instance per tenant or request pays; ``--cold`` measures the same in new processes)."""
+    out = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        m = create_good_memory(f"sqlite:///{tmp / f'second-{i}.db'}")
+        m.remember([{"role": "user", "content": f"My dentist is Dr. Silva on Friday at {i + 9}am."}], user_id="u2")
+        m.build_context("when is the dentist?", user_id="u2")
+        out.append((time.perf_counter() - t0) * 1e3)
+        m.close()
+    return out
+
+
 def _time_calls(fn: Callable[[str, str | None], Any], items: Sequence[tuple[str, str | None]], desc: str,
                 progress: bool, before: Callable[[], None] = lambda: None) -> tuple[list[float], list[Any]]:
     bar = _progress(len(items), desc, progress, unit="q")
@@ -501,7 +521,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             ing = ingest(mem, args.seed, target_records=args.memories, max_messages=None,
                          desc="remember (MiniLM)", progress=progress, clock=clock)
-            ingest_embed_s = rec.seconds
+            ingest_embed_s, caller_embed_s = rec.seconds, rec.caller_seconds
             all_records = mem.storage.list(USER_ID, MemoryFilter(statuses=None))
 
             # 2. read path: unique queries, recall and build_context on separate sets, warm-up first
@@ -552,6 +572,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         finally:
             mem.close()
         files = _sqlite_files(storage)
+        second_ms = second_instances(Path(tmp))
         disk = sum(f.stat().st_size for f in files if f.exists()) if files else None
 
         # 4. extraction + write policy without embeddings: optionally the same messages again through
@@ -583,9 +604,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "remember_last10pct_msgs_per_s": _tail_rate(ing.call_ms),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         # remember() wall time minus the time spent inside the embedding model, same run
-        "extract_policy_msgs_per_s": round(ing.messages / max(ing.remember_seconds - ingest_embed_s, 1e-9), 2),
+        # (only the model time on the caller's thread: the worker's overlaps extraction)
+        "extract_policy_msgs_per_s": round(ing.messages / max(ing.remember_seconds - caller_embed_s, 1e-9), 2),
         "fake_embedder_msgs_per_s": fake_rate,
         "embed_share_of_remember": round(ingest_embed_s / ing.remember_seconds, 3),
+        "second_instance_p50_ms": round(_pct(second_ms, 50), 1),
+        "second_instance_max_ms": round(max(second_ms), 1),
         "extract_only_msgs_per_s": round(extract_only, 2),
         "recall_p50_ms": round(_pct(recall_ms, 50), 3),
         "recall_p95_ms": round(_pct(recall_ms, 95), 3),
@@ -642,7 +666,11 @@ def table(r: dict[str, Any]) -> str:
          "same run: extraction + write policy + SQLite, embeddings excluded; target >= 1,000"),
         ("remember, FakeEmbedder + rules", f(r["fake_embedder_msgs_per_s"], " msg/s"),
          "--fake-pass: same messages again, fresh SQLite file"),
-        ("embedding share of remember time", f(r["embed_share_of_remember"]), ""),
+        ("embedding share of remember time", f(r["embed_share_of_remember"]),
+         "model time on any thread / remember wall time: the turns are embedded on a worker thread while "
+         "extraction runs, so part of it overlaps ('minus embedding' above subtracts the caller's share only)"),
+        ("second instance: create + remember + context", f"{f(r['second_instance_p50_ms'])} ms "
+         f"(max {f(r['second_instance_max_ms'])})", "new SQLite file, warm process, 5 runs; target <= 50 ms"),
         ("RuleExtractor.extract alone", f(r["extract_only_msgs_per_s"], " msg/s"), "breakdown"),
         ("recall p50 / p95", f"{f(r['recall_p50_ms'])} / {f(r['recall_p95_ms'])} ms",
          "query embedding included; target p95 <= 25 ms"),

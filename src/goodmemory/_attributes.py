@@ -9,6 +9,7 @@ memories; the families' example vectors are computed once per embedder.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Sequence
@@ -122,7 +123,10 @@ class AttributeIndex:
         self.added: set[str] = set()  # ids of the records this call stored
         self.min_family_score = min_family_score
         self.min_similarity = min_similarity
-        self.records = [r for r in records if r.kind != MemoryKind.EPISODE and family_of(r.key) is not None]
+        # asked for every earlier memory of each candidate: looked up once per key for this call (not kept
+        # process-wide: keys hold words of what the user said, which a forget must not leave behind)
+        self._family_of = functools.lru_cache(maxsize=None)(family_of)
+        self.records = [r for r in records if r.kind != MemoryKind.EPISODE and self._family_of(r.key) is not None]
         texts = [_about(c) for c in candidates] + [_about(r) for r in self.records]
         vecs = _unit(embedder.embed(texts)) if texts else np.zeros((0, 1), np.float32)
         self.cand_vec = {id(c): vecs[i] for i, c in enumerate(candidates)}
@@ -135,9 +139,10 @@ class AttributeIndex:
         sims = protos @ vec
         best = int(np.argmax(sims))
         fam, score = fams[int(owner[best])], float(sims[best])
+        names = {f.name for f in fams}  # family names are unique; comparing the dataclasses field by field was slow
         for r in self.records:
-            f = family_of(r.key)
-            if f is None or f not in fams or r.id not in self.rec_vec:
+            f = self._family_of(r.key)
+            if f is None or f.name not in names or r.id not in self.rec_vec:
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
             if sim > score:
@@ -150,7 +155,7 @@ class AttributeIndex:
             return None
         hits = []
         for r in self.records:
-            fam = family_of(r.key)
+            fam = self._family_of(r.key)
             if fam is None or fam.name in _NO_STATEMENTS:
                 continue
             e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
@@ -167,7 +172,7 @@ class AttributeIndex:
             return None
         best, best_sim = None, self.same_attribute_similarity
         for r in self.records:
-            fam = family_of(r.key)
+            fam = self._family_of(r.key)
             # a later turn of the same call may change what an earlier one said; one turn's statements do not
             same_turn = r.id in self.added and bool(set(r.source.message_ids) & set(c.message_ids))
             # another person's change replaces what was said of another person, never the user's own value
@@ -181,7 +186,7 @@ class AttributeIndex:
         return (best, best_sim) if best is not None else None
 
     def _replacing(self, c: Candidate, r: MemoryRecord, sim: float) -> Placement:
-        fam = family_of(r.key)
+        fam = self._family_of(r.key)
         assert fam is not None
         e = Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key, similarity=sim)
         placed = self._placed(c, fam, r.key.split("~", 1)[0], sim,
@@ -196,7 +201,7 @@ class AttributeIndex:
         ``same_attribute_similarity`` (one of several values only when ``said`` adds nothing)."""
         best, best_sim = None, min(self.min_cross_similarity, self.same_attribute_similarity)
         for r in self.records:
-            other = family_of(r.key)
+            other = self._family_of(r.key)
             if other is None or other is fam or r.id not in self.rec_vec or r.id in self.added \
                     or other.name in ("task", "procedure", "instruction") or (other.multi and adds(said)):
                 continue
@@ -217,7 +222,7 @@ class AttributeIndex:
                 and abs((c.timestamp - latest.event_time).total_seconds()) <= _CORRECTS_WITHIN
             if corrects_latest and latest is not None:
                 # "Oops, that's wrong, it's ..." corrects what the user said just before
-                fam, score = family_of(latest.key), max(score, self.min_family_score)
+                fam, score = self._family_of(latest.key), max(score, self.min_family_score)
             # the earlier statement most alike in meaning decides first; naming a value of it comes next
             same = None if corrects_latest else self._same_attribute(c)
             if same is not None:
@@ -239,7 +244,7 @@ class AttributeIndex:
                 fam, score = named, max(score, self.min_family_score)
             vec = self.cand_vec[id(c)]
             if fam is not None and score >= self.min_change_family_score and not fam.multi and changes(c.value) \
-                    and any(family_of(r.key) is fam and r.id in self.rec_vec
+                    and any(self._family_of(r.key) is fam and r.id in self.rec_vec
                             and float(self.rec_vec[r.id] @ vec) >= self.min_change_family_score for r in self.records):
                 pass  # a change of a value the user gave: a weaker resemblance is enough ("these days I X instead")
             elif (fam is None or score < self.min_family_score) and c.metadata.get("reason"):
@@ -251,18 +256,18 @@ class AttributeIndex:
                                     f"its own note (best family {fam.name if fam else '-'} {score:.2f} < "
                                     f"{self.min_family_score:.2f})", [])
             own_key = _note_key(c.value) if fam is _NOTE else new_family_key(fam, c.value)
-            if not fam.multi and not c.is_correction and any(r.id in self.added and family_of(r.key) is fam
+            if not fam.multi and not c.is_correction and any(r.id in self.added and self._family_of(r.key) is fam
                                                                 for r in self.records):
                 # two statements of one call about one single-valued family are two attributes the family
                 # lumps together ("my paycheck" / "$5,000 in checking"), not a conflict
                 own_key = normalize_key(f"{fam.key}.{slot_key(' '.join(content_words(c.value)[:4]))}")
                 return self._placed(c, fam, own_key, score, "a second statement of the family in one call", [])
         else:
-            fam, score = family_of(c.key), 1.0
+            fam, score = self._family_of(c.key), 1.0
             if fam is None or fam.name in ("task", "procedure"):
                 return Placement(c)
             own_key = c.key
-            if not any(family_of(r.key) is fam for r in self.records):
+            if not any(self._family_of(r.key) is fam for r in self.records):
                 # a rule's attribute the user never gave before may change another one ("I quit the orchestra
                 # and I'm into woodworking now")
                 named = self._named_change(said or c.text)
@@ -273,13 +278,13 @@ class AttributeIndex:
         # (unless it corrects it): one turn's two statements are two facts, not a conflict
         earlier = [Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key,
                            similarity=float(self.rec_vec[r.id] @ vec) if vec is not None else 0.0)
-                   for r in self.records if family_of(r.key) is fam and r.id in self.rec_vec
+                   for r in self.records if self._family_of(r.key) is fam and r.id in self.rec_vec
                    and not (statement and r.id in self.added and not c.is_correction)]
         alike = None
         if not earlier and vec is not None and changes(said or c.value):
             alike = self._alike_elsewhere(vec, fam, said or c.value)
         if alike is not None:
-            fam = family_of(alike.key) or fam
+            fam = self._family_of(alike.key) or fam
             key: str | None = alike.key.split("~", 1)[0]
             why = "a change most alike an earlier statement of another attribute"
             earlier = [Earlier(key=alike.key, value=alike.value, at=alike.event_time, family_key=fam.key,
@@ -337,7 +342,7 @@ class AttributeIndex:
     def add(self, record: MemoryRecord, c: Candidate) -> None:
         """A record this call stored: later candidates of the call compare with it too."""
         vec = self.cand_vec.get(id(c))
-        if vec is not None and family_of(record.key) is not None:
+        if vec is not None and self._family_of(record.key) is not None:
             self.added.add(record.id)
             self.records.append(record)
             self.rec_vec[record.id] = vec

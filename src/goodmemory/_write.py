@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -262,6 +262,9 @@ def run_remember(
         batch.inserts.append(digest)
         decisions.append(WriteDecision(action=WriteAction.ADD, memory_id=digest.id,
                                        reason=f"session digest of {len(digest.source.message_ids)} turns"))
+    # the turns' and digest's vectors are the bulk of a call's model time: they start on the embedding worker
+    # now and are ready (cached) by step 4, while extraction and the write policy run on this thread
+    turns_embedded = _prefetch(wc.embedder, [r.text for r in batch.inserts])
 
     # 2. extraction (never writes; failures abort the whole call)
     existing_records = storage.list(
@@ -378,6 +381,7 @@ def run_remember(
         batch.events.append(MemoryEvent(r.id, "update", now, {"status": r.status.value}))
 
     # 4. embeddings: one batched call for everything new
+    turns_embedded()
     if batch.inserts:
         mat = wc.embedder.embed([r.text for r in batch.inserts])
         batch.vectors = {r.id: mat[i] for i, r in enumerate(batch.inserts)}
@@ -396,6 +400,11 @@ def run_remember(
                 "least important, oldest memories (open tasks and confirmed facts last)")
     memories = [*batch.inserts, *batch.updates]
     return WriteResult(memories=memories, decisions=decisions, warnings=list(wc.warnings))
+
+
+def _prefetch(embedder: Embedder, texts: list[str]) -> Callable[[], None]:
+    start = getattr(embedder, "prefetch", None)
+    return start(texts) if start is not None else (lambda: None)
 
 
 def _normalise(c: Candidate, domain: str | None) -> Candidate:

@@ -18,7 +18,8 @@ __all__ = ["TokenCounter", "count_tokens", "default_token_counter", "truncate_to
 
 
 _COUNT_CACHE = 20_000  # strings
-_CACHE_MAX_CHARS = 2_000  # longer texts are counted every time (rare; they would crowd the cache)
+_CACHE_MAX_CHARS = 2_000  # longer texts go to a small cache of their own (they would crowd the main one)
+_LONG_CACHE = 8  # long texts: a build_context counts its whole context ~3 times while it packs and checks
 
 
 class TokenCounter(Protocol):
@@ -47,12 +48,13 @@ class TiktokenCounter:
         self._lock = threading.Lock()
         # context lines repeat from query to query (the same memories rank again): count each once
         self._cached_count = lru_cache(maxsize=_COUNT_CACHE)(self._count)
+        self._cached_long = lru_cache(maxsize=_LONG_CACHE)(self._count)
 
     def _count(self, text: str) -> int:
         return len(self._enc.encode(text, disallowed_special=()))
 
     def count(self, text: str) -> int:
-        return self._cached_count(text) if len(text) <= _CACHE_MAX_CHARS else self._count(text)
+        return self._cached_count(text) if len(text) <= _CACHE_MAX_CHARS else self._cached_long(text)
 
     def cache_info(self) -> object:
         return self._cached_count.cache_info()

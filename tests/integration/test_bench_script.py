@@ -16,7 +16,7 @@ KEYS = (
     "remember_msgs_per_s", "extract_policy_msgs_per_s", "recall_p50_ms", "recall_p95_ms", "build_context_p50_ms",
     "build_context_p95_ms", "tokens_per_context", "bytes_per_memory", "peak_rss_mb", "bruteforce_p50_ms",
     "bruteforce_p95_ms", "memories", "messages", "storage", "seed", "remember_call_p50_ms", "remember_call_p95_ms",
-    "remember_last10pct_msgs_per_s", "remember_msgs_per_cpu_s",
+    "remember_last10pct_msgs_per_s", "remember_msgs_per_cpu_s", "embed_share_of_remember", "second_instance_p50_ms",
 )
 
 

@@ -39,3 +39,15 @@ def test_a_damaged_cache_file_is_rewritten(monkeypatch: pytest.MonkeyPatch, tmp_
     again = tokens._cached_spec()
     assert again == good
     assert cached.read_bytes() == data
+
+
+def test_a_long_text_counted_again_is_not_encoded_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    counter = tokens.TiktokenCounter()
+    long_text = (TEXT + "\n") * 60  # over the main cache's length limit, like a whole context
+    assert len(long_text) > tokens._CACHE_MAX_CHARS
+    encodes: list[int] = []
+    real = counter._enc.encode
+    monkeypatch.setattr(counter._enc, "encode", lambda t, **kw: encodes.append(1) or real(t, **kw))
+    first = counter.count(long_text)
+    assert counter.count(long_text) == first == len(real(long_text, disallowed_special=()))
+    assert len(encodes) == 1

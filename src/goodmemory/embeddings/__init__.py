@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -56,6 +58,30 @@ def _store_for(inner: Embedder, max_entries: int) -> _VectorStore:
         else:
             store.max = max(store.max, max_entries)
         return store
+
+
+# One worker per process embeds ahead for ``CachedEmbedder.prefetch``: ONNX Runtime releases the GIL while it
+# runs, so a remember's turns are embedded on the second core while its extraction and write policy run here.
+_POOL: ThreadPoolExecutor | None = None
+_PREFETCH_CHUNK = 8  # texts per worker job: small enough to share the tail, large enough to batch well
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="goodmemory-embed")
+        return _POOL
+
+
+def _forget_pool() -> None:  # a forked child has the executor object but not its thread
+    global _POOL, _POOL_LOCK
+    _POOL, _POOL_LOCK = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
 
 
 class CachedEmbedder:
@@ -110,6 +136,38 @@ class CachedEmbedder:
     @property
     def cache_identity(self) -> Hashable | None:
         return getattr(self.inner, "cache_identity", None)
+
+    @property
+    def thread_safe(self) -> bool:
+        """Whether the inner embedder may run on another thread while this one works (it says so itself)."""
+        return bool(getattr(self.inner, "thread_safe", False))
+
+    def prefetch(self, texts: Sequence[str]) -> Callable[[], None]:
+        """Start embedding ``texts`` into the cache on the embedding worker; the returned function finishes the
+        job and raises what it raised. A later ``embed`` of the same texts is answered from the cache.
+
+        The texts go in chunks of similar length: whatever the worker has not started when the caller comes to
+        wait, the caller embeds itself, so both cores finish the job together instead of one waiting for the
+        other. A text's vector does not depend on its batch beyond float rounding (cosine > 0.99999).
+        Embedders that do not declare ``thread_safe`` (a user's own, OpenAI) are never run on another thread:
+        then nothing starts here, and the caller's own ``embed`` does the work as without a prefetch."""
+        order = sorted(dict.fromkeys(texts), key=len)
+        # opt-out: the worker buys wall time with ~10% more CPU, a loss where every core is busy anyway
+        if not order or not self.thread_safe or os.environ.get("GOODMEMORY_EMBED_WORKER", "1") == "0":
+            return lambda: None
+        chunks = [order[i:i + _PREFETCH_CHUNK] for i in range(0, len(order), _PREFETCH_CHUNK)]
+        pool = _pool()
+        futures: list[Future[np.ndarray]] = [pool.submit(self.embed, c) for c in chunks]
+
+        def finish() -> None:
+            left = [t for f, c in zip(futures, chunks, strict=True) if f.cancel() for t in c]
+            if left:
+                self.embed(left)
+            for f in futures:
+                if not f.cancelled():
+                    f.result()
+
+        return finish
 
     def embed_fixed(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors of texts that ship with the library (never user data): the inner embedder's disk copy when it

@@ -137,6 +137,11 @@ class MiniLMEmbedder:
         return ("minilm", str(self.model_path))
 
     @property
+    def thread_safe(self) -> bool:
+        """ONNX Runtime sessions take concurrent runs (``CachedEmbedder.prefetch``); torch is left to one thread."""
+        return os.environ.get("GOODMEMORY_EMBED_RUNTIME", "onnx") != "torch" and self.runtime != "torch"
+
+    @property
     def cache_dir(self) -> Path:
         return self._cache_dir or _onnx.cache_dir()
 

@@ -18,13 +18,14 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
+from pydantic import BaseModel
 
 from ..errors import DimensionMismatchError, InvalidInputError, SlotConflictError, StorageError
 from ..models import MemoryKind, MemoryRecord, new_id
 from . import _schema as S
 from .base import DeleteCounts, MemoryEvent, MemoryFilter, WriteBatch, slot_scope
 
-__all__ = ["UserHasher", "check_batch", "delete_rows", "tombstone", "load_user_hasher", "check_bulk_batch", "check_new_turns", "chunks", "event_rows", "key_range", "memory_row",
+__all__ = ["UserHasher", "check_batch", "forget_parsed", "read_record", "delete_rows", "tombstone", "load_user_hasher", "check_bulk_batch", "check_new_turns", "chunks", "event_rows", "key_range", "memory_row",
            "new_turn_keys", "tombstone_dicts", "where"]
 
 
@@ -229,6 +230,57 @@ def list_union(requests: Sequence[tuple[MemoryFilter, int | None]],
     return union_all(*branches) if len(branches) > 1 else branches[0]
 
 
+# Records read back from our own storage: each distinct stored JSON is validated once, then handed out as copies.
+# remember reads the user's ~500 newest memories on every call and build_context ~90 candidates, mostly the same
+# rows again; validating one (six datetime validators, nested source) costs ~3x copying it. The key is the whole
+# stored JSON (user id included), so a hit is exactly the row that was read, and a changed row is a miss.
+_PARSED: OrderedDict[str, MemoryRecord] = OrderedDict()
+_PARSED_MAX = 8_192
+_PARSED_LOCK = threading.Lock()
+
+
+def _thaw(value: Any) -> Any:
+    """A fresh copy of a JSON value's containers (what ``copy.deepcopy`` does for JSON, several times faster)."""
+    if isinstance(value, dict):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_thaw(v) for v in value]
+    return value
+
+
+def _fresh(model: Any) -> Any:
+    """A copy that shares nothing mutable with ``model`` (lists, dicts, nested models copied; the rest is
+    immutable: str, numbers, datetimes, enums)."""
+    out = model.model_copy()
+    fresh = {k: (_fresh(v) if isinstance(v, BaseModel) else _thaw(v)) for k, v in model.__dict__.items()
+             if isinstance(v, list | dict | BaseModel)}
+    out.__dict__.update(fresh)  # not setattr: the fields-set stays what validation made it
+    return out
+
+
+def forget_parsed() -> None:
+    """Drop every record kept by :func:`read_record`: a delete (forget, eviction, expiry) leaves no copy of what
+    it deleted in this process, nor of the versions a forget rewrote before deleting (deletes are rare)."""
+    with _PARSED_LOCK:
+        _PARSED.clear()
+
+
+def read_record(data: str | bytes) -> MemoryRecord:
+    """A stored record (its JSON from our own table), as a record the caller may change freely."""
+    key = data if isinstance(data, str) else data.decode("utf-8")
+    with _PARSED_LOCK:
+        hit = _PARSED.get(key)
+        if hit is not None:
+            _PARSED.move_to_end(key)
+    if hit is None:
+        hit = MemoryRecord.model_validate_json(key)
+        with _PARSED_LOCK:
+            _PARSED[key] = hit
+            if len(_PARSED) > _PARSED_MAX:
+                _PARSED.popitem(last=False)
+    return _fresh(hit)
+
+
 def split_lists(rows: Sequence[Any], requests: Sequence[tuple[MemoryFilter, int | None]]) -> list[list[MemoryRecord]]:
     """Rows ``(q, data, created_at, id)`` of :func:`list_union` back into one ordered list per request."""
     groups: list[list[Any]] = [[] for _ in requests]
@@ -236,7 +288,7 @@ def split_lists(rows: Sequence[Any], requests: Sequence[tuple[MemoryFilter, int 
         groups[int(row[0])].append(row)
     out: list[list[MemoryRecord]] = []
     for (flt, _), group in zip(requests, groups, strict=True):
-        records = [MemoryRecord.model_validate_json(r[1]) for r in group]
+        records = [read_record(r[1]) for r in group]
         records.sort(key=flt.sort_key(), reverse=flt.newest_first)
         out.append(records)
     return out
@@ -300,6 +352,8 @@ def delete_rows(conn: Any, user_id: str, memory_ids: Sequence[str], *, user_hash
     chunk their full-text entries (``full_text(conn, ids)`` deletes or counts them: the adapter's own index),
     vectors (``vectors``: the adapter's ``gm_vectors`` table), history and rows, then the tombstone."""
     from sqlalchemy import delete, insert, select
+
+    forget_parsed()
 
     m = S.memories.c
     ids = list(dict.fromkeys(memory_ids))

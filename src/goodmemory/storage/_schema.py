@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import (
     Boolean,
@@ -49,6 +50,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    event,
     text,
 )
 
@@ -327,14 +329,40 @@ def migrate(conn: Connection, fts: str, *, target: int | None = None) -> int:
             f"this database has schema version {found}, but this GoodMemory understands up to "
             f"{SCHEMA_VERSION}: upgrade goodmemory (pip install -U goodmemory)"
         )
-    for version, _name, step in MIGRATIONS:
-        if found < version <= target:
-            step(conn, fts)
-            conn.execute(
-                text(
-                    "INSERT INTO gm_meta(name, value) VALUES('schema_version', :v) "
-                    "ON CONFLICT(name) DO UPDATE SET value = excluded.value"
-                ),
-                {"v": str(version)},
-            )
+    fresh = found == 0 and conn.dialect.name == "sqlite"
+    script = _FRESH_SQLITE.get((fts, target)) if fresh else None
+    if script is not None:
+        for statement, params in script:
+            conn.exec_driver_sql(statement, params)
+        return found
+    captured: list[tuple[str, Any, bool]] = []
+
+    def capture(_c: Any, _cur: Any, statement: str, params: Any, _ctx: Any, many: bool) -> None:
+        captured.append((statement, params, many))
+
+    if fresh:
+        event.listen(conn, "after_cursor_execute", capture)
+    try:
+        for version, _name, step in MIGRATIONS:
+            if found < version <= target:
+                step(conn, fts)
+                conn.execute(
+                    text(
+                        "INSERT INTO gm_meta(name, value) VALUES('schema_version', :v) "
+                        "ON CONFLICT(name) DO UPDATE SET value = excluded.value"
+                    ),
+                    {"v": str(version)},
+                )
+    finally:
+        if fresh:
+            event.remove(conn, "after_cursor_execute", capture)
+    if fresh and not any(many for _s, _p, many in captured):
+        _FRESH_SQLITE[(fts, target)] = [(st, tuple(p) if isinstance(p, list) else p) for st, p, _m in captured]
     return found
+
+
+# A new SQLite file gets the same statements every time: the first full migration of the process records the SQL
+# that succeeded (every step is plain DDL and the version rows, nothing per store: the store key is made after
+# migrating), and the next new files replay it without compiling each statement again (an instance per tenant
+# or request on a new file paid ~15 ms of schema creation). Keyed by (full-text flavour, target version).
+_FRESH_SQLITE: dict[tuple[str, int], list[tuple[str, Any]]] = {}

@@ -11,14 +11,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Connection, delete, select, text
+from sqlalchemy import Connection, Engine, create_engine, delete, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.pool import StaticPool
+from sqlalchemy.util import LRUCache
 
 from ..errors import SlotConflictError, StorageError, StorageUnavailableError
 from . import _schema as S
 from .base import MemoryFilter
 
-__all__ = ["INSERT_FTS", "TermCounts", "VecCache", "delete_fts", "integrity_error", "load_matrix", "on_connect", "map_operational", "mask", "nullcontext", "scrub_file",
+__all__ = ["INSERT_FTS", "TermCounts", "VecCache", "delete_fts", "integrity_error", "load_matrix", "make_engine", "on_connect", "map_operational", "mask", "nullcontext", "scrub_file",
            "top_k"]
 
 
@@ -77,6 +79,46 @@ def load_matrix(conn: Connection, user_id: str, user_key: str, dim: int, cached:
         transferable=np.array([bool(r[5]) for r in rows], dtype=bool),
         records_meta=[(r[6], r[7], r[8], r[4]) for r in rows],
     )
+
+
+class _SharedCompiled:
+    """Compiled SQL shared by the SQLite engines of this process (``compiled_cache`` execution option).
+
+    SQLAlchemy keys its compiled-statement cache by the dialect *instance*, and every engine has its own, so a
+    second ``GoodMemory`` on a new file compiled each statement again (~6 for its first context, ~30 for its
+    first remember: the largest share of what a new instance per tenant or request paid). Every engine here is
+    made by :func:`make_engine` with the same dialect settings, so a statement compiled for one is the same
+    SQL, parameter order and type processors for another: the key replaces the instance by what the
+    compilation depends on (dialect class, SQLite version, parameter style, datetime handling)."""
+
+    def __init__(self, size: int) -> None:
+        self._lru: LRUCache[Any, Any] = LRUCache(size)
+
+    @staticmethod
+    def _key(key: tuple[Any, ...]) -> tuple[Any, ...]:
+        d = key[0]
+        return (type(d), d.server_version_info, d.paramstyle, d.native_datetime, *key[1:])
+
+    def get(self, key: tuple[Any, ...], default: Any = None) -> Any:
+        return self._lru.get(self._key(key), default)
+
+    def __setitem__(self, key: tuple[Any, ...], value: Any) -> None:
+        self._lru[self._key(key)] = value
+
+    def __len__(self) -> int:
+        return len(self._lru)
+
+
+SHARED_COMPILED = _SharedCompiled(1_000)
+
+
+def make_engine(url: str, *, memory: bool, busy_timeout_ms: int, echo: bool) -> Engine:
+    options = {"compiled_cache": SHARED_COMPILED}
+    if memory:
+        return create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}, echo=echo,
+                             execution_options=options)
+    return create_engine(url, connect_args={"timeout": busy_timeout_ms / 1000, "check_same_thread": False}, echo=echo,
+                         execution_options=options)
 
 
 def on_connect(busy_timeout_ms: int, wal: bool) -> Callable[[Any, Any], None]:

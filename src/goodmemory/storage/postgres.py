@@ -91,6 +91,7 @@ from ._common import (
     load_user_hasher,
     memory_row,
     new_turn_keys,
+    read_record,
     split_lists,
     tombstone_dicts,
     where,
@@ -380,7 +381,7 @@ class PostgresStorage:
     def get(self, user_id: str, memory_id: str) -> MemoryRecord | None:
         stmt = select(S.memories.c.data).where(S.memories.c.user_id == user_id, S.memories.c.id == memory_id)
         row = self._run(lambda conn: conn.execute(stmt).first(), read=True)
-        return MemoryRecord.model_validate_json(row[0]) if row else None
+        return read_record(row[0]) if row else None
 
     def _list_select(self, user_id: Any, flt: MemoryFilter, limit: int | None) -> Any:
         c = S.memories.c
@@ -394,7 +395,7 @@ class PostgresStorage:
     def list(self, user_id: str, flt: MemoryFilter | None = None, *, limit: int | None = None) -> list[MemoryRecord]:
         stmt = self._list_select(user_id, flt or MemoryFilter(statuses=None), limit)
         rows = self._run(lambda conn: conn.execute(stmt).all(), read=True)
-        return [MemoryRecord.model_validate_json(r[0]) for r in rows]
+        return [read_record(r[0]) for r in rows]
 
     def list_many(self, user_id: str, requests: Sequence[ListRequest]) -> builtins.list[builtins.list[MemoryRecord]]:
         stmt, params = self._statements.list_union(user_id, requests, self._list_select)

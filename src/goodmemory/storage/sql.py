@@ -26,7 +26,6 @@ from sqlalchemy import (
     Integer,
     bindparam,
     column,
-    create_engine,
     delete,
     event,
     func,
@@ -38,7 +37,6 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError, SQLAlchemyError
-from sqlalchemy.pool import StaticPool
 
 from ..errors import (
     DimensionMismatchError,
@@ -60,9 +58,11 @@ from ._common import (
     check_new_turns,
     delete_rows,
     event_rows,
+    forget_parsed,
     load_user_hasher,
     memory_row,
     new_turn_keys,
+    read_record,
     split_lists,
     tombstone_dicts,
     user_param,
@@ -75,6 +75,7 @@ from ._sqlite import (
     delete_fts,
     integrity_error,
     load_matrix,
+    make_engine,
     map_operational,
     mask,
     nullcontext,
@@ -125,14 +126,7 @@ class SQLStorage:
         self._memory_db = url in ("sqlite://", "sqlite:///:memory:", "sqlite:///")
         self._lock = threading.RLock()  # one shared connection for in-memory databases
         try:
-            if self._memory_db:
-                self.engine: Engine = create_engine(
-                    "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}, echo=echo
-                )
-            else:
-                self.engine = create_engine(
-                    url, connect_args={"timeout": busy_timeout_ms / 1000, "check_same_thread": False}, echo=echo
-                )
+            self.engine: Engine = make_engine(url, memory=self._memory_db, busy_timeout_ms=busy_timeout_ms, echo=echo)
         except SQLAlchemyError as exc:
             raise StorageUnavailableError(f"cannot open {url}: {exc}") from exc
         wal = not self._memory_db
@@ -335,7 +329,7 @@ class SQLStorage:
             row = conn.execute(
                 select(S.memories.c.data).where(S.memories.c.user_id == user_id, S.memories.c.id == memory_id)
             ).first()
-        return MemoryRecord.model_validate_json(row[0]) if row else None
+        return read_record(row[0]) if row else None
 
     def _list_select(self, user_id: Any, flt: MemoryFilter, limit: int | None, *, ids_param: bool = False) -> Any:
         """``ids_param``: the ids come as one JSON array bound to ``gm_ids`` (any number of them)."""
@@ -376,7 +370,7 @@ class SQLStorage:
             stmt, params = self._list_select(user_id, flt, limit), {}
         with self._conn() as conn:
             rows = conn.execute(stmt, params).all()
-        return [MemoryRecord.model_validate_json(r[0]) for r in rows]
+        return [read_record(r[0]) for r in rows]
 
     def list_many(self, user_id: str, requests: Sequence[ListRequest]) -> builtins.list[builtins.list[MemoryRecord]]:
         stmt, params = self._statements.list_union(user_id, requests, self._list_select)
@@ -460,6 +454,7 @@ class SQLStorage:
                 # Without FTS5 secure-delete, merging the index drops deleted terms from its pages.
                 conn.execute(text("INSERT INTO gm_fts(gm_fts) VALUES('optimize')"))
             self._bump(conn, user_id)
+        forget_parsed()  # again after commit: a read that ran during the delete may have kept an old row
         self._vec_cache.pop(user_id, None)
         if not self._memory_db:
             counts.pending_scrub = not self._checkpoint()
