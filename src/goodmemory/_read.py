@@ -54,6 +54,7 @@ class ReadContext:
 def _ranked(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
     limit: int, include_history: bool, now: datetime, meanwhile: Callable[[QueryPlan], T], vector_depth: int = 0,
+    tags: tuple[str, ...] | None = None,
 ) -> tuple[list[RankedHit], dict[str, object], T, list[MemoryRecord]]:
     """Searches both channels and ranks; ``meanwhile`` (more storage reads) runs before the query embeds.
 
@@ -63,7 +64,7 @@ def _ranked(
     cfg = rc.config.retrieval()
     plan = plan_query(query, at=now, domain=domain, kinds=kinds, limit=limit)
     statuses = (MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED) if include_history else ACTIVE_ONLY
-    flt = MemoryFilter(statuses=statuses, kinds=kinds, visible_in_domain=domain)
+    flt = MemoryFilter(statuses=statuses, kinds=kinds, visible_in_domain=domain, tags=tags)
     # a question about a time ("on March 16, 2022") searches deeper, and what it finds from that time
     # competes as a channel of its own: the turns of that day rarely lead a search over the whole history
     depth = cfg.candidates * (cfg.window_depth if plan.window is not None and cfg.window_candidates else 1)
@@ -122,10 +123,10 @@ def _statement_turns(records: Iterable[MemoryRecord]) -> dict[str, str]:
 
 def run_recall(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
-    limit: int, include_history: bool, now: datetime,
+    limit: int, include_history: bool, now: datetime, tags: tuple[str, ...] | None = None,
 ) -> RecallResult:
     hits, trace, _, _ = _ranked(rc, query, user_id=user_id, domain=domain, kinds=kinds, limit=limit,
-                             include_history=include_history, now=now, meanwhile=lambda _: None)
+                             include_history=include_history, now=now, meanwhile=lambda _: None, tags=tags)
     if rc.config.track_recalls and hits:
         rc.storage.mark_recalled(user_id, [h.record.id for h in hits], now)
     return RecallResult(
@@ -208,6 +209,7 @@ def _shortened(e: Entry, room: int, tokens: TokenCounter, least: int, compact: b
 
 def run_build_context(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, max_tokens: int, now: datetime,
+    tags: tuple[str, ...] | None = None,
 ) -> tuple[Context, list[str]]:
     cfg = rc.config
     cc = cfg.context()
@@ -217,23 +219,23 @@ def run_build_context(
         """The reads every context makes besides the searches, in one round trip."""
         return list_many(rc.storage, user_id, [
             # the core profile: the most important facts about the user (identity frames every answer)
-            (MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain=domain, most_important_first=True),
+            (MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain=domain, most_important_first=True, tags=tags),
              cfg.core_profile_items),
             # the newest open loops compete by default; older ones only when the search finds them relevant
-            (MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,), visible_in_domain=domain, newest_first=True),
+            (MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,), visible_in_domain=domain, newest_first=True, tags=tags),
              3 * cc.recent_loops),
             # how the user wants to be answered applies to every answer, whatever the question
             (MemoryFilter(kinds=(MemoryKind.PREFERENCE,), key_prefix="preference.communication.",
-                          visible_in_domain=domain, newest_first=True), 3),
+                          visible_in_domain=domain, newest_first=True, tags=tags), 3),
             # facts of the families the question points at ("my car" -> vehicle.*), even if the words differ
             # (read deeper than shown: the facts a rule parsed go before the user's words filed under the family)
-            *((MemoryFilter(key_prefix=prefix, visible_in_domain=domain, newest_first=True), cc.hinted_depth)
+            *((MemoryFilter(key_prefix=prefix, visible_in_domain=domain, newest_first=True, tags=tags), cc.hinted_depth)
               for prefix in plan.key_hints),
         ])
 
     hits, trace, (profile, loops, style, *hinted), turns = _ranked(
         rc, query, user_id=user_id, domain=domain, kinds=None, limit=cfg.context_candidates, include_history=False,
-        now=now, meanwhile=standing, vector_depth=max_tokens // cc.dense_turn_tokens)
+        now=now, meanwhile=standing, vector_depth=max_tokens // cc.dense_turn_tokens, tags=tags)
     loops = [r for r in loops if r.metadata.get("state", "open") == "open"][: cc.recent_loops]
     # a family's newest statements ("The user said: ...", filed by meaning) must not crowd out the values a rule
     # parsed from the same family: shared user-memory @500 0.906 -> 0.865 when six statements about the user's cars

@@ -33,6 +33,7 @@ from ..storage.base import (
     WriteBatch,
     list_many,
 )
+from ._conformance_tags import TagConformance
 
 __all__ = ["BulkLoadConformance", "StorageConformance", "make_record"]
 
@@ -193,7 +194,7 @@ class BulkLoadConformance:
         assert storage.search_vector("u", VectorQuery(_vec(2), limit=1))[0][0] == b.id
 
 
-class StorageConformance(BulkLoadConformance):
+class StorageConformance(BulkLoadConformance, TagConformance):
     """Mixin of tests; subclasses provide a ``storage`` fixture yielding a fresh, empty adapter."""
 
     # -- CRUD -------------------------------------------------------------
