@@ -35,11 +35,11 @@ from typing import Any, Literal
 
 from pydantic import AnyHttpUrl, BaseModel, Field
 
-from .._short_ids import resolve_id_async
 from .._validate import check_user
 from ..aio import AsyncGoodMemory
 from ..errors import GoodMemoryError, InvalidInputError
 from ..memory import GoodMemory, create_good_memory
+from ._ids import full_memory_id
 from ._keys import KEYS_ENV, KeyRing, load_api_keys
 
 try:
@@ -91,9 +91,7 @@ def _server(memory: GoodMemory | AsyncGoodMemory, user_of: Callable[[Context], s
 
     async def full_id(memory_id: str, user_id: str) -> str:
         # a context cites memories by short id ([3fa9c1 profile]): the model passes that on
-        async def ids() -> list[str]:
-            return [r.id for r in await amem.list(user_id=user_id, include_history=True)]
-        return await resolve_id_async(memory_id, ids)
+        return await full_memory_id(amem, memory_id, user_id)
 
     async def remember(
         messages: list[ChatMessage],

@@ -24,7 +24,6 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .._short_ids import resolve_id_async
 from .._version import __version__
 from ..aio import AsyncGoodMemory
 from ..errors import (
@@ -50,6 +49,7 @@ from ..models import (
     UserExport,
     WriteResult,
 )
+from ._ids import full_memory_id
 from ._keys import KEYS_ENV, KeyRing, load_api_keys
 
 try:
@@ -204,10 +204,7 @@ def create_app(memory: GoodMemory | AsyncGoodMemory, *, api_keys: Mapping[str, s
                                limit=limit, tags=tag)
 
     async def full_id(memory_id: str, user: str) -> str:
-        """The id, or the one id of this user's that starts with it (a context's short id, as the CLI takes)."""
-        async def ids() -> list[str]:
-            return [r.id for r in await amem.list(user_id=user, include_history=True)]
-        return await resolve_id_async(memory_id, ids)
+        return await full_memory_id(amem, memory_id, user)  # a context's short id, as the CLI takes
 
     @app.get("/v1/memories/{memory_id}", response_model=MemoryRecord, tags=["memories"])
     async def get_memory(memory_id: str, user: User) -> MemoryRecord:
