@@ -109,6 +109,7 @@ def run_maintain(storage: Storage, users: list[str], *, now: datetime, staleness
             for dup in group[1:]:
                 keep.source.message_ids = [*keep.source.message_ids,
                                            *[m for m in dup.source.message_ids if m not in keep.source.message_ids]]
+                keep.tags = list(dict.fromkeys([*keep.tags, *dup.tags]))  # a tag filter still finds it
                 d = dup.model_copy(deep=True)
                 d.status, d.superseded_by, d.valid_to, d.updated_at = MemoryStatus.SUPERSEDED, keep.id, now, now
                 changed[d.id] = d

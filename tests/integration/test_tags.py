@@ -160,3 +160,14 @@ def test_the_async_facade_passes_tags_through(tmp_path: Path) -> None:
             assert set((await amem.forget(user_id="u1", tags=["a"])).memory_ids) == {r.id for r in res.memories}
 
     asyncio.run(main())
+
+
+def test_consolidating_duplicates_keeps_the_tags_of_both(tmem: GoodMemory) -> None:
+    from goodmemory.storage.base import WriteBatch
+    from goodmemory.testing.conformance import make_record
+
+    old = make_record("u1", "User's gym is Fit Lisboa.", key="fact.gym", domain="health", minutes=1)
+    dup = make_record("u1", "User's gym is Fit Lisboa.", key="fact.gym", domain="sport", minutes=2, tags=["fitness"])
+    tmem.storage.write("u1", WriteBatch(inserts=[old, dup]))
+    assert tmem.maintain(user_id="u1").consolidated == 1
+    assert [r.id for r in tmem.list(user_id="u1", tags=["fitness"])] == [old.id]  # the keeper, tagged now
