@@ -29,11 +29,11 @@ if [ "${KEEP:-0}" = 1 ]; then echo "check_extras: work dir $WORK"; else trap 'rm
 
 README_TEST=tests/integration/test_readme_integrations.py
 declare -A TESTS=(
-  [mcp]="tests/integration/test_mcp.py $README_TEST::test_mcp_servers_entry_is_valid_json_naming_the_installed_command"
+  [mcp]="tests/integration/test_mcp.py tests/integration/test_mcp_tags.py $README_TEST::test_mcp_servers_entry_is_valid_json_naming_the_installed_command"
   [openai-agents]="tests/integration/test_openai_agents.py tests/integration/test_adapter_persistence.py::test_agents_session_history_survives_a_restart $README_TEST::test_integration_example_runs[agents]"
   [langgraph]="tests/integration/test_langgraph.py tests/integration/test_adapter_persistence.py::test_langgraph_items_survive_a_restart tests/integration/test_adapter_persistence.py::test_langgraph_on_an_in_memory_store_stays_in_memory $README_TEST::test_integration_example_runs[langchain]"
   [otel]="tests/integration/test_otel.py $README_TEST::test_integration_example_runs[opentelemetry]"
-  [server]="tests/integration/test_server.py $README_TEST::test_integration_example_runs[fastapi]"
+  [server]="tests/integration/test_server.py tests/integration/test_server_tags_ids.py $README_TEST::test_integration_example_runs[fastapi]"
   [pydantic-ai]="tests/integration/test_pydantic_ai.py $README_TEST::test_integration_example_runs[pydantic_ai]"
   [llama-index]="tests/integration/test_llama_index.py $README_TEST::test_integration_example_runs[llama_index]"
 )

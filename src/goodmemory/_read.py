@@ -58,7 +58,7 @@ class ReadContext:
 def _ranked(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
     limit: int, include_history: bool, now: datetime, meanwhile: Callable[[QueryPlan], T], vector_depth: int = 0,
-    thread_weight: float | None = None,
+    thread_weight: float | None = None, tags: tuple[str, ...] | None = None,
 ) -> tuple[list[RankedHit], dict[str, object], T, list[MemoryRecord], np.ndarray]:
     """Searches both channels and ranks; ``meanwhile`` (more storage reads) runs before the query embeds.
 
@@ -70,7 +70,7 @@ def _ranked(
         cfg = replace(cfg, thread_weight=thread_weight)
     plan = plan_query(query, at=now, domain=domain, kinds=kinds, limit=limit)
     statuses = (MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED) if include_history else ACTIVE_ONLY
-    flt = MemoryFilter(statuses=statuses, kinds=kinds, visible_in_domain=domain)
+    flt = MemoryFilter(statuses=statuses, kinds=kinds, visible_in_domain=domain, tags=tags)
     # a question about a time ("on March 16, 2022") searches deeper, and what it finds from that time
     # competes as a channel of its own: the turns of that day rarely lead a search over the whole history
     depth = cfg.candidates * (cfg.window_depth if plan.window is not None and cfg.window_candidates else 1)
@@ -129,10 +129,10 @@ def _statement_turns(records: Iterable[MemoryRecord]) -> dict[str, str]:
 
 def run_recall(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
-    limit: int, include_history: bool, now: datetime,
+    limit: int, include_history: bool, now: datetime, tags: tuple[str, ...] | None = None,
 ) -> RecallResult:
     hits, trace, _, _, _ = _ranked(rc, query, user_id=user_id, domain=domain, kinds=kinds, limit=limit,
-                             include_history=include_history, now=now, meanwhile=lambda _: None)
+                                   include_history=include_history, now=now, meanwhile=lambda _: None, tags=tags)
     if rc.config.track_recalls and hits:
         rc.storage.mark_recalled(user_id, [h.record.id for h in hits], now)
     return RecallResult(
@@ -251,7 +251,7 @@ def _shortened(e: Entry, room: int, tokens: TokenCounter, least: int, compact: b
 
 
 def _fill(rc: ReadContext, add: Callable[..., None], order: list[Entry], qvec: np.ndarray, *, user_id: str,
-          domain: str | None, max_tokens: int, searched: int) -> None:
+          domain: str | None, max_tokens: int, searched: int, tags: tuple[str, ...] | None = None) -> None:
     """Spends the budget the fused lists leave: the next raw turns nearest the question, in dense order.
 
     The fused lists run out before a large budget does when many of their turns are dropped (said word for
@@ -266,7 +266,7 @@ def _fill(rc: ReadContext, add: Callable[..., None], order: list[Entry], qvec: n
             or sum(e.tokens for e in order) >= cc.fill_share * max_tokens):
         return
     depth = searched + cc.fill_depth * (max_tokens // cc.dense_turn_tokens)
-    flt = MemoryFilter(kinds=(MemoryKind.EPISODE,), visible_in_domain=domain)
+    flt = MemoryFilter(kinds=(MemoryKind.EPISODE,), visible_in_domain=domain, tags=tags)
     ids = tuple(m for m, _ in rc.storage.search_vector(user_id, VectorQuery(qvec, depth, flt)))
     found = {r.id: r for r in rc.storage.list(user_id, MemoryFilter(memory_ids=ids))} if ids else {}
     nearest = [r for m in ids if (r := found.get(m)) is not None and _raw_turn(r)]
@@ -279,6 +279,7 @@ def _fill(rc: ReadContext, add: Callable[..., None], order: list[Entry], qvec: n
 
 def run_build_context(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, max_tokens: int, now: datetime,
+    tags: tuple[str, ...] | None = None,
 ) -> tuple[Context, list[str]]:
     cfg = rc.config
     cc = cfg.context()
@@ -288,23 +289,23 @@ def run_build_context(
         """The reads every context makes besides the searches, in one round trip."""
         return list_many(rc.storage, user_id, [
             # the core profile: the most important facts about the user (identity frames every answer)
-            (MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain=domain, most_important_first=True),
+            (MemoryFilter(kinds=(MemoryKind.PROFILE,), visible_in_domain=domain, most_important_first=True, tags=tags),
              cfg.core_profile_items),
             # the newest open loops compete by default; older ones only when the search finds them relevant
-            (MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,), visible_in_domain=domain, newest_first=True),
+            (MemoryFilter(kinds=(MemoryKind.OPEN_LOOP,), visible_in_domain=domain, newest_first=True, tags=tags),
              3 * cc.recent_loops),
             # how the user wants to be answered applies to every answer, whatever the question
             (MemoryFilter(kinds=(MemoryKind.PREFERENCE,), key_prefix="preference.communication.",
-                          visible_in_domain=domain, newest_first=True), 3),
+                          visible_in_domain=domain, newest_first=True, tags=tags), 3),
             # facts of the families the question points at ("my car" -> vehicle.*), even if the words differ
             # (read deeper than shown: the facts a rule parsed go before the user's words filed under the family)
-            *((MemoryFilter(key_prefix=prefix, visible_in_domain=domain, newest_first=True), cc.hinted_depth)
+            *((MemoryFilter(key_prefix=prefix, visible_in_domain=domain, newest_first=True, tags=tags), cc.hinted_depth)
               for prefix in plan.key_hints),
         ])
 
     hits, trace, (profile, loops, style, *hinted), turns, qvec = _ranked(
         rc, query, user_id=user_id, domain=domain, kinds=None, limit=cfg.context_candidates, include_history=False,
-        now=now, meanwhile=standing, vector_depth=max_tokens // cc.dense_turn_tokens,
+        now=now, meanwhile=standing, vector_depth=max_tokens // cc.dense_turn_tokens, tags=tags,
         thread_weight=cc.compact_thread_weight if max_tokens <= cc.compact_below_tokens else None)
     loops = [r for r in loops if r.metadata.get("state", "open") == "open"][: cc.recent_loops]
     # a family's newest statements ("The user said: ...", filed by meaning) must not crowd out the values a rule
@@ -413,7 +414,8 @@ def run_build_context(
         if sum(e.tokens for e in order) > max_tokens:
             break
         add(pool[mid], score)
-    _fill(rc, add, order, qvec, user_id=user_id, domain=domain, max_tokens=max_tokens, searched=len(turns))
+    _fill(rc, add, order, qvec, user_id=user_id, domain=domain, max_tokens=max_tokens, searched=len(turns),
+          tags=tags)
 
     frame = render_frame(max_tokens, cc.full_frame_share, rc.tokens.count)
     result = pack(order, max_tokens, render=lambda entries: render(entries, frame=frame, compact=compact),

@@ -6,12 +6,12 @@ Pure: the caller passes the ids of one user's memories, so a prefix can only eve
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 
 from .context import ID_LEN
 from .errors import InvalidInputError, MemoryNotFoundError
 
-__all__ = ["is_prefix", "resolve_id"]
+__all__ = ["is_prefix", "resolve_id", "resolve_id_async"]
 
 _FULL = re.compile(r"[0-9a-f]{32}")
 _HEX = re.compile(r"[0-9a-f]+")
@@ -45,3 +45,11 @@ def resolve_id(given: str, ids_of_user: Callable[[], Iterable[str]]) -> str:
         raise InvalidInputError(f"memory id {given!r} matches {len(matches)} memories ({shown}): "
                                 "give more characters")
     return matches[0]
+
+
+async def resolve_id_async(given: str, ids_of_user: Callable[[], Awaitable[Iterable[str]]]) -> str:
+    """:func:`resolve_id` for async callers (the REST and MCP servers): ``ids_of_user`` is awaited for a prefix only."""
+    if not is_prefix(given):
+        return given
+    ids = list(await ids_of_user())
+    return resolve_id(given, lambda: ids)

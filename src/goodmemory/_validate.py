@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from .errors import InvalidInputError
 from .models import FeedbackSignal, MemoryKind, Message
 
-__all__ = ["check_at", "check_kinds", "check_messages", "check_positive", "check_signal", "check_user", "check_opt_str"]
+__all__ = ["check_at", "check_kinds", "check_messages", "check_positive", "check_signal", "check_user", "check_opt_str", "check_tags"]
 
 _ROLES = ("user", "assistant", "system", "tool")
 
@@ -68,6 +68,35 @@ def check_kinds(kinds: Any) -> tuple[MemoryKind, ...] | None:
         return tuple(MemoryKind(k) for k in kinds)
     except (ValueError, TypeError):
         raise InvalidInputError(f"unknown kinds {kinds!r}; use some of {[k.value for k in MemoryKind]}") from None
+
+
+MAX_TAGS = 20  # per remember() call, per memory and per filter
+MAX_TAG_CHARS = 64
+
+
+def check_tags(tags: Any, *, selects: bool = False) -> tuple[str, ...] | None:
+    """Tags as given (surrounding whitespace stripped, case kept, duplicates dropped), or None for no tags.
+
+    A bare string is refused rather than read as one tag or as its characters: both readings happen."""
+    if tags is None:
+        return None
+    if isinstance(tags, str) or not isinstance(tags, (list, tuple, set, frozenset)):
+        raise InvalidInputError(f"tags must be a list of strings, e.g. tags=['project-x'], got {type(tags).__name__}")
+    out: dict[str, None] = {}
+    for t in tags:
+        if not isinstance(t, str) or not t.strip():
+            raise InvalidInputError(f"each tag must be a non-empty string, got {t!r}")
+        t = t.strip()
+        if len(t) > MAX_TAG_CHARS or any(ord(ch) < 32 for ch in t) or _has_surrogate(t):
+            raise InvalidInputError(f"tag {t[:80]!r} must be at most {MAX_TAG_CHARS} characters of printable text")
+        out[t] = None
+    if not out and not selects:
+        return None
+    if not out:
+        raise InvalidInputError("tags=[] selects nothing: pass at least one tag, or tags=None for no tag filter")
+    if len(out) > MAX_TAGS:
+        raise InvalidInputError(f"at most {MAX_TAGS} tags, got {len(out)}")
+    return tuple(out)
 
 
 def clean_text(text: str) -> str:
@@ -148,5 +177,7 @@ def check_export(data: Any, *, max_chars: int) -> None:
             if mid is not None and (not mid or len(mid) > MAX_ID_CHARS):
                 raise InvalidInputError(f"the export holds a memory id of {len(mid)} characters "
                                         f"(1 to {MAX_ID_CHARS}); it was not written by GoodMemory")
+        if r.tags:
+            check_tags(r.tags)
         if max(len(r.text), len(r.value), len(r.keywords), len(r.key)) > max_chars:
             raise InvalidInputError(f"memory {r.id} is longer than hard_max_message_chars ({max_chars})")

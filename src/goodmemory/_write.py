@@ -218,6 +218,7 @@ def run_remember(
     now: datetime,
     at: datetime,
     content_turn_ids: bool = False,
+    tags: tuple[str, ...] = (),
 ) -> WriteResult:
     cfg = wc.config
     storage = wc.storage
@@ -373,6 +374,11 @@ def run_remember(
         updated[ep.id] = ep
     batch.inserts.extend(inserted.values())
     batch.updates.extend(updated.values())
+    if tags:
+        # what this call stores carries its tags; a memory it merged into carries them too (the call said it)
+        merged = {d.memory_id for d in decisions if d.action == WriteAction.MERGE}
+        for r in [*batch.inserts, *(u for u in batch.updates if u.id in merged)]:
+            r.tags = list(dict.fromkeys([*r.tags, *tags]))
     for r in batch.inserts:
         r.content_hash = content_hash(r.kind.value, r.key, r.text)
         batch.events.append(MemoryEvent(r.id, "add" if r.status == MemoryStatus.ACTIVE else "add_history", now,

@@ -95,10 +95,11 @@ class AsyncGoodMemory:
         agent_id: str | None = None,
         domain: str | None = None,
         at: datetime | None = None,
+        tags: Sequence[str] | None = None,
     ) -> WriteResult:
         """See :meth:`GoodMemory.remember`."""
         return await self._scoped(user_id, self.sync.remember, messages, user_id=user_id, session_id=session_id,
-                                  agent_id=agent_id, domain=domain, at=at)
+                                  agent_id=agent_id, domain=domain, at=at, tags=tags)
 
     async def recall(
         self,
@@ -110,10 +111,11 @@ class AsyncGoodMemory:
         limit: int = 10,
         include_history: bool = False,
         at: datetime | None = None,
+        tags: Sequence[str] | None = None,
     ) -> RecallResult:
         """See :meth:`GoodMemory.recall`."""
         return await self._scoped(user_id, self.sync.recall, query, user_id=user_id, domain=domain, kinds=kinds,
-                                  limit=limit, include_history=include_history, at=at)
+                                  limit=limit, include_history=include_history, at=at, tags=tags)
 
     async def build_context(
         self,
@@ -123,10 +125,11 @@ class AsyncGoodMemory:
         domain: str | None = None,
         max_tokens: int = 800,
         at: datetime | None = None,
+        tags: Sequence[str] | None = None,
     ) -> Context:
         """See :meth:`GoodMemory.build_context`."""
         return await self._scoped(user_id, self.sync.build_context, query, user_id=user_id, domain=domain,
-                                  max_tokens=max_tokens, at=at)
+                                  max_tokens=max_tokens, at=at, tags=tags)
 
     async def feedback(
         self,
@@ -151,14 +154,15 @@ class AsyncGoodMemory:
         domain: str | None = None,
         dry_run: bool = False,
         all: bool = False,
+        tags: Sequence[str] | None = None,
     ) -> ForgetReceipt:
         """See :meth:`GoodMemory.forget`."""
         return await self._scoped(user_id, self.sync.forget, memory_id, user_id=user_id, key=key,
-                                  session_id=session_id, domain=domain, dry_run=dry_run, all=all)
+                                  session_id=session_id, domain=domain, dry_run=dry_run, all=all, tags=tags)
 
-    async def export(self, *, user_id: str) -> UserExport:
+    async def export(self, *, user_id: str, tags: Sequence[str] | None = None) -> UserExport:
         """See :meth:`GoodMemory.export`."""
-        return await self._scoped(user_id, self.sync.export, user_id=user_id)
+        return await self._scoped(user_id, self.sync.export, user_id=user_id, tags=tags)
 
     async def import_(self, export: UserExport | dict[str, Any] | str, *, user_id: str | None = None) -> WriteResult:
         """See :meth:`GoodMemory.import_`. Serialised with the target user's other calls when it is known."""
@@ -180,10 +184,10 @@ class AsyncGoodMemory:
 
     async def list(self, *, user_id: str, kinds: Sequence[MemoryKind | str] | None = None,
                    include_history: bool = False, domain: str | None = None,
-                   limit: int | None = None) -> builtins.list[MemoryRecord]:
+                   limit: int | None = None, tags: Sequence[str] | None = None) -> builtins.list[MemoryRecord]:
         """See :meth:`GoodMemory.list`."""
         return await self._scoped(user_id, self.sync.list, user_id=user_id, kinds=kinds,
-                                  include_history=include_history, domain=domain, limit=limit)
+                                  include_history=include_history, domain=domain, limit=limit, tags=tags)
 
     async def maintain(self, *, user_id: str | None = None, at: datetime | None = None) -> MaintenanceReport:
         """See :meth:`GoodMemory.maintain`. Without ``user_id`` it is not ordered against per-user calls."""

@@ -29,11 +29,16 @@ import typer
 from pydantic import BaseModel
 
 from ._cli_group import GlobalOptionsAnywhere
+from ._cli_rows import Tags
+from ._cli_rows import date as _date
+from ._cli_rows import decision_rows as _decision_rows
+from ._cli_rows import record_lines as _record_lines
+from ._cli_rows import record_rows as _record_rows
 from ._cli_storage import foreign_sqlite, psycopg_url
 from ._short_ids import resolve_id
 from .errors import GoodMemoryError, MemoryNotFoundError, StorageError
 from .memory import GoodMemory, create_good_memory
-from .models import HistoryEntry, WriteAction, WriteResult
+from .models import HistoryEntry
 
 __all__ = ["app", "main"]
 
@@ -172,19 +177,6 @@ def _emit(ctx: typer.Context, obj: Any, *, text: Callable[[], str],
             typer.echo(out)
 
 
-def _date(d: Any) -> str:
-    return d.date().isoformat() if d is not None else ""
-
-
-def _record_rows(records: list[Any]) -> tuple[list[str], list[list[str]]]:
-    return (["id", "kind", "key", "status", "valid from", "text"],
-            [[r.id, r.kind.value, r.key, r.status.value, _date(r.valid_from), r.text] for r in records])
-
-
-def _record_lines(records: list[Any]) -> str:
-    return "\n".join(f"{r.id}  {r.kind.value:<10} {r.status.value:<10} {r.text}" for r in records)
-
-
 def _load_json(path: Path, what: str) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
@@ -204,6 +196,7 @@ def add(
     session_id: Annotated[str | None, typer.Option("--session-id")] = None,
     agent_id: Annotated[str | None, typer.Option("--agent-id")] = None,
     domain: Annotated[str | None, typer.Option("--domain")] = None,
+    tag: Tags = None,
 ) -> None:
     """Remember a message (or the messages of --file); prints each decision and its reason."""
     user_id = _user(ctx)
@@ -218,7 +211,8 @@ def add(
     else:
         messages = [{"role": role, "content": message}]
     with _memory(ctx) as mem, _errors():
-        res = mem.remember(messages, user_id=user_id, session_id=session_id, agent_id=agent_id, domain=domain)
+        res = mem.remember(messages, user_id=user_id, session_id=session_id, agent_id=agent_id, domain=domain,
+                           tags=tag)
     rows = _decision_rows(res)
 
     def text() -> str:
@@ -232,20 +226,6 @@ def add(
     _emit(ctx, res, text=text, rows=lambda: (["action", "id", "kind", "what", "why"], [list(r) for r in rows]))
 
 
-def _decision_rows(res: WriteResult) -> list[tuple[str, str, str, str, str]]:
-    """(action, short id, kind, what was decided on, why) per decision; a supersede names what it replaced."""
-    records = {m.id: m for m in res.memories}
-    out = []
-    for d in res.decisions:
-        rec = records.get(d.memory_id or "")
-        what = rec.text if rec is not None else (d.candidate.text if d.candidate is not None else "")
-        kind = rec.kind.value if rec is not None else (d.candidate.kind.value if d.candidate is not None else "")
-        why = d.reason + (f"; replaces {d.supersedes[:6]}" if d.action == WriteAction.SUPERSEDE and d.supersedes
-                          else "")
-        out.append((d.action.value, (d.memory_id or "")[:6], kind, what, why))
-    return out
-
-
 @app.command()
 def recall(
     ctx: typer.Context,
@@ -254,12 +234,13 @@ def recall(
     kind: Annotated[list[str] | None, typer.Option("--kind", help="only these kinds (repeatable)")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n")] = 10,
     include_history: Annotated[bool, typer.Option("--include-history")] = False,
+    tag: Tags = None,
 ) -> None:
     """Recall: ranked memories for QUERY, each with why it was found."""
     user_id = _user(ctx)
     with _memory(ctx) as mem, _errors():
         res = mem.recall(query, user_id=user_id, domain=domain, kinds=kind or None, limit=limit,
-                         include_history=include_history)
+                         include_history=include_history, tags=tag)
     _emit(ctx, res,
           text=lambda: "\n".join(f"{h.score:.3f}  {h.memory.id}  {h.memory.kind.value:<10} {h.memory.text}"
                                  for h in res.hits) or "no memories found",
@@ -277,11 +258,12 @@ def context(
     query: str,
     domain: Annotated[str | None, typer.Option("--domain")] = None,
     max_tokens: Annotated[int, typer.Option("--max-tokens")] = 800,
+    tag: Tags = None,
 ) -> None:
     """Build the cited, token-budgeted context block for QUERY."""
     user_id = _user(ctx)
     with _memory(ctx) as mem, _errors():
-        res = mem.build_context(query, user_id=user_id, domain=domain, max_tokens=max_tokens)
+        res = mem.build_context(query, user_id=user_id, domain=domain, max_tokens=max_tokens, tags=tag)
     _emit(ctx, res, text=lambda: res.text,
           rows=lambda: (["id", "section", "kind", "tokens", "text"],
                         [[i.memory_id, i.section, i.kind.value, str(i.tokens), i.text] for i in res.items]))
@@ -294,12 +276,13 @@ def list_(
     domain: Annotated[str | None, typer.Option("--domain")] = None,
     include_history: Annotated[bool, typer.Option("--include-history")] = False,
     limit: Annotated[int | None, typer.Option("--limit", "-n")] = None,
+    tag: Tags = None,
 ) -> None:
     """List the user's memories (active ones unless --include-history)."""
     user_id = _user(ctx)
     with _memory(ctx) as mem, _errors():
         recs = mem.list(user_id=user_id, kinds=kind or None, domain=domain, include_history=include_history,
-                        limit=limit)
+                        limit=limit, tags=tag)
     _emit(ctx, recs, text=lambda: _record_lines(recs) or "no memories", rows=lambda: _record_rows(recs))
 
 
@@ -356,17 +339,18 @@ def forget(
     domain: Annotated[str | None, typer.Option("--domain")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="show what would be deleted")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="needed to forget everything of the user")] = False,
+    tag: Tags = None,
 ) -> None:
     """Hard-delete memories; prints counts per index. With no selector: everything of the user (needs --yes)."""
     user_id = _user(ctx)
-    if memory_id is None and key is None and session_id is None and domain is None and not dry_run and not yes:
+    everything = memory_id is None and key is None and session_id is None and domain is None and not tag
+    if everything and not dry_run and not yes:
         raise _usage(f"this deletes every memory of {user_id!r}; add --yes (or --dry-run to preview)")
     with _memory(ctx) as mem, _errors():
-        everything = memory_id is None and key is None and session_id is None and domain is None
         if memory_id is not None:
             memory_id = _full_id(mem, user_id, memory_id)
         res = mem.forget(memory_id, user_id=user_id, key=key, session_id=session_id, domain=domain, dry_run=dry_run,
-                         all=everything)
+                         all=everything, tags=tag or None)
 
     def text() -> str:
         head = "would delete" if res.dry_run else "deleted"
@@ -380,11 +364,12 @@ def forget(
 def export(
     ctx: typer.Context,
     out: Annotated[Path | None, typer.Option("--out", help="write to this file instead of stdout")] = None,
+    tag: Tags = None,
 ) -> None:
-    """Export every memory of the user, with history and provenance, as JSON."""
+    """Export every memory of the user (with --tag: those with any of the tags), with history and provenance."""
     user_id = _user(ctx)
     with _memory(ctx) as mem, _errors():
-        data = mem.export(user_id=user_id)
+        data = mem.export(user_id=user_id, tags=tag)
     payload = data.model_dump_json(indent=2)
     if out is not None:
         try:

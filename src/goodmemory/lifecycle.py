@@ -108,6 +108,7 @@ def consolidate(records: Iterable[MemoryRecord], now: datetime) -> Plan:
         for dup in group[1:]:
             keep.source.message_ids = [*keep.source.message_ids,
                                        *[m for m in dup.source.message_ids if m not in keep.source.message_ids]]
+            keep.tags = list(dict.fromkeys([*keep.tags, *dup.tags]))  # a tag filter still finds it
             d = dup.model_copy(deep=True)
             d.status, d.superseded_by, d.valid_to, d.updated_at = MemoryStatus.SUPERSEDED, keep.id, now, now
             plan.updates.append(d)

@@ -155,14 +155,20 @@ class GoodMemory:
         agent_id: str | None = None,
         domain: str | None = None,
         at: datetime | None = None,
+        tags: Sequence[str] | None = None,
     ) -> WriteResult:
-        """Extract memories from ``messages`` and store them with every raw turn as evidence."""
+        """Extract memories from ``messages`` and store them with every raw turn as evidence.
+
+        ``tags`` (at most 20, each 1-64 characters, case kept) label everything this call stores and the
+        memories it merges into; ``recall``/``build_context``/``list``/``export``/``forget`` take ``tags=`` to
+        select the memories carrying any of them."""
         self._check_open()
         user_id = V.check_user(user_id)
         session_id = V.check_opt_str(session_id, "session_id")
         agent_id = V.check_opt_str(agent_id, "agent_id")
         domain = V.check_opt_str(domain, "domain")
         at_ = V.check_at(at)
+        tags_ = V.check_tags(tags) or ()
         cfg = self.config
         msgs = V.check_messages(messages, max_count=cfg.max_messages_per_call,
                                 hard_max_chars=cfg.hard_max_message_chars)
@@ -182,7 +188,7 @@ class GoodMemory:
                               injected=injected, warnings=list(warnings))
             try:
                 return run_remember(wc, prepared, user_id=user_id, session_id=session_id, agent_id=agent_id,
-                                    domain=domain, now=now, at=event_at, content_turn_ids=attempt > 0)
+                                    domain=domain, now=now, at=event_at, content_turn_ids=attempt > 0, tags=tags_)
             except SlotConflictError:
                 # another writer changed a slot (or took a turn id) since we planned: plan again against what it
                 # wrote, after a random pause so writers that collided once do not collide again in lockstep
@@ -205,8 +211,9 @@ class GoodMemory:
         limit: int = 10,
         include_history: bool = False,
         at: datetime | None = None,
+        tags: Sequence[str] | None = None,
     ) -> RecallResult:
-        """Ranked memories for ``query``; every hit says why it was found."""
+        """Ranked memories for ``query``; every hit says why it was found. ``tags``: only memories with any of them."""
         self._check_open()
         user_id = V.check_user(user_id)
         if not isinstance(query, str):
@@ -214,7 +221,7 @@ class GoodMemory:
         V.check_positive(limit, "limit")
         return run_recall(self._rc(), query, user_id=user_id, domain=V.check_opt_str(domain, "domain"),
                           kinds=V.check_kinds(kinds), limit=limit, include_history=bool(include_history),
-                          now=self._now(V.check_at(at)))
+                          now=self._now(V.check_at(at)), tags=V.check_tags(tags, selects=True))
 
     def build_context(
         self,
@@ -224,15 +231,19 @@ class GoodMemory:
         domain: str | None = None,
         max_tokens: int = 800,
         at: datetime | None = None,
+        tags: Sequence[str] | None = None,
     ) -> Context:
-        """A cited, token-budgeted block of what matters for ``query``; safe to paste into a prompt."""
+        """A cited, token-budgeted block of what matters for ``query``; safe to paste into a prompt.
+
+        ``tags``: every section is built from the memories carrying any of them."""
         self._check_open()
         user_id = V.check_user(user_id)
         if not isinstance(query, str):
             raise InvalidInputError(f"query must be a string, got {type(query).__name__}")
         V.check_positive(max_tokens, "max_tokens")
         ctx, texts = run_build_context(self._rc(), query, user_id=user_id, domain=V.check_opt_str(domain, "domain"),
-                                       max_tokens=max_tokens, now=self._now(V.check_at(at)))
+                                       max_tokens=max_tokens, now=self._now(V.check_at(at)),
+                                       tags=V.check_tags(tags, selects=True))
         self._remember_injected(user_id, texts)
         return ctx
 
@@ -241,12 +252,14 @@ class GoodMemory:
         return self._get(V.check_user(user_id), memory_id)
 
     def list(self, *, user_id: str, kinds: Sequence[MemoryKind | str] | None = None,
-             include_history: bool = False, domain: str | None = None, limit: int | None = None) -> builtins.list[MemoryRecord]:
+             include_history: bool = False, domain: str | None = None, limit: int | None = None,
+             tags: Sequence[str] | None = None) -> builtins.list[MemoryRecord]:
         self._check_open()
         user_id = V.check_user(user_id)
         statuses = None if include_history else (MemoryStatus.ACTIVE,)
         return self.storage.list(user_id, MemoryFilter(statuses=statuses, kinds=V.check_kinds(kinds),
-                                                       visible_in_domain=V.check_opt_str(domain, "domain")),
+                                                       visible_in_domain=V.check_opt_str(domain, "domain"),
+                                                       tags=V.check_tags(tags, selects=True)),
                                  limit=V.check_limit(limit))
 
     def history(self, memory_id: str, *, user_id: str) -> builtins.list[HistoryEntry]:
@@ -302,27 +315,31 @@ class GoodMemory:
         domain: str | None = None,
         dry_run: bool = False,
         all: bool = False,
+        tags: Sequence[str] | None = None,
     ) -> ForgetReceipt:
         """Hard-delete memories (rows, full-text, vectors, history); returns counts per index.
 
         ``all=True`` with no other filter: everything of that user (without it, a call that names no memory,
-        key, session or domain is refused, so a missing argument never wipes a user). ``memory_id`` forgets
-        that memory's value: the
-        memory, the older values it replaced, the raw turns they came from, and the value wherever
-        else the user's turns repeat it (see ``goodmemory._forget`` and SECURITY.md).
+        key, session, domain or tags is refused, so a missing argument never wipes a user). ``memory_id`` forgets
+        that memory's value: the memory, the older values it replaced, the raw turns they came from, and the value
+        wherever else the user's turns repeat it (see ``goodmemory._forget`` and SECURITY.md). ``tags``: the
+        memories carrying any of them (and within ``key``/``session_id``/``domain`` when given).
         """
         self._check_open()
         user_id = V.check_user(user_id)
         session_id = V.check_opt_str(session_id, "session_id")
         domain = V.check_opt_str(domain, "domain")
         key = V.check_opt_str(key, "key")
-        everything = memory_id is None and key is None and session_id is None and domain is None
+        tags_ = V.check_tags(tags, selects=True)
+        if tags_ is not None and memory_id is not None:
+            raise InvalidInputError("forget() takes memory_id or tags=, not both: a memory_id names one memory")
+        everything = memory_id is None and key is None and session_id is None and domain is None and tags_ is None
         if everything and all is not True:
             raise InvalidInputError("forget() names no memory_id, key, session_id or domain: that deletes every "
                                     "memory of the user, so pass all=True to mean it")
         if all is True and not everything:
             raise InvalidInputError("all=True forgets everything of the user: it takes no memory_id, key, "
-                                    "session_id or domain")
+                                    "session_id, domain or tags")
         targets: builtins.list[MemoryRecord]
         if memory_id is not None:
             rec = self._get(user_id, memory_id)
@@ -337,7 +354,7 @@ class GoodMemory:
                     k for k in MemoryKind if k != MemoryKind.EPISODE)))
                 targets.extend(restatements(rec, source_ids, others, {t.id for t in targets}))
         else:
-            flt = MemoryFilter(statuses=None, session_id=session_id, domain=domain)
+            flt = MemoryFilter(statuses=None, session_id=session_id, domain=domain, tags=tags_)
             targets = self.storage.list(user_id, flt)
             if key is not None:
                 targets = [r for r in targets if in_slot(r.key, key)]
@@ -356,7 +373,7 @@ class GoodMemory:
             if inj is not None:
                 for t in [*(r.text for r in plan.targets), *plan.old_texts]:
                     inj.pop(_norm(t), None)
-                if memory_id is None and key is None and session_id is None and domain is None:
+                if everything:
                     self._injected.pop(user_id, None)
         deleted = counts.as_dict()
         deleted["embedding_cache"] = cached
@@ -365,11 +382,12 @@ class GoodMemory:
                              pending_scrub=counts.pending_scrub)
 
     # -- export / import ------------------------------------------------
-    def export(self, *, user_id: str) -> UserExport:
+    def export(self, *, user_id: str, tags: Sequence[str] | None = None) -> UserExport:
+        """Every memory of the user (``tags``: those carrying any of them), with history and provenance."""
         self._check_open()
         user_id = V.check_user(user_id)
-        return UserExport(user_id=user_id, exported_at=self.clock(),
-                          memories=self.storage.list(user_id, MemoryFilter(statuses=None)))
+        return UserExport(user_id=user_id, exported_at=self.clock(), memories=self.storage.list(
+            user_id, MemoryFilter(statuses=None, tags=V.check_tags(tags, selects=True))))
 
     def import_(self, export: UserExport | dict[str, Any] | str, *, user_id: str | None = None) -> WriteResult:
         """Restore an export (into ``user_id`` if given), all or nothing; records the user holds are skipped.

@@ -157,6 +157,8 @@ class MemoryRecord(_Model):
     conflicts_with: list[str] = Field(default_factory=list)
     content_hash: str = ""
     metadata: dict[str, Any] = Field(default_factory=dict)
+    # labels the caller gave remember() (a project, a ticket, a source); filters select by them
+    tags: list[str] = Field(default_factory=list)
 
     @field_validator(
         "valid_from", "valid_to", "created_at", "updated_at", "last_confirmed_at", "last_recalled_at"

@@ -135,12 +135,13 @@ def test_user_id_from_run_context_keeps_users_apart(memory: GoodMemory) -> None:
     assert "Lisbon" not in (model.calls[1].system_instructions or "")
 
 
-def test_recall_and_forget_tools(memory: GoodMemory) -> None:
+@pytest.mark.parametrize("id_len", [32, 6], ids=["full id", "a context's short id"])
+def test_recall_and_forget_tools(memory: GoodMemory, id_len: int) -> None:
     memory.remember([{"role": "user", "content": "I live in Lisbon."}], user_id="u1")
     city = next(m for m in memory.list(user_id="u1") if m.kind.value == "profile")
     model = ScriptedModel([
         [function_call("recall_memory", {"query": "home city"}, call_id="c1")],
-        [function_call("forget_memory", {"memory_id": city.id}, call_id="c2")],
+        [function_call("forget_memory", {"memory_id": city.id[:id_len]}, call_id="c2")],
         [assistant_message("Done, I forgot where you live.")],
     ])
     agent = _agent(model, tools=memory_tools(memory, user_id="u1"))

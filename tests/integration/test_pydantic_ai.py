@@ -66,7 +66,8 @@ def test_another_users_agent_never_sees_the_memory(memory: GoodMemory) -> None:
     assert memory.list(user_id="u2") == []  # remember=False wrote nothing
 
 
-def test_the_agent_recalls_and_forgets_through_its_tools(memory: GoodMemory) -> None:
+@pytest.mark.parametrize("id_len", [32, 6], ids=["full id", "a context's short id"])
+def test_the_agent_recalls_and_forgets_through_its_tools(memory: GoodMemory, id_len: int) -> None:
     memory.remember([{"role": "user", "content": "I live in Lisbon."}], user_id="u1")
     memory.remember([{"role": "user", "content": "I live in Oslo."}], user_id="u2")
     returns: list[Any] = []
@@ -80,7 +81,7 @@ def test_the_agent_recalls_and_forgets_through_its_tools(memory: GoodMemory) -> 
         returns.append(results[0].content)
         if results[0].tool_name == "recall_memory":
             target = next(h["id"] for h in results[0].content if "Lisbon" in h["text"])
-            return ModelResponse(parts=[ToolCallPart("forget_memory", {"memory_id": target})])
+            return ModelResponse(parts=[ToolCallPart("forget_memory", {"memory_id": target[:id_len]})])
         return ModelResponse(parts=[TextPart("done")])
 
     agent = Agent(FunctionModel(fn), toolsets=[memory_toolset(memory, user_id="u1")])
@@ -92,7 +93,8 @@ def test_the_agent_recalls_and_forgets_through_its_tools(memory: GoodMemory) -> 
     assert any("Oslo" in m.text for m in memory.list(user_id="u2"))
 
 
-def test_forgetting_another_users_id_is_refused_to_the_model(memory: GoodMemory) -> None:
+@pytest.mark.parametrize("id_len", [32, 6], ids=["full id", "a context's short id"])
+def test_forgetting_another_users_id_is_refused_to_the_model(memory: GoodMemory, id_len: int) -> None:
     res = memory.remember([{"role": "user", "content": "I live in Oslo."}], user_id="u2")
     other_id = res.memories[0].id
 
@@ -100,7 +102,7 @@ def test_forgetting_another_users_id_is_refused_to_the_model(memory: GoodMemory)
         last = messages[-1].parts  # type: ignore[union-attr]
         done = [p for p in last if isinstance(p, ToolReturnPart)]
         if not done:
-            return ModelResponse(parts=[ToolCallPart("forget_memory", {"memory_id": other_id})])
+            return ModelResponse(parts=[ToolCallPart("forget_memory", {"memory_id": other_id[:id_len]})])
         return ModelResponse(parts=[TextPart(str(done[0].content))])
 
     out = Agent(FunctionModel(fn), toolsets=[memory_toolset(memory, user_id="u1")]).run_sync("forget it").output

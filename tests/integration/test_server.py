@@ -16,7 +16,9 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,11 +41,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("server") / "gm.db"
-    memory = create_good_memory(f"sqlite:///{db}")
-    app = create_app(memory, api_keys={KEY_A: "ana", KEY_B: "ben"})
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` under a real uvicorn on a free loopback port; yields its base URL."""
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -52,9 +52,19 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     while not server.started:
         assert time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=30)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("server") / "gm.db"
+    memory = create_good_memory(f"sqlite:///{db}")
+    with serving(create_app(memory, api_keys={KEY_A: "ana", KEY_B: "ben"})) as url:
+        yield url
     memory.close()
 
 

@@ -53,7 +53,7 @@ def test_a_v6_store_is_renumbered_and_its_rows_found_by_id(tmp_path: Path) -> No
     finally:
         s.close()
     with create_engine(f"sqlite:///{db}").connect() as conn:
-        assert S.current_version(conn) == S.SCHEMA_VERSION == 8
+        assert S.current_version(conn) == S.SCHEMA_VERSION >= 7  # renumbered by v7, then every later step
 
 
 def test_a_record_updated_twice_in_one_batch_keeps_one_entry_with_its_last_text(tmp_path: Path) -> None:

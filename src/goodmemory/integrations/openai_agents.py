@@ -27,6 +27,7 @@ from typing import Any, Literal
 from ..aio import AsyncGoodMemory
 from ..errors import GoodMemoryError
 from ..memory import GoodMemory
+from ._ids import full_memory_id
 from ._persist import sqlite_file_of
 
 try:
@@ -237,7 +238,8 @@ def memory_tools(
             memory_id: the id of the memory, as shown by recall_memory or in the memory context.
         """
         try:
-            res = await amem.forget(memory_id, user_id=_resolve_user(user_id, ctx))
+            user = _resolve_user(user_id, ctx)
+            res = await amem.forget(await full_memory_id(amem, memory_id, user), user_id=user)
         except GoodMemoryError as exc:
             return f"error: {exc}"
         return f"deleted {res.deleted.get('rows', 0)} records"

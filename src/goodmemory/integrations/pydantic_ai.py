@@ -19,6 +19,7 @@ from typing import Any
 from ..aio import AsyncGoodMemory
 from ..errors import GoodMemoryError
 from ..memory import GoodMemory
+from ._ids import full_memory_id
 
 try:
     from pydantic_ai import RunContext
@@ -59,7 +60,7 @@ def memory_toolset(memory: GoodMemory | AsyncGoodMemory, *, user_id: str, domain
     async def forget_memory(memory_id: str) -> str:
         """Delete one memory by id, when the user asks to forget it."""
         try:
-            receipt = await amem.forget(memory_id, user_id=user_id)
+            receipt = await amem.forget(await full_memory_id(amem, memory_id, user_id), user_id=user_id)
         except GoodMemoryError as exc:
             return f"not forgotten: {exc}"
         return f"forgotten ({sum(receipt.deleted.values())} records removed)"

@@ -8,6 +8,9 @@ Errors come back as JSON ``{"error": <class>, "detail": <message>}`` with a 4xx 
 library's own message), 404 for an id the user does not have (another user's id looks the same), 409 for a write
 conflict, 503 when the store is unavailable; an unexpected fault gives 500 with no stack trace.
 
+Wherever a path takes a memory id, a unique prefix of at least 6 hex characters (the short id a context shows)
+will do, resolved among the caller's own memories only; an ambiguous prefix is a 422 naming the matches.
+
 Keys: ``--keys FILE`` (a JSON object ``{"<key>": "<user_id>"}``) or ``GOODMEMORY_API_KEYS`` (``key=user,...``).
 """
 
@@ -46,6 +49,7 @@ from ..models import (
     UserExport,
     WriteResult,
 )
+from ._ids import full_memory_id
 from ._keys import KEYS_ENV, KeyRing, load_api_keys
 
 try:
@@ -80,6 +84,7 @@ class RememberBody(_Body):
     agent_id: str | None = None
     domain: str | None = None
     at: datetime | None = None
+    tags: list[str] | None = Field(None, description="labels for everything this call stores")
 
 
 class RecallBody(_Body):
@@ -89,6 +94,7 @@ class RecallBody(_Body):
     limit: int = Field(10, ge=1, le=1000)
     include_history: bool = False
     at: datetime | None = None
+    tags: list[str] | None = Field(None, description="only memories carrying any of these tags")
 
 
 class ContextBody(_Body):
@@ -96,6 +102,7 @@ class ContextBody(_Body):
     domain: str | None = None
     max_tokens: int = Field(800, ge=1, le=200_000)
     at: datetime | None = None
+    tags: list[str] | None = Field(None, description="build the context from memories with any of these tags")
 
 
 class FeedbackBody(_Body):
@@ -108,6 +115,7 @@ class ForgetBody(_Body):
     key: str | None = None
     session_id: str | None = None
     domain: str | None = None
+    tags: list[str] | None = Field(None, description="the memories carrying any of these tags")
     all: bool = Field(False, description="required to forget every memory of the user (no other filter)")
     dry_run: bool = False
 
@@ -174,51 +182,56 @@ def create_app(memory: GoodMemory | AsyncGoodMemory, *, api_keys: Mapping[str, s
     @app.post("/v1/remember", response_model=WriteResult, tags=["memory"])
     async def remember(body: RememberBody, user: User) -> WriteResult:
         return await amem.remember(body.messages, user_id=user, session_id=body.session_id,
-                                   agent_id=body.agent_id, domain=body.domain, at=body.at)
+                                   agent_id=body.agent_id, domain=body.domain, at=body.at, tags=body.tags)
 
     @app.post("/v1/recall", response_model=RecallResult, tags=["memory"])
     async def recall(body: RecallBody, user: User) -> RecallResult:
         return await amem.recall(body.query, user_id=user, domain=body.domain, kinds=body.kinds,
-                                 limit=body.limit, include_history=body.include_history, at=body.at)
+                                 limit=body.limit, include_history=body.include_history, at=body.at,
+                                 tags=body.tags)
 
     @app.post("/v1/context", response_model=Context, tags=["memory"])
     async def build_context(body: ContextBody, user: User) -> Context:
         return await amem.build_context(body.query, user_id=user, domain=body.domain,
-                                        max_tokens=body.max_tokens, at=body.at)
+                                        max_tokens=body.max_tokens, at=body.at, tags=body.tags)
 
     @app.get("/v1/memories", response_model=list[MemoryRecord], tags=["memories"])
     async def list_memories(user: User, kinds: Annotated[list[MemoryKind] | None, Query()] = None,
                             domain: str | None = None, include_history: bool = False,
-                            limit: Annotated[int | None, Query(ge=1, le=100_000)] = None) -> list[MemoryRecord]:
+                            limit: Annotated[int | None, Query(ge=1, le=100_000)] = None,
+                            tag: Annotated[list[str] | None, Query()] = None) -> list[MemoryRecord]:
         return await amem.list(user_id=user, kinds=kinds, domain=domain, include_history=include_history,
-                               limit=limit)
+                               limit=limit, tags=tag)
+
+    async def full_id(memory_id: str, user: str) -> str:
+        return await full_memory_id(amem, memory_id, user)  # a context's short id, as the CLI takes
 
     @app.get("/v1/memories/{memory_id}", response_model=MemoryRecord, tags=["memories"])
     async def get_memory(memory_id: str, user: User) -> MemoryRecord:
-        return await amem.get(memory_id, user_id=user)
+        return await amem.get(await full_id(memory_id, user), user_id=user)
 
     @app.get("/v1/memories/{memory_id}/history", response_model=list[HistoryEntry], tags=["memories"])
     async def history(memory_id: str, user: User) -> list[HistoryEntry]:
-        return await amem.history(memory_id, user_id=user)
+        return await amem.history(await full_id(memory_id, user), user_id=user)
 
     @app.post("/v1/memories/{memory_id}/feedback", response_model=FeedbackResult, tags=["memories"])
     async def feedback(memory_id: str, body: FeedbackBody, user: User) -> FeedbackResult:
-        return await amem.feedback(memory_id, body.signal, user_id=user, correction=body.correction,
-                                   note=body.note)
+        return await amem.feedback(await full_id(memory_id, user), body.signal, user_id=user,
+                                   correction=body.correction, note=body.note)
 
     @app.delete("/v1/memories/{memory_id}", response_model=ForgetReceipt, tags=["memories"])
     async def forget_memory(memory_id: str, user: User) -> ForgetReceipt:
-        return await amem.forget(memory_id, user_id=user)
+        return await amem.forget(await full_id(memory_id, user), user_id=user)
 
     @app.post("/v1/forget", response_model=ForgetReceipt, tags=["memories"])
     async def forget(body: ForgetBody, user: User) -> ForgetReceipt:
         # the library refuses a filterless call without all=true, and all=true beside a filter
         return await amem.forget(user_id=user, key=body.key, session_id=body.session_id, domain=body.domain,
-                                 dry_run=body.dry_run, all=body.all)
+                                 dry_run=body.dry_run, all=body.all, tags=body.tags)
 
     @app.get("/v1/export", response_model=UserExport, tags=["portability"])
-    async def export(user: User) -> UserExport:
-        return await amem.export(user_id=user)
+    async def export(user: User, tag: Annotated[list[str] | None, Query()] = None) -> UserExport:
+        return await amem.export(user_id=user, tags=tag)
 
     @app.post("/v1/import", response_model=WriteResult, tags=["portability"])
     async def import_(body: UserExport, user: User) -> WriteResult:

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from ..errors import DimensionMismatchError, InvalidInputError, SlotConflictError, StorageError
 from ..models import MemoryKind, MemoryRecord, new_id
 from . import _schema as S
+from ._tags import delete_tags, tag_condition
 from .base import DeleteCounts, MemoryEvent, MemoryFilter, WriteBatch, slot_scope
 
 __all__ = ["UserHasher", "check_batch", "forget_parsed", "read_record", "delete_rows", "tombstone", "load_user_hasher", "check_bulk_batch", "check_new_turns", "chunks", "event_rows", "key_range", "memory_row",
@@ -139,6 +140,8 @@ def where(user_id: Any, flt: MemoryFilter,
         conds.append(c.agent_id == flt.agent_id)
     if flt.memory_ids is not None:
         conds.append(c.id.in_(list(flt.memory_ids)))
+    if flt.tags is not None:
+        conds.append(tag_condition(user_id, flt.tags))
     return conds
 
 
@@ -366,6 +369,7 @@ def delete_rows(conn: Any, user_id: str, memory_ids: Sequence[str], *, user_hash
             delete(vectors).where(vectors.c.user_id == user_id, vectors.c.memory_id.in_(part))).rowcount
         counts.history += conn.execute(
             delete(S.events).where(S.events.c.user_id == user_id, S.events.c.memory_id.in_(part))).rowcount
+        delete_tags(conn, user_id, part)
         counts.rows += conn.execute(delete(S.memories).where(m.user_id == user_id, m.id.in_(part))).rowcount
     counts.tombstone_id = new_id()
     t = tombstone(counts, user_hash, reason, at)

@@ -145,9 +145,12 @@ class nullcontext:
         return None
 
 
-def mask(cache: VecCache, flt: MemoryFilter) -> np.ndarray:
+def mask(cache: VecCache, flt: MemoryFilter, tagged: set[str] | None = None) -> np.ndarray:
+    """The rows ``flt`` keeps; ``tagged``: the user's ids carrying one of ``flt.tags`` (from the tag index)."""
     n = len(cache.ids)
     mask = np.ones(n, dtype=bool)
+    if flt.tags is not None:
+        mask &= np.fromiter((i in (tagged or ()) for i in cache.ids), dtype=bool, count=n)
     if flt.statuses is not None:
         mask &= _one_of(cache.status, [s.value for s in flt.statuses])
     if flt.kinds is not None:

@@ -81,6 +81,9 @@ class MemoryFilter:
     session_id: str | None = None
     agent_id: str | None = None
     memory_ids: tuple[str, ...] | None = None
+    # any-of: records carrying at least one of these tags (exact, case-sensitive); inside the query, so a
+    # top-k is the top-k of the tagged records
+    tags: tuple[str, ...] | None = None
     newest_first: bool = False  # order for list(): created_at descending (with a limit: the newest N)
     # order for list(): importance, then confidence, descending; then id (with a limit: the N most important)
     most_important_first: bool = False
@@ -116,6 +119,8 @@ class MemoryFilter:
         if self.session_id is not None and r.source.session_id != self.session_id:
             return False
         if self.agent_id is not None and r.agent_id != self.agent_id:
+            return False
+        if self.tags is not None and not set(self.tags).intersection(r.tags):
             return False
         return not (self.memory_ids is not None and r.id not in self.memory_ids)
 

@@ -110,6 +110,7 @@ from ._pg_sql import (
     vec_literal,
 )
 from ._pg_vectors import HNSW_MAX_DIM, BulkPlan, IndexSettings, bulk_load, ensure_hnsw, ensure_vector_column
+from ._tags import write_tags
 from ._text import choose_terms, search_body
 from .base import (
     DeleteCounts,
@@ -294,12 +295,8 @@ class PostgresStorage:
                 conn.execute(INSERT_MEMORY, inserts)
             if vec_rows:
                 ids = [v["m"] for v in vec_rows]
-                known = {
-                    r[0]
-                    for r in conn.execute(
-                        select(S.memories.c.id).where(S.memories.c.user_id == user_id, S.memories.c.id.in_(ids))
-                    )
-                }
+                known = {r[0] for r in conn.execute(
+                    select(S.memories.c.id).where(S.memories.c.user_id == user_id, S.memories.c.id.in_(ids)))}
                 missing = [m for m in ids if m not in known]
                 if missing:
                     raise StorageError(f"vector for unknown memory {missing[0]}")
@@ -315,6 +312,7 @@ class PostgresStorage:
                                                     S.events.c.memory_id.in_(batch.reset_history)))
             if events:
                 conn.execute(insert(S.events), events)
+            write_tags(conn, user_id, batch)
 
         self._run(tx)
         if dim is not None and vec_rows:
@@ -340,6 +338,7 @@ class PostgresStorage:
             self._lock_user(conn, user_id)
             if vectors is not None and dim is not None and self._dim is None:
                 self._ensure_vector_column(conn, dim)
+            write_tags(conn, user_id, batch)
             return bulk_load(conn, user_id, memories, vectors, events, self._index,
                              dim=dim if vectors is not None else self._dim)
 

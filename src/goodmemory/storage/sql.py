@@ -83,6 +83,7 @@ from ._sqlite import (
     scrub_file,
     top_k,
 )
+from ._tags import tagged_ids, write_tags
 from ._text import choose_terms, fts5_match, search_body
 from ._url import redact_url
 from .base import (
@@ -196,13 +197,9 @@ class SQLStorage:
 
     def _bump(self, conn: Connection, user_id: str) -> None:
         # keyed by a hash: forgetting a user must not leave the plain id behind
-        conn.execute(
-            text(
-                "INSERT INTO gm_user_versions(user_id, version) VALUES(:u, 1) "
-                "ON CONFLICT(user_id) DO UPDATE SET version = gm_user_versions.version + 1"
-            ),
-            {"u": self._user_hash(user_id)},
-        )
+        conn.execute(text("INSERT INTO gm_user_versions(user_id, version) VALUES(:u, 1) "
+                          "ON CONFLICT(user_id) DO UPDATE SET version = gm_user_versions.version + 1"),
+                     {"u": self._user_hash(user_id)})
 
     # -- writes ---------------------------------------------------------
     def write(self, user_id: str, batch: WriteBatch) -> None:
@@ -252,9 +249,8 @@ class SQLStorage:
                     conn.execute(delete(S.events).where(S.events.c.user_id == user_id,
                                                         S.events.c.memory_id.in_(batch.reset_history)))
                 if batch.events:
-                    conn.execute(
-                        insert(S.events), event_rows(user_id, batch.events)
-                    )
+                    conn.execute(insert(S.events), event_rows(user_id, batch.events))
+                write_tags(conn, user_id, batch)
                 self._bump(conn, user_id)
         except IntegrityError as exc:
             raise integrity_error(exc) from exc
@@ -291,6 +287,7 @@ class SQLStorage:
                 if events:
                     conn.exec_driver_sql(
                         "INSERT INTO gm_events(user_id, memory_id, action, at, detail) VALUES (?, ?, ?, ?, ?)", events)
+                write_tags(conn, user_id, batch)
                 self._bump(conn, user_id)
         except IntegrityError as exc:
             raise integrity_error(exc) from exc
@@ -431,9 +428,10 @@ class SQLStorage:
             if vec.shape[0] != self._dim:
                 raise DimensionMismatchError(f"query vector has dimension {vec.shape[0]}, store has {self._dim}")
             cache = self._matrix(conn, user_id, self._dim)
+            tagged = tagged_ids(conn, user_id, query.filter.tags) if query.filter.tags is not None else None
         if not cache.ids:
             return []
-        rows, sims = top_k(cache.mat, vec, mask(cache, query.filter), int(query.limit))
+        rows, sims = top_k(cache.mat, vec, mask(cache, query.filter, tagged), int(query.limit))
         return [(cache.ids[i], float(sc)) for i, sc in zip(rows.tolist(), sims.tolist(), strict=True)]
 
     def events(self, user_id: str, memory_id: str) -> builtins.list[MemoryEvent]:

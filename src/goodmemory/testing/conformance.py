@@ -34,11 +34,12 @@ from ..storage.base import (
 )
 from ._bulk_conformance import DIM, T0, BulkLoadConformance, make_record
 from ._bulk_conformance import vec as _vec
+from ._conformance_tags import TagConformance
 
 __all__ = ["BulkLoadConformance", "StorageConformance", "make_record"]
 
 
-class StorageConformance(BulkLoadConformance):
+class StorageConformance(BulkLoadConformance, TagConformance):
     """Mixin of tests; subclasses provide a ``storage`` fixture yielding a fresh, empty adapter."""
 
     # -- CRUD -------------------------------------------------------------

@@ -1,0 +1,100 @@
+"""Schema v9 adds ``gm_memory_tags``: a v8 store (SQLite file or PostgreSQL schema) opens, migrates forward and
+keeps every record, vector, full-text entry and event; tags work on it afterwards."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, text
+
+from conftest import SCRIPT, T0  # the scripted life the facade tests use
+from goodmemory import create_good_memory
+from goodmemory.storage import _schema as S
+from goodmemory.testing import FakeEmbedder, FrozenClock
+
+
+def _sqlite_tables(db: Path) -> set[str]:
+    conn = sqlite3.connect(db)
+    try:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')")}
+    finally:
+        conn.close()
+
+
+def _open(url: str, **kw: Any) -> Any:
+    from goodmemory.testing import ScriptedExtractor
+
+    return create_good_memory(url, embedder=FakeEmbedder(), extractor=ScriptedExtractor(SCRIPT), clock=FrozenClock(T0),
+                              **kw)
+
+
+def _fill(mem: Any) -> dict[str, Any]:
+    for i, line in enumerate(["I live in Lisbon.", "My Honda Civic plate is ABC-1234.", "I moved to Porto."]):
+        mem.remember([{"role": "user", "content": line}], user_id="u1", session_id=f"s{i}")
+    mem.remember([{"role": "user", "content": "I prefer a window seat."}], user_id="u2", session_id="s9")
+    return {u: mem.export(user_id=u).model_dump(mode="json", exclude={"exported_at"}) for u in ("u1", "u2")}
+
+
+def _check_after(mem: Any, before: dict[str, Any]) -> None:
+    after = {u: mem.export(user_id=u).model_dump(mode="json", exclude={"exported_at"}) for u in ("u1", "u2")}
+    assert after == before
+    assert mem.recall("Porto", user_id="u1").hits[0].memory.value == "Porto"
+    res = mem.remember([{"role": "user", "content": "Keep answers short please."}], user_id="u1", tags=["new"])
+    assert {r.id for r in mem.list(user_id="u1", tags=["new"])} == {r.id for r in res.memories}
+
+
+def _downgrade_to_v8(conn: Any) -> None:
+    """What a v8 store is: v9 minus the tag table (v9 adds nothing else)."""
+    conn.execute(text("DROP TABLE gm_memory_tags"))
+    conn.execute(text("UPDATE gm_meta SET value = '8' WHERE name = 'schema_version'"))
+
+
+def test_a_v8_sqlite_file_migrates_with_nothing_lost(tmp_path: Path) -> None:
+    fresh8 = tmp_path / "fresh8.db"
+    engine = create_engine(f"sqlite:///{fresh8}")
+    with engine.begin() as conn:
+        S.migrate(conn, "fts5", target=8)
+    engine.dispose()
+    assert "gm_memory_tags" not in _sqlite_tables(fresh8)  # v1's create_all leaves v9's table to v9
+
+    db = tmp_path / "gm.db"
+    with _open(f"sqlite:///{db}") as mem:
+        before = _fill(mem)
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as conn:
+        _downgrade_to_v8(conn)
+    engine.dispose()
+    assert {t for t in _sqlite_tables(db) if not t.startswith("sqlite_")} == \
+        {t for t in _sqlite_tables(fresh8) if not t.startswith("sqlite_")}
+
+    with _open(f"sqlite:///{db}") as mem:
+        with mem.storage.engine.connect() as conn:
+            assert S.current_version(conn) == 9
+        _check_after(mem, before)
+    assert {"gm_memory_tags", "gm_tags_mem"} <= _sqlite_tables(db)
+
+
+def test_a_v8_postgres_schema_migrates_with_nothing_lost(pg_schema: str) -> None:
+    from goodmemory.storage.postgres import PostgresStorage
+
+    url = str(os.environ["GOODMEMORY_TEST_POSTGRES_URL"])
+    store = PostgresStorage(url, schema=pg_schema)
+    with _open(store) as mem:  # type: ignore[arg-type]
+        before = _fill(mem)
+    store.close()
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text(f'SET LOCAL search_path TO "{pg_schema}"'))
+        _downgrade_to_v8(conn)
+    store = PostgresStorage(url, schema=pg_schema)
+    with _open(store) as mem:  # type: ignore[arg-type]
+        _check_after(mem, before)
+    with engine.begin() as conn:
+        conn.execute(text(f'SET LOCAL search_path TO "{pg_schema}"'))
+        assert conn.execute(text("SELECT value FROM gm_meta WHERE name = 'schema_version'")).scalar() == "9"
+        assert conn.execute(text("SELECT count(*) FROM gm_memory_tags")).scalar() > 0
+    engine.dispose()
+    store.close()
