@@ -435,7 +435,7 @@ def test_postgres_v4_full_text_is_reindexed_with_stems() -> None:
         finally:
             s.close()
         with engine.connect() as conn:
-            assert S.current_version(conn) == S.SCHEMA_VERSION == 8
+            assert S.current_version(conn) == S.SCHEMA_VERSION == 9
     finally:
         with engine.begin() as conn:
             conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
