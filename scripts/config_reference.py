@@ -103,6 +103,8 @@ ENV: dict[str, str] = {
     "GOODMEMORY_EMBED_RUNTIME": "`onnx` (default) or `torch`: embed with sentence-transformers instead of ONNX Runtime",
     "GOODMEMORY_EMBED_THREADS": "ONNX Runtime intra-op threads of the embedder's session (default 1; set on the "
                                 "session only)",
+    "GOODMEMORY_EMBED_WORKER": "`0`: embed a `remember`'s turns on the calling thread instead of the process's one "
+                               "embedding worker thread (default on for the ONNX MiniLM)",
     "GOODMEMORY_TORCH_THREADS": "opt-in: `torch.set_num_threads` when torch is loaded (process-wide; unset: untouched)",
     "GOODMEMORY_LLM_MODEL": "default model of `LLMConfig`",
     "GOODMEMORY_USER_ID": "the user of `goodmemory-mcp` over stdio (or `--user-id`)",
