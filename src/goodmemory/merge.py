@@ -450,17 +450,18 @@ _CONTRAST = re.compile(r"\s*,?\s*\b(?:instead of|rather than|not)\s+(?:the |my |
 _FROM_TO = re.compile(r"\bfrom\s+(?:the |my |a |an )?[^,.;]+?\s+to\b", re.I)
 
 
-_AWAY = re.compile(r"\b(?:dropped|quit|left|sold|finished|stopped|gave up|broke up|moved|traded|cancell?ed|closed|"
-                   r"passed away|got rid of|gave away|retired)\b", re.I)
+# the verbs by which a value goes away: _AWAY (it left, something may take its place) and _ENDED (it is over)
+# share them and differ only in their own words
+_GONE_VERBS = r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got rid of|gave away|passed away|retired"
+_AWAY = re.compile(rf"\b(?:{_GONE_VERBS}|dropped|finished|moved|traded)\b", re.I)
 _SUBJECT = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|my|our|it's|is|are)\b", re.I)
 _SWAP = re.compile(r"\b(traded|swapped|exchanged|replaced)\s+(?:in\s+)?(?:the |my |our |a |an )?[^,.;]+?\s+(?:in\s+)?"
                    r"(for|with)\b", re.I)
 
 
 # what says a value ended with nothing in its place ("we split up", "I sold the van", "cancelled my gym")
-_ENDED = re.compile(r"\b(?:quit|left|sold|stopped|gave up|broke up|split up|separated|divorced|cancell?ed|closed|"
-                    r"got rid of|gave away|passed away|died|retired|moved out|turned off|unsubscribed|no longer|"
-                    r"(?:not|n't)\b[^,.;]*\b(?:anymore|any more))\b", re.I)
+_ENDED = re.compile(rf"\b(?:{_GONE_VERBS}|split up|separated|divorced|died|moved out|turned off|unsubscribed|"
+                    r"no longer|(?:not|n't)\b[^,.;]*\b(?:anymore|any more))\b", re.I)
 _WHEN_SORTS = frozenset(["time", "month", "day"])
 
 
