@@ -60,6 +60,12 @@ def test_signals_history_line_with_new_value_is_not_stale() -> None:
     assert leak.leaked == ["window seat"] and leak.contamination_share == 1.0
 
 
+def test_signals_are_not_found_inside_citation_ids() -> None:
+    p = _probe(expected_transfer_signals=["3B"])
+    assert check_signals(p, "- [93b276 fact 2025-01-02] parks on level 2").missing_transfer == ["3B"]
+    assert check_signals(p, "- [93b276] parks on level 3B").found_transfer == ["3B"]
+
+
 def _sides(probe: Probe, cand: str, base: str) -> JudgeInput:
     persona = load_pairs()[0][0]
     return JudgeInput(persona, probe, Side("goodmemory", cand, cand, tuple(cand.splitlines()), True),

@@ -19,6 +19,9 @@ __all__ = ["SignalReport", "check_signals", "norm", "ungrounded_details"]
 _BRACKET = re.compile(r"\[[^\]]*\]")
 _ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?\b")
 _TOKEN = re.compile(r"[0-9A-Za-z][0-9A-Za-z\-/.:]*")
+# A citation's id is a random hex prefix ("[93b276 fact]"): a signal such as "3B" must not be found inside it, or
+# a check passes or fails with the ids a run happens to draw.
+_CITED_ID = re.compile(r"(?<=\[)[0-9a-f]{6,}(?=[\]\s])")
 
 
 def norm(text: str) -> str:
@@ -89,6 +92,7 @@ def ungrounded_details(material: str, history: str) -> list[str]:
 
 
 def check_signals(probe: Probe, material: str) -> SignalReport:
+    material = _CITED_ID.sub("", material)
     text = norm(material)
     lines = [norm(line) for line in material.splitlines() if line.strip()]
     rep = SignalReport()
