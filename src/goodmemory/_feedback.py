@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ._marks import retract_sources
 from ._write import outdate_sources
 from .config import GoodMemoryConfig
 from .embeddings import Embedder
@@ -45,6 +46,8 @@ def run_feedback(storage: Storage, embedder: Embedder, extractor: Extractor, rec
         assert correction is not None
         new = _correction_record(extractor, rec, correction, user_id=user_id, now=now)
         outdated = outdate_sources(storage, user_id, [(rec, new)], trusted=True)
+    elif sig == FeedbackSignal.REJECT:
+        outdated = retract_sources(storage, user_id, rec)
     plan = feedback_plan(rec, sig, now, note=note or "", correction=new)
     batch = WriteBatch(inserts=plan.inserts, updates=[*outdated, *plan.updates],
                        events=[MemoryEvent(mid, action, now, detail) for mid, action, detail in plan.events])
@@ -67,7 +70,10 @@ def _correction_record(extractor: Extractor, rec: MemoryRecord, correction: str,
         cands = []
     value = cands[0].value if cands else correction.strip()
     text = cands[0].text if cands else correction.strip()
+    # the marks of a corrected turn are about the words it said, which the correction no longer holds
+    metadata = {k: v for k, v in rec.metadata.items() if k != "outdated"}
     return rec.model_copy(update={
+        "metadata": metadata,
         "id": new_id(), "value": value, "text": text, "confidence": 0.95, "status": MemoryStatus.ACTIVE,
         "valid_from": now, "valid_to": None, "supersedes": rec.id, "superseded_by": None,
         "source": MemorySource(session_id=rec.source.session_id, message_ids=[msg.id or ""], timestamp=now,

@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from ._outdated import Outdating, about_ended, outdating, said_in
 from .keys import episode_keys
 from .merge import _values_in, replaced_values
-from .models import MemoryKind, MemoryRecord
+from .models import MemoryKind, MemoryRecord, MemoryStatus
 from .storage.base import MemoryFilter, Storage
 
-__all__ = ["outdate_sources"]
+__all__ = ["outdate_sources", "retract_sources"]
 
 _ECHO_TURNS = 400  # the newest turns of a domain searched for restatements of a replaced value
 _ECHO_MIN_CHARS = 3  # "14" of "14 months left" is too common to look for in other turns
+_CHAIN = 6  # values followed back from a replaced one to those it replaced in turn
+_SESSION_TURNS = 400  # the newest turns of the old value's session searched for the reply to its turn
 
 
 @dataclass(frozen=True)
@@ -50,10 +52,12 @@ def outdate_sources(
     """
     pending = pending or {}
     want: dict[str, list[_Want]] = {}
-    for old, new in pairs:
+    for old, new, first in _with_unmarked_predecessors(storage, user_id, pairs):
         turn = " ".join(pending[m].text for m in new.source.message_ids if m in pending)
         said = said_in(turn, new.value) if turn else new.value
-        change = outdating(old.value, new.value, said, structured=trusted or new.metadata.get("rule") != "statement")
+        # a value further down the chain was replaced by a wrong link: it is outdated on this one's evidence alone
+        structured = first and (trusted or new.metadata.get("rule") != "statement")
+        change = outdating(old.value, new.value, said, structured=structured)
         if not change.marks:
             continue
         if change.denied:
@@ -63,6 +67,8 @@ def outdate_sources(
                 want.setdefault(mid, []).append(_Want(old, new, change, said))
         for mid, echo in _echoes(storage, user_id, old, new, pending, change):
             want.setdefault(mid, []).append(_Want(old, new, change, said, echo, restates=True))
+        for mid in _replies(storage, user_id, old, new, pending):
+            want.setdefault(mid, []).append(_Want(old, new, change, said, restates=True))
     if not want:
         return []
     stored_keys = episode_keys(m for m in want if m not in pending)
@@ -87,6 +93,37 @@ def outdate_sources(
         if not in_batch:
             updates.append(ep)
     return updates
+
+
+def _with_unmarked_predecessors(storage: Storage, user_id: str, pairs: Sequence[tuple[MemoryRecord, MemoryRecord]]
+                                ) -> list[tuple[MemoryRecord, MemoryRecord, bool]]:
+    """The pairs, each followed by (older value, new) for the values the old one replaced whose turns its own
+    replacement did not mark (``False``: not the pair the write decided).
+
+    A supersede by meaning is sometimes wrong ("the pottery class is on Tuesdays at 18:30" replaced by "I bought
+    running shoes"); its pair marks nothing, for want of evidence, and the first value's turns were left looking
+    current when a later statement ("the pottery class moved to Thursdays") replaced the wrong link. That
+    statement may outdate them, on its own evidence.
+    """
+    out: list[tuple[MemoryRecord, MemoryRecord, bool]] = []
+    for old, new in pairs:
+        out.append((old, new, True))
+        seen, prev = {old.id, new.id}, old.supersedes
+        for _ in range(_CHAIN):
+            rec = storage.get(user_id, prev) if prev and prev not in seen else None
+            if rec is None or rec.status != MemoryStatus.SUPERSEDED:
+                break
+            seen.add(rec.id)
+            if not _marked_by_successor(storage, user_id, rec):
+                out.append((rec, new, False))
+            prev = rec.supersedes
+    return out
+
+
+def _marked_by_successor(storage: Storage, user_id: str, rec: MemoryRecord) -> bool:
+    keys = episode_keys(rec.source.message_ids)
+    turns = storage.list(user_id, MemoryFilter(statuses=None, kinds=(MemoryKind.EPISODE,), keys=keys)) if keys else []
+    return any(m.get("old") == rec.value for t in turns for m in t.metadata.get("outdated", []))
 
 
 def _mark(text: str, w: _Want) -> dict[str, object] | None:
@@ -148,6 +185,47 @@ def _echoes(storage: Storage, user_id: str, old: MemoryRecord, new: MemoryRecord
         if named or (not hide and ep.event_time >= old.event_time and _names_any(ep.text, gone)) \
                 or (ended and _names_any(ep.text, set(ended))):
             out.append((mid, named))
+    return out
+
+
+def _replies(storage: Storage, user_id: str, old: MemoryRecord, new: MemoryRecord,
+             pending: dict[str, MemoryRecord]) -> list[str]:
+    """The assistant turns that answer a turn of the old value and repeat one of its names or figures ("Noted —
+    drills with Mateo on Friday"): an acknowledgement restates the old value as much as the turn it answers
+    does, but shares none of the words a changed value drops when the new value names the same person ("Mateo
+    moved up, our new goalkeeper is Bruno"), so ``_echoes`` does not find it."""
+    values = {v.removesuffix("'s") for v in _values_in(" x " + old.value)}
+    if not values or not old.source.message_ids:
+        return []
+    turns = [*storage.list(user_id, MemoryFilter(kinds=(MemoryKind.EPISODE,), session_id=old.source.session_id,
+                                                 newest_first=True), limit=_SESSION_TURNS),
+             *(e for e in pending.values() if e.source.session_id == old.source.session_id)]
+    turns = [t for t in turns if t.source.message_ids and not t.metadata.get("digest") and "seq" in t.metadata]
+    # one remember call wrote a turn and its reply: same session, same write time, the next position
+    answered = {(t.created_at, int(t.metadata["seq"]) + 1) for t in turns
+                if t.source.message_ids[0] in old.source.message_ids}
+    return [t.source.message_ids[0] for t in turns
+            if (t.created_at, int(t.metadata["seq"])) in answered and t.source.role == "assistant"
+            and t.source.message_ids[0] not in new.source.message_ids and _names_any(t.text, values)]
+
+
+def retract_sources(storage: Storage, user_id: str, rec: MemoryRecord) -> list[MemoryRecord]:
+    """Mark the raw turns a rejected memory was read from as retracted: the context then hides the memory's
+    value where a turn says it word for word and flags the turn, so what the user took back is not read
+    again from the turn. Returns the episodes to update."""
+    if rec.kind == MemoryKind.EPISODE or not rec.source.message_ids:
+        return []
+    keys = episode_keys(rec.source.message_ids)
+    out = []
+    for ep in storage.list(user_id, MemoryFilter(statuses=None, kinds=(MemoryKind.EPISODE,), keys=keys)):
+        ep = ep.model_copy(deep=True)
+        mark: dict[str, object] = {"key": rec.key, "old": rec.value, "by": rec.id, "retracted": True}
+        if rec.value and rec.value in ep.text:
+            mark["hide"] = [rec.value]
+        marks = list(ep.metadata.get("outdated", []))
+        if not any(m.get("by") == rec.id and m.get("retracted") for m in marks):
+            ep.metadata["outdated"] = [*marks, mark]
+            out.append(ep)
     return out
 
 

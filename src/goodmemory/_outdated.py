@@ -23,9 +23,11 @@ from dataclasses import dataclass
 from .merge import _distinct_words, _values_in, changes
 from .taxonomy import STOPWORDS
 
-__all__ = ["HIDDEN", "Outdating", "about_ended", "hide_in", "outdating", "said_in", "without_denials"]
+__all__ = ["HIDDEN", "RETRACTED", "Outdating", "about_ended", "hide_in", "outdating", "said_in", "states_already",
+           "without_denials"]
 
 HIDDEN = "[outdated]"
+RETRACTED = "[retracted]"  # what a memory the user rejected said, hidden in its turns
 
 _MONTHS = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september",
                      "october", "november", "december"])
@@ -50,6 +52,9 @@ _ENDED = re.compile(r"(?:(?-i:\b(?!(?:I|We)\b)[A-Z][\w\-]+)\s+bought|\b(?:sold|c
 _OBJ_END = frozenset(["to", "for", "at", "in", "on", "with", "because", "and", "but", "so", "after", "since", "last",
                       "this", "yesterday", "today", "from", "of", "off"])
 _MAX_PHRASE_WORDS = 5
+_ALREADY_SHARE = 0.6  # of the new value's content words a turn holds when it says the new value itself
+# a shorter value ("Porto", "vegetarian") is a word any turn may name in passing ("my sister is in Porto")
+_ALREADY_MIN_WORDS = 3
 
 
 @dataclass(frozen=True)
@@ -209,12 +214,30 @@ def outdating(old_value: str, new_value: str, said: str, *, structured: bool) ->
     return Outdating(bool(names) or changes(said))
 
 
+def states_already(text: str, new_value: str) -> bool:
+    """Whether ``text`` already says ``new_value``: it holds most of its content words and every figure of it.
+
+    A flag "outdated, now: B" on such a turn is false, whatever the pair that wrote it (a correction filed on
+    the turn that made it: "Sorry, the kiln is fired on Thursdays, not Tuesdays" marked as replaced by "The kiln
+    is fired on Thursdays, not Tuesdays"): it would tell the reader the turn is out of date when it is where the
+    current value is.
+    """
+    content = {w for w in _words(new_value) if len(w) >= 3 and w not in STOPWORDS and w not in _WEAK}
+    figures = set(re.findall(r"\d[\d.,:%]*\d|\d", new_value))
+    if len(content) < _ALREADY_MIN_WORDS:
+        return False
+    have = _words(text)
+    return (len(content & have) >= _ALREADY_SHARE * len(content)
+            and all(re.search(r"(?<![\d.,])" + re.escape(f) + r"(?![\d]|[.,:]\d)", text) for f in figures))
+
+
 def _bounded(phrase: str) -> str:
     return r"(?<![\w.,])" + re.escape(phrase.lower()) + r"(?![\w/]|[.,:]\d)"
 
 
-def hide_in(text: str, phrases: tuple[str, ...] | list[str], *, within: str | list[str] | None = None) -> str:
-    """``text`` with each phrase replaced by ``HIDDEN``; only inside the ``within`` spans found in the text
+def hide_in(text: str, phrases: tuple[str, ...] | list[str], *, within: str | list[str] | None = None,
+            marker: str = HIDDEN) -> str:
+    """``text`` with each phrase replaced by ``marker``; only inside the ``within`` spans found in the text
     (anywhere when none is)."""
     if not phrases:
         return text
@@ -228,8 +251,8 @@ def hide_in(text: str, phrases: tuple[str, ...] | list[str], *, within: str | li
             continue
         part = text[start:end]
         for p in sorted(phrases, key=len, reverse=True):
-            part = re.sub(_bounded(p), HIDDEN, part, flags=re.I)
-        part = re.sub(re.escape(HIDDEN) + r"(?:[\s,]+" + re.escape(HIDDEN) + r")+", HIDDEN, part)
+            part = re.sub(_bounded(p), marker, part, flags=re.I)
+        part = re.sub(re.escape(marker) + r"(?:[\s,]+" + re.escape(marker) + r")+", marker, part)
         out.extend([text[last:start], part])
         last = end
     out.append(text[last:])

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ._outdated import hide_in, without_denials
+from ._outdated import HIDDEN, RETRACTED, hide_in, states_already, without_denials
 from .budget import pack
 from .config import GoodMemoryConfig
 from .context import Entry, render, render_frame, section_for
@@ -226,10 +226,16 @@ def _outdated_shown(r: MemoryRecord) -> MemoryRecord:
     """The record as the context shows it: an outdated turn without the phrases its marks hide (a denied value,
     the figures of a thing that ended), a memory without the clauses that deny the value it replaced."""
     text = r.text
-    if r.kind == MemoryKind.EPISODE:
-        for mark in r.metadata.get("outdated", []):
+    marks = r.metadata.get("outdated", [])
+    if r.kind == MemoryKind.EPISODE and marks:
+        # a mark on a turn that itself says the value it is "outdated" by is a false mark: neither flag nor hide
+        marks = [m for m in marks if m.get("retracted") or not states_already(r.text, str(m.get("new", "")))]
+        for mark in marks:
             old = str(mark.get("old", ""))
-            text = hide_in(text, mark.get("hide", []), within=mark.get("within") or (old if old in text else None))
+            text = hide_in(text, mark.get("hide", []), within=mark.get("within") or (old if old in text else None),
+                           marker=RETRACTED if mark.get("retracted") else HIDDEN)
+        if len(marks) < len(r.metadata["outdated"]):
+            return r.model_copy(update={"text": text, "metadata": {**r.metadata, "outdated": marks}})
     elif r.metadata.get("denies"):
         text = without_denials(text, r.metadata["denies"])
     return r if text == r.text else r.model_copy(update={"text": text})
@@ -341,6 +347,9 @@ def run_build_context(
         flags = [fresh.marker] if fresh.marker else []
         r = _outdated_shown(r)
         for mark in r.metadata.get("outdated", []) if r.kind == MemoryKind.EPISODE else []:
+            if mark.get("retracted"):
+                flags.append("retracted by the user")  # what it said is hidden in it (_marks.retract_sources)
+                continue
             # the flag names only the new value: the old one is the turn's own words, or hidden in them
             # a replacement may itself have been replaced since: both are named, the later one last (a wrong
             # link further down the chain must not hide the value the turn was first replaced by)

@@ -128,3 +128,26 @@ def test_about_ended_stops_at_another_named_thing() -> None:
     spans, hide = about_ended(turn, ["brompton"], "I sold the Brompton.")
     assert spans == ("my Brompton 2019, frame 88-X", "Brompton insured to 3 June.")
     assert "41-k" not in hide and "88-x" in hide and "3" in hide
+
+
+def test_a_turn_that_says_the_new_value_itself_states_it_already() -> None:
+    from goodmemory._outdated import states_already
+
+    # the turn where the user made the correction holds the value it would be flagged "outdated" by
+    assert states_already("user: Sorry, the kiln is fired on Thursdays, not Tuesdays. 14 pieces in it.",
+                          "The kiln is fired on Thursdays with 14 pieces, not Tuesdays.")
+    # a turn with the old value shares the thing's words but not the new figure or day
+    assert not states_already("user: The kiln is fired on Tuesdays, 14 pieces in it.",
+                              "The kiln is fired on Thursdays with 16 pieces now.")
+    assert not states_already("user: My locker is number 212 at the pool.", "My locker is number 218 now.")
+    # a reply that only names the thing is no statement of the new value
+    assert not states_already("assistant: Noted, the kiln.", "Kiln day moved to Thursday, 16 pieces, glaze run.")
+    assert not states_already("user: anything", "")
+
+
+def test_a_short_new_value_named_in_passing_is_not_stated_already() -> None:
+    from goodmemory._outdated import states_already
+
+    # "Porto" is all a rule's value may hold: a turn naming it in passing still states the old city
+    assert not states_already("user: I live in Lisbon, my sister is in Porto.", "Porto")
+    assert not states_already("user: We flew to Oslo on 3 May.", "I am in Oslo now, since 3 May")
