@@ -32,9 +32,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
+from ._meta import read_meta
 from .keys import is_digest, slot_of
 from .models import FeedbackSignal, MemoryKind, MemoryRecord, MemoryStatus
 
@@ -62,24 +63,15 @@ EVENT_FAMILIES = frozenset({"appointment", "booking", "reservation"})
 _DAY_OVER_EVERYWHERE = timedelta(days=1, hours=12)
 
 
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def expires_at(record: MemoryRecord) -> datetime | None:
     """The moment ``record`` stops being current, or None when nothing says it ends."""
-    explicit = record.metadata.get("expires_at")
-    if explicit:
-        try:
-            return _aware(datetime.fromisoformat(str(explicit)))
-        except ValueError:
-            return None  # an unreadable end is no end: expiring on a guess would hide a live memory
-    if record.metadata.get("family") in EVENT_FAMILIES and record.metadata.get("date"):
-        try:
-            day = date.fromisoformat(str(record.metadata["date"]))
-        except ValueError:
-            return None
-        return datetime.combine(day, time(0), tzinfo=UTC) + _DAY_OVER_EVERYWHERE
+    meta = read_meta(record.metadata)
+    if meta.expires_at is not None:
+        return meta.expires_at
+    if record.metadata.get("expires_at"):
+        return None  # an unreadable end is no end: expiring on a guess would hide a live memory
+    if meta.family in EVENT_FAMILIES and meta.date is not None:
+        return datetime.combine(meta.date, time(0), tzinfo=UTC) + _DAY_OVER_EVERYWHERE
     return None
 
 

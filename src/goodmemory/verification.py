@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 
+from ._meta import read_meta
 from .models import MemoryKind, MemoryRecord, MemoryStatus
 
 __all__ = ["Freshness", "StalenessConfig", "Verdict", "assess"]
@@ -54,10 +55,7 @@ def _expiry(record: MemoryRecord) -> date | None:
     """The date an ``*.expiration`` fact runs out, from its metadata; None for other records."""
     if not record.key.endswith(".expiration"):
         return None
-    try:
-        return date.fromisoformat(str(record.metadata.get("date", "")))
-    except ValueError:
-        return None
+    return read_meta(record.metadata).date  # None when absent or unreadable
 
 
 def assess(record: MemoryRecord, now: datetime, config: StalenessConfig = StalenessConfig()) -> Freshness:

@@ -18,7 +18,7 @@ ROOT = Path(__file__).parents[2]
 # Lower number = lower layer. A module may import its own layer or lower ones, never a higher one.
 LAYERS: dict[str, int] = {
     # the data model
-    "models": 0, "errors": 0,
+    "models": 0, "errors": 0, "_meta": 0,
     # pure policy: no I/O, take a clock
     "text": 1, "dates": 1, "keys": 1, "taxonomy": 1, "lifecycle": 1, "routing": 1, "ranking": 1, "budget": 1,
     "verification": 1, "context": 1, "digest": 1, "secrets": 1, "merge": 1, "config": 1, "_validate": 1,
