@@ -14,6 +14,7 @@ from datetime import datetime
 
 import numpy as np
 
+from ._meta import read_meta
 from .digest import build_digest, digest_record
 from .keys import is_digest
 from .lifecycle import consolidate, expire
@@ -78,6 +79,9 @@ def run_maintain(storage: Storage, users: list[str], *, now: datetime, staleness
                 batch.events.extend(MemoryEvent(mid, action, now, detail) for mid, action, detail in ended.events)
                 report.expired += 1
                 continue
+            raw = read_meta(r.metadata).unreadable.get("expires_at") if "expires_at" in r.metadata else None
+            if raw:  # said, so reported; unreadable, so never guessed (an empty one says no end, as before)
+                report.details.append(f"{r.id}: expires_at {raw!r} is not an ISO 8601 moment; kept, not expired")
             if r.kind == MemoryKind.EPISODE:
                 target = _episode_importance(r, now)
                 if target != r.importance and target < r.importance:

@@ -4,7 +4,6 @@ belongs to a key family, multi-value keys keep their slot's family, and every sh
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
