@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ._apply import Pending
 from ._write import outdate_sources
 from .config import GoodMemoryConfig
 from .embeddings import Embedder
@@ -18,7 +19,7 @@ from .extraction.base import ExtractionContext, Extractor
 from .lifecycle import feedback_plan
 from .models import FeedbackResult, FeedbackSignal, MemoryRecord, MemorySource, MemoryStatus, Message, new_id
 from .secrets import find_secrets, redact
-from .storage.base import MemoryEvent, Storage, WriteBatch
+from .storage.base import Storage, WriteBatch
 
 __all__ = ["check_feedback_text", "run_feedback"]
 
@@ -46,8 +47,11 @@ def run_feedback(storage: Storage, embedder: Embedder, extractor: Extractor, rec
         new = _correction_record(extractor, rec, correction, user_id=user_id, now=now)
         outdated = outdate_sources(storage, user_id, [(rec, new)], trusted=True)
     plan = feedback_plan(rec, sig, now, note=note or "", correction=new)
-    batch = WriteBatch(inserts=plan.inserts, updates=[*outdated, *plan.updates],
-                       events=[MemoryEvent(mid, action, now, detail) for mid, action, detail in plan.events])
+    pending = Pending()
+    for ep in outdated:
+        pending.update(ep)
+    pending.apply(plan, now)
+    batch = pending.into(WriteBatch())
     if new is not None:
         batch.vectors[new.id] = embedder.embed([new.text])[0]
     storage.write(user_id, batch)
