@@ -16,6 +16,7 @@ from datetime import date, datetime
 from enum import StrEnum
 
 from ._meta import read_meta
+from .keys import is_expiration
 from .models import MemoryKind, MemoryRecord, MemoryStatus
 
 __all__ = ["Freshness", "StalenessConfig", "Verdict", "assess"]
@@ -53,7 +54,7 @@ _EXPIRY_WARN_DAYS = 90  # an expiry this close is said next to the fact ("expire
 
 def _expiry(record: MemoryRecord) -> date | None:
     """The date an ``*.expiration`` fact runs out, from its metadata; None for other records."""
-    if not record.key.endswith(".expiration"):
+    if not is_expiration(record.key):
         return None
     return read_meta(record.metadata).date  # None when absent or unreadable
 
