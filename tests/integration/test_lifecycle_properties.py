@@ -117,7 +117,7 @@ def test_the_write_plan_property_reached_every_action() -> None:
 
     if not SEEN:
         pytest.skip("runs after test_remember_applies_the_write_plan")
-    assert SEEN == set(WriteAction)
+    assert set(WriteAction) == SEEN
 
 
 SIGNALS = st.lists(st.sampled_from([FeedbackSignal.CONFIRM, FeedbackSignal.HELPFUL, FeedbackSignal.NOT_HELPFUL]),
