@@ -87,6 +87,8 @@ _DAY_OVER_EVERYWHERE = timedelta(days=1, hours=12)
 
 def expires_at(record: MemoryRecord) -> datetime | None:
     """The moment ``record`` stops being current, or None when nothing says it ends."""
+    if "expires_at" not in record.metadata and "date" not in record.metadata:
+        return None  # most records (every turn): no typed reading needed
     meta = read_meta(record.metadata)
     if meta.expires_at is not None:
         return meta.expires_at
