@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ._apply import Pending
 from ._marks import retract_sources
 from ._write import outdate_sources
 from .config import GoodMemoryConfig
@@ -19,7 +20,7 @@ from .extraction.base import ExtractionContext, Extractor
 from .lifecycle import feedback_plan
 from .models import FeedbackResult, FeedbackSignal, MemoryRecord, MemorySource, MemoryStatus, Message, new_id
 from .secrets import find_secrets, redact
-from .storage.base import MemoryEvent, Storage, WriteBatch
+from .storage.base import Storage, WriteBatch
 
 __all__ = ["check_feedback_text", "run_feedback"]
 
@@ -49,8 +50,11 @@ def run_feedback(storage: Storage, embedder: Embedder, extractor: Extractor, rec
     elif sig == FeedbackSignal.REJECT:
         outdated = retract_sources(storage, user_id, rec)
     plan = feedback_plan(rec, sig, now, note=note or "", correction=new)
-    batch = WriteBatch(inserts=plan.inserts, updates=[*outdated, *plan.updates],
-                       events=[MemoryEvent(mid, action, now, detail) for mid, action, detail in plan.events])
+    pending = Pending()
+    for ep in outdated:
+        pending.update(ep)
+    pending.apply(plan, now)
+    batch = pending.into(WriteBatch())
     if new is not None:
         batch.vectors[new.id] = embedder.embed([new.text])[0]
     storage.write(user_id, batch)

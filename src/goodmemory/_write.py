@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ._apply import Pending, events_at
 from ._attributes import AttributeIndex
 from ._marks import outdate_sources
 from .config import GoodMemoryConfig
@@ -18,7 +19,8 @@ from .errors import ExtractionError, GoodMemoryError, SlotConflictError, Storage
 from .extraction._statements import STATEMENT_KEY
 from .extraction.base import ExtractionContext, Extractor
 from .keys import episode_key, episode_keys, in_slot, is_digest, slot_of, slot_prefix
-from .merge import Plan, SlotView, WritePolicy, decide, normalize_value
+from .lifecycle import plan_write, write_events
+from .merge import SlotView, WritePolicy, normalize_value
 from .models import (
     Candidate,
     MemoryKind,
@@ -32,7 +34,7 @@ from .models import (
     content_hash,
 )
 from .secrets import find_secrets, redact
-from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch, slot_scope
+from .storage.base import MemoryFilter, Storage, WriteBatch, slot_scope
 from .taxonomy import default_transferable, normalize_key, volatility_for
 
 __all__ = ["WriteContext", "outdate_sources", "prepare_messages", "run_remember", "strip_injected"]
@@ -305,8 +307,7 @@ def run_remember(
         slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, key_prefix=slot_prefix(key))))
     msg_text = {m.id: m.content for m in cleaned}
     injected_long = [t for t in wc.injected if len(t) >= 16]
-    inserted: dict[str, MemoryRecord] = {}
-    updated: dict[str, MemoryRecord] = {}
+    facts = Pending()  # the records the decisions add and change, in their latest state
     for c0 in candidates:
         placed = attributes.place(c0, str(c0.metadata.get("said") or ""))
         if placed.candidate is None:
@@ -345,21 +346,15 @@ def run_remember(
                         for src_text in [" ".join(msg_text.get(mid, "").lower().split()) for mid in c.message_ids]),
             has_secret=bool(c.metadata.get("secret_kinds") or find_secrets(c.text) or find_secrets(c.value)),
         )
-        plan: Plan = decide(c, view, user_id=user_id, agent_id=agent_id, session_id=session_id, now=now,
-                            policy=policy)
+        plan = plan_write(c, view, user_id=user_id, agent_id=agent_id, session_id=session_id, now=now, policy=policy)
+        assert plan.decision is not None
         decisions.append(plan.decision)
-        for r in plan.updates:
-            slot_records[r.id] = r
-            if r.id in inserted:
-                inserted[r.id] = r
-            else:
-                updated[r.id] = r
+        facts.apply(plan, now)
+        slot_records.update((r.id, r) for r in [*plan.updates, *plan.inserts])
         for r in plan.inserts:
             # fact-augmented keys: a memory is also found by the words of its turns
             turns = " ".join(msg_text.get(mid, "") for mid in r.source.message_ids)
             r.keywords = " ".join(p for p in (r.keywords, redact(turns)[0][:400]) if p)
-            slot_records[r.id] = r
-            inserted[r.id] = r
             if r.status == MemoryStatus.ACTIVE:
                 attributes.add(r, c0)
             for mid in r.source.message_ids:
@@ -367,13 +362,12 @@ def run_remember(
                 if turn is not None and r.status == MemoryStatus.ACTIVE:
                     turn.keywords = f"{turn.keywords} {r.key.replace('.', ' ').replace('_', ' ')} {r.text}".strip()
 
-    superseded = [(r, slot_records[r.superseded_by]) for r in [*updated.values(), *inserted.values()]
+    superseded = [(r, slot_records[r.superseded_by]) for r in [*facts.updates.values(), *facts.inserts.values()]
                   if r.status == MemoryStatus.SUPERSEDED and r.superseded_by in slot_records
                   and slot_of(r.key) == slot_of(slot_records[r.superseded_by].key)]
     for ep in outdate_sources(storage, user_id, superseded, episodes_by_msg):
-        updated[ep.id] = ep
-    batch.inserts.extend(inserted.values())
-    batch.updates.extend(updated.values())
+        facts.update(ep)
+    facts.into(batch)
     if tags:
         # what this call stores carries its tags; a memory it merged into carries them too (the call said it)
         merged = {d.memory_id for d in decisions if d.action == WriteAction.MERGE}
@@ -381,10 +375,7 @@ def run_remember(
             r.tags = list(dict.fromkeys([*r.tags, *tags]))
     for r in batch.inserts:
         r.content_hash = content_hash(r.kind.value, r.key, r.text)
-        batch.events.append(MemoryEvent(r.id, "add" if r.status == MemoryStatus.ACTIVE else "add_history", now,
-                                        {"text": r.text, "value": r.value}))
-    for r in batch.updates:
-        batch.events.append(MemoryEvent(r.id, "update", now, {"status": r.status.value}))
+    batch.events.extend(events_at(write_events(batch.inserts, batch.updates), now))
 
     # 4. embeddings: one batched call for everything new
     turns_embedded()

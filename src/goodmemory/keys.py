@@ -4,7 +4,8 @@
 - ``episode.digest.<first message id>``: a session digest, built from turns and not itself a turn;
 - ``<slot key>~<8 characters of the record id>``: one value of a multi-valued attribute ("a second cat"),
   so several active records share the slot ``<slot key>`` without sharing a key;
-- ``fact.note.<words>.<digest>``: the user's own words that no other family names (the ``note`` family).
+- ``fact.note.<words>.<digest>``: the user's own words that no other family names (the ``note`` family);
+- ``<thing>[.<issuer>].expiration``: the day a document, card or warranty runs out (its value an ISO day).
 
 Which slot keys exist (``vehicle.*``, ``appointment.*``, ...) is the key-family registry's business
 (``_key_families``); this module only knows how keys are put together.
@@ -15,12 +16,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 __all__ = ["DIGEST_PREFIX", "EPISODE_PREFIX", "MULTI_SEP", "NOTE_PREFIX", "digest_key", "episode_key",
-           "episode_keys", "in_slot", "is_digest", "multi_value_key", "slot_of", "slot_prefix"]
+           "EXPIRATION", "episode_keys", "in_slot", "is_digest", "is_expiration", "multi_value_key", "slot_of",
+           "slot_prefix"]
 
 EPISODE_PREFIX = "episode."
 DIGEST_PREFIX = EPISODE_PREFIX + "digest."
 MULTI_SEP = "~"
 NOTE_PREFIX = "fact.note."
+EXPIRATION = "expiration"  # the last part of a key whose value is the day its thing runs out
 
 
 def episode_key(message_id: str) -> str:
@@ -59,3 +62,8 @@ def in_slot(key: str, slot: str) -> bool:
 def multi_value_key(slot: str, record_id: str) -> str:
     """The key of one more value of a multi-valued slot, unique by the record id."""
     return f"{slot}{MULTI_SEP}{record_id[:8]}"
+
+
+def is_expiration(key: str) -> bool:
+    """Whether ``key`` (or the slot of a multi-value key) names the day something runs out."""
+    return slot_of(key).endswith("." + EXPIRATION)

@@ -11,7 +11,8 @@ apply the plan in one transaction; what a change *is* lives here once:
 - forgetting: ``slot_history_to_forget`` and ``restatements`` say what goes with a memory,
   ``scrub_plan`` what the rest of the user's records must lose so nothing points at or repeats it.
 
-The write decision (add / merge / supersede / reject) is ``merge.decide``.
+- writing: ``plan_write`` is the decision for one candidate (add / merge / supersede / reject, the rules of
+  ``merge.decide``) as a plan; ``write_events`` the history a write call records for what it stores.
 
 When a memory stops being current on its own: ``maintain()`` expires what :func:`expires_at` says
 has ended; the write path and the facade only store the structured values it reads. Two sources,
@@ -32,14 +33,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
+from ._meta import read_meta
 from .keys import is_digest, slot_of
-from .models import FeedbackSignal, MemoryKind, MemoryRecord, MemoryStatus
+from .merge import SlotView, WritePolicy, decide
+from .models import Candidate, FeedbackSignal, MemoryKind, MemoryRecord, MemoryStatus, WriteDecision
 
 __all__ = ["EVENT_FAMILIES", "FORGOTTEN", "Event", "Plan", "ScrubPlan", "consolidate", "distinctive", "expire",
-           "expires_at", "feedback_plan", "restatements", "scrub", "scrub_plan", "slot_history_to_forget"]
+           "expires_at", "feedback_plan", "plan_write", "restatements", "scrub", "scrub_plan", "slot_history_to_forget",
+           "write_events"]
 
 FORGOTTEN = "[forgotten]"
 # (memory id, action, detail): a history event to write with the plan
@@ -48,12 +52,31 @@ Event = tuple[str, str, dict[str, Any]]
 
 @dataclass
 class Plan:
-    """What to write: records in their new state, new records, history events; ``changed`` says what changed."""
+    """What to write: records in their new state, new records, history events; ``changed`` says what changed,
+    ``decision`` what a write decided (``plan_write`` only)."""
 
     updates: list[MemoryRecord] = field(default_factory=list)
     inserts: list[MemoryRecord] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     changed: dict[str, Any] = field(default_factory=dict)
+    decision: WriteDecision | None = None
+
+
+def plan_write(c: Candidate, view: SlotView, *, user_id: str, agent_id: str | None, session_id: str | None,
+               now: datetime, policy: WritePolicy | None = None) -> Plan:
+    """The write decision for one candidate over what its slot holds (``view``), as a plan: the records it adds
+    and the ones it changes, in their new state. No events: a write call records the history of what it finally
+    stores once (``write_events``), since a later candidate of the call may change a record an earlier one added."""
+    d = decide(c, view, user_id=user_id, agent_id=agent_id, session_id=session_id, now=now,
+               policy=policy or WritePolicy())
+    return Plan(updates=list(d.updates), inserts=list(d.inserts), decision=d.decision)
+
+
+def write_events(inserts: Sequence[MemoryRecord], updates: Sequence[MemoryRecord]) -> list[Event]:
+    """The history a write call records: what it added (active, or straight into history) and what it changed."""
+    return [*((r.id, "add" if r.status == MemoryStatus.ACTIVE else "add_history", {"text": r.text, "value": r.value})
+              for r in inserts),
+            *((r.id, "update", {"status": r.status.value}) for r in updates)]
 
 # the registry families whose value is a dated event (_key_families.py names them; a registry field
 # "ends_at_date" would let the registry say so itself)
@@ -62,24 +85,17 @@ EVENT_FAMILIES = frozenset({"appointment", "booking", "reservation"})
 _DAY_OVER_EVERYWHERE = timedelta(days=1, hours=12)
 
 
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def expires_at(record: MemoryRecord) -> datetime | None:
     """The moment ``record`` stops being current, or None when nothing says it ends."""
-    explicit = record.metadata.get("expires_at")
-    if explicit:
-        try:
-            return _aware(datetime.fromisoformat(str(explicit)))
-        except ValueError:
-            return None  # an unreadable end is no end: expiring on a guess would hide a live memory
-    if record.metadata.get("family") in EVENT_FAMILIES and record.metadata.get("date"):
-        try:
-            day = date.fromisoformat(str(record.metadata["date"]))
-        except ValueError:
-            return None
-        return datetime.combine(day, time(0), tzinfo=UTC) + _DAY_OVER_EVERYWHERE
+    if "expires_at" not in record.metadata and "date" not in record.metadata:
+        return None  # most records (every turn): no typed reading needed
+    meta = read_meta(record.metadata)
+    if meta.expires_at is not None:
+        return meta.expires_at
+    if record.metadata.get("expires_at"):
+        return None  # an unreadable end is no end: expiring on a guess would hide a live memory
+    if meta.family in EVENT_FAMILIES and meta.date is not None:
+        return datetime.combine(meta.date, time(0), tzinfo=UTC) + _DAY_OVER_EVERYWHERE
     return None
 
 

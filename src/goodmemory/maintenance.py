@@ -14,11 +14,13 @@ from datetime import datetime
 
 import numpy as np
 
+from ._apply import Pending
+from ._meta import read_meta
 from .digest import build_digest, digest_record
 from .keys import is_digest
 from .lifecycle import consolidate, expire
 from .models import MaintenanceReport, MemoryKind, MemoryRecord
-from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch
+from .storage.base import MemoryFilter, Storage, WriteBatch
 from .verification import StalenessConfig, Verdict, assess
 
 __all__ = ["run_maintain"]
@@ -62,7 +64,7 @@ def run_maintain(storage: Storage, users: list[str], *, now: datetime, staleness
     report = MaintenanceReport(user_ids=list(users))
     for user_id in users:
         batch = WriteBatch()
-        changed: dict[str, MemoryRecord] = {}
+        pending = Pending()
         active = storage.list(user_id, MemoryFilter())
         digests = _digests(active, now)
         if digests:
@@ -74,16 +76,18 @@ def run_maintain(storage: Storage, users: list[str], *, now: datetime, staleness
         for r in active:
             ended = expire(r, now)
             if ended is not None:
-                changed.update((u.id, u) for u in ended.updates)
-                batch.events.extend(MemoryEvent(mid, action, now, detail) for mid, action, detail in ended.events)
+                pending.apply(ended, now)
                 report.expired += 1
                 continue
+            raw = read_meta(r.metadata).unreadable.get("expires_at") if "expires_at" in r.metadata else None
+            if raw:  # said, so reported; unreadable, so never guessed (an empty one says no end, as before)
+                report.details.append(f"{r.id}: expires_at {raw!r} is not an ISO 8601 moment; kept, not expired")
             if r.kind == MemoryKind.EPISODE:
                 target = _episode_importance(r, now)
                 if target != r.importance and target < r.importance:
                     u = r.model_copy(deep=True)
                     u.importance = target
-                    changed[u.id] = u
+                    pending.update(u)
                     report.decayed += 1
                 continue
             verdict = assess(r, now, staleness).verdict
@@ -91,15 +95,13 @@ def run_maintain(storage: Storage, users: list[str], *, now: datetime, staleness
             if stale != bool(r.metadata.get("stale")):
                 u = r.model_copy(deep=True)
                 u.metadata["stale"] = stale
-                changed[u.id] = u
+                pending.update(u)
                 report.marked_stale += int(stale)
         # consolidation: the same text active under two ids -> keep the oldest, supersede the rest
-        merged = consolidate([changed.get(r.id, r) for r in active], now)
-        changed.update((u.id, u) for u in merged.updates)
-        batch.events.extend(MemoryEvent(mid, action, now, detail) for mid, action, detail in merged.events)
+        merged = consolidate([pending.get(r.id) or r for r in active], now)
+        pending.apply(merged, now)
         report.consolidated += len(merged.events)
-        if changed:
-            batch.updates = list(changed.values())
+        pending.into(batch)
         if batch:
             storage.write(user_id, batch)
     return report

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 
+from ._meta import read_meta
+from .keys import is_expiration
 from .models import MemoryKind, MemoryRecord, MemoryStatus
 
 __all__ = ["Freshness", "StalenessConfig", "Verdict", "assess"]
@@ -52,12 +54,9 @@ _EXPIRY_WARN_DAYS = 90  # an expiry this close is said next to the fact ("expire
 
 def _expiry(record: MemoryRecord) -> date | None:
     """The date an ``*.expiration`` fact runs out, from its metadata; None for other records."""
-    if not record.key.endswith(".expiration"):
+    if not is_expiration(record.key):
         return None
-    try:
-        return date.fromisoformat(str(record.metadata.get("date", "")))
-    except ValueError:
-        return None
+    return read_meta(record.metadata).date  # None when absent or unreadable
 
 
 def assess(record: MemoryRecord, now: datetime, config: StalenessConfig = StalenessConfig()) -> Freshness:

@@ -1,11 +1,12 @@
-"""The lifecycle plans (goodmemory.lifecycle) are what the real entry points do: feedback, maintain and forget
-through the facade (SQLite in memory, fake embedder, scripted extractor), on generated inputs."""
+"""The lifecycle plans (goodmemory.lifecycle) are what the real entry points do: remember, feedback, maintain and
+forget through the facade (SQLite in memory, fake embedder, scripted extractor), on generated inputs."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from goodmemory import Candidate, GoodMemory, MemoryKind, MemoryStatus, create_good_memory
 from goodmemory import lifecycle as L
+from goodmemory.merge import SlotView
 from goodmemory.models import FeedbackSignal
 from goodmemory.testing import FakeEmbedder, FrozenClock, ScriptedExtractor
 
@@ -26,6 +28,11 @@ def _script() -> dict[str, list[Candidate]]:
     for c in CITIES:
         out[f"I live in {c}."] = [Candidate(kind=MemoryKind.PROFILE, key="profile.home_city", value=c,
                                             text=f"User's home city is {c}.", confidence=0.8)]
+        out[f"Actually I moved to {c}."] = [Candidate(kind=MemoryKind.PROFILE, key="profile.home_city", value=c,
+                                                      text=f"User's home city is {c}.", confidence=0.9,
+                                                      is_correction=True)]
+        out[f"Maybe {c}, not sure."] = [Candidate(kind=MemoryKind.PROFILE, key="profile.home_city", value=c,
+                                                  text=f"User's home city is {c}.", confidence=0.2)]
     for day in range(-6, 7):
         when = (T0 + timedelta(days=day)).date().isoformat()
         out[f"Dentist on day {day}."] = [Candidate(
@@ -47,6 +54,70 @@ def world() -> Iterator[tuple[GoodMemory, FrozenClock]]:
 
 def _user() -> str:
     return f"life-{next(_ids)}"
+
+
+WRITE_LINES = sorted(line for c in CITIES for line in (f"I live in {c}.", f"Actually I moved to {c}.",
+                                                        f"Maybe {c}, not sure."))
+
+
+SEEN: set[Any] = set()  # the actions the generated lives reached (checked after the property ran)
+
+
+def _slot_view(records: list[Any]) -> SlotView:
+    by = {s: [r for r in records if r.status == s]
+          for s in (MemoryStatus.ACTIVE, MemoryStatus.RETRACTED, MemoryStatus.SUPERSEDED)}
+    return SlotView(active=by[MemoryStatus.ACTIVE], retracted=by[MemoryStatus.RETRACTED],
+                    history=by[MemoryStatus.SUPERSEDED])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(WRITE_LINES), st.integers(-48, 0), st.booleans()),
+                      min_size=1, max_size=7))
+def test_remember_applies_the_write_plan(world: tuple[GoodMemory, FrozenClock],
+                                         steps: list[tuple[str, int, bool]]) -> None:
+    """Each remember call stores exactly what ``plan_write`` plans over the slot as it was before the call: the
+    decision, the new records, the changed ones in their planned state, and nothing else of the slot changes."""
+    mem, clock = world
+    user = _user()
+    for line, hours, reject_first in steps:
+        clock.advance(minutes=1)
+        before = {r.id: r for r in mem.list(user_id=user, kinds=[MemoryKind.PROFILE], include_history=True)}
+        active = [r for r in before.values() if r.status == MemoryStatus.ACTIVE]
+        if reject_first and active:  # so the plan also meets retracted records
+            mem.feedback(active[0].id, FeedbackSignal.REJECT, user_id=user)
+            before = {r.id: r for r in mem.list(user_id=user, kinds=[MemoryKind.PROFILE], include_history=True)}
+        res = mem.remember([{"role": "user", "content": line}], user_id=user, at=clock() + timedelta(hours=hours))
+        (d,) = [d for d in res.decisions if d.candidate is not None]
+        assert d.candidate is not None
+        SEEN.add(d.action)
+        plan = L.plan_write(d.candidate, _slot_view(list(before.values())), user_id=user, agent_id=None,
+                            session_id=None, now=clock())
+        assert plan.decision is not None
+        after = {r.id: r for r in mem.list(user_id=user, kinds=[MemoryKind.PROFILE], include_history=True)}
+        added = [after[i] for i in after if i not in before]
+        # a plan names the records it adds with fresh ids: the stored ones are matched by what they hold
+        assert sorted((r.key, r.value, r.status, r.supersedes) for r in added) == \
+            sorted((r.key, r.value, r.status, r.supersedes) for r in plan.inserts)
+        ids = {p.id: next(r.id for r in added if (r.value, r.status) == (p.value, p.status)) for p in plan.inserts}
+        assert (d.action, d.supersedes, ids.get(str(plan.decision.memory_id), plan.decision.memory_id)) == \
+            (plan.decision.action, plan.decision.supersedes, d.memory_id)
+        for u in plan.updates:
+            got = after[u.id]
+            assert (got.status, got.superseded_by, got.valid_to, got.confidence, got.last_confirmed_at,
+                    got.conflicts_with) == \
+                (u.status, ids.get(str(u.superseded_by), u.superseded_by), u.valid_to, u.confidence,
+                 u.last_confirmed_at, [ids.get(x, x) for x in u.conflicts_with])
+        planned = {u.id for u in plan.updates}
+        assert all(after[i] == r for i, r in before.items() if i not in planned)  # the rest is untouched
+        assert len(after) == len(before) + len(plan.inserts)
+
+
+def test_the_write_plan_property_reached_every_action() -> None:
+    from goodmemory import WriteAction
+
+    if not SEEN:
+        pytest.skip("runs after test_remember_applies_the_write_plan")
+    assert set(WriteAction) == SEEN
 
 
 SIGNALS = st.lists(st.sampled_from([FeedbackSignal.CONFIRM, FeedbackSignal.HELPFUL, FeedbackSignal.NOT_HELPFUL]),

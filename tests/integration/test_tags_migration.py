@@ -72,7 +72,7 @@ def test_a_v8_sqlite_file_migrates_with_nothing_lost(tmp_path: Path) -> None:
 
     with _open(f"sqlite:///{db}") as mem:
         with mem.storage.engine.connect() as conn:
-            assert S.current_version(conn) == 9
+            assert S.current_version(conn) == S.SCHEMA_VERSION
         _check_after(mem, before)
     assert {"gm_memory_tags", "gm_tags_mem"} <= _sqlite_tables(db)
 
@@ -94,7 +94,7 @@ def test_a_v8_postgres_schema_migrates_with_nothing_lost(pg_schema: str) -> None
         _check_after(mem, before)
     with engine.begin() as conn:
         conn.execute(text(f'SET LOCAL search_path TO "{pg_schema}"'))
-        assert conn.execute(text("SELECT value FROM gm_meta WHERE name = 'schema_version'")).scalar() == "9"
+        assert conn.execute(text("SELECT value FROM gm_meta WHERE name = 'schema_version'")).scalar() == str(S.SCHEMA_VERSION)
         assert conn.execute(text("SELECT count(*) FROM gm_memory_tags")).scalar() > 0
     engine.dispose()
     store.close()

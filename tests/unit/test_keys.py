@@ -59,3 +59,13 @@ def test_every_key_the_rule_extractor_writes_on_the_write_corpus_has_a_family(st
 
 def test_a_key_outside_every_family_is_caught() -> None:
     assert family_of("no_such_family.thing") is None and family_of("vehicle.civic.plate") is not None
+
+
+@pytest.mark.parametrize(("key", "expected"), [
+    ("passport.expiration", True), ("warranty.dyson.expiration", True), ("passport.expiration~1a2b3c4d", True),
+    ("expiration", False), ("passport.expiration_note", False), ("passport.number", False),
+])
+def test_an_expiration_key_is_read_by_its_attribute_whatever_its_family(key: str, expected: bool) -> None:
+    from goodmemory.keys import is_expiration
+
+    assert is_expiration(key) is expected

@@ -18,7 +18,7 @@ ROOT = Path(__file__).parents[2]
 # Lower number = lower layer. A module may import its own layer or lower ones, never a higher one.
 LAYERS: dict[str, int] = {
     # the data model
-    "models": 0, "errors": 0,
+    "models": 0, "errors": 0, "_meta": 0,
     # pure policy: no I/O, take a clock
     "text": 1, "dates": 1, "keys": 1, "taxonomy": 1, "lifecycle": 1, "routing": 1, "ranking": 1, "budget": 1,
     "verification": 1, "context": 1, "digest": 1, "secrets": 1, "merge": 1, "config": 1, "_validate": 1,
@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "extraction": 2, "embeddings": 2, "storage": 2, "llm": 2, "tokens": 2, "testing": 2, "_cachedir": 2,
     # the pipelines
     "_write": 3, "_read": 3, "maintenance": 3, "_feedback": 3, "_forget": 3, "_attributes": 3, "_marks": 3,
+    "_apply": 3,
     # the facade
     "memory": 4,
     # wrappers of the facade (telemetry wraps it from outside) and the public namespace

@@ -161,3 +161,10 @@ def test_an_expired_document_is_marked_even_when_freshly_confirmed() -> None:
 def test_a_malformed_expiry_date_is_ignored() -> None:
     f = assess(_expiry("someday"), NOW)
     assert f.verdict == Verdict.FRESH and f.marker is None
+
+
+def test_a_second_value_of_a_multi_valued_expiry_slot_says_when_it_runs_out_too() -> None:
+    # the expiry family is multi-valued ("passport.expiration~1a2b3c4d" is a second passport): read by its slot
+    second = _expiry("2025-01-31", age_days=1).model_copy(update={"key": "passport.expiration~1a2b3c4d"})
+    f = assess(second, NOW)
+    assert f.verdict == Verdict.VERIFY and f.marker == "expired 2025-01-31"

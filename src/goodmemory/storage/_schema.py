@@ -34,11 +34,17 @@ History:
 9. ``gm_memory_tags``: one row per (user, tag, memory), the index tag filters are answered from inside
    the text, vector and list queries; by (user, memory) for deletes. Records written before v9 have no
    tags (the field did not exist), so nothing is backfilled.
+10. typed metadata: each record's shared metadata keys are rewritten into the canonical form of
+   ``_meta.MemoryMeta`` (a moment as aware ISO 8601, a naive one read as UTC). Keys it does not type are left as
+   they are; a typed value it cannot read (``expires_at: "soon"``) is left as stored, read as absent, and named in
+   a warning of the ``goodmemory.storage`` logger. No column: no query selects by a metadata key (``maintain()``
+   reads every active record of a user anyway), and a column nothing reads would be one more thing to keep equal.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -294,6 +300,41 @@ def _v9(conn: Connection, fts: str) -> None:
     conn.execute(text("CREATE INDEX IF NOT EXISTS gm_tags_mem ON gm_memory_tags (user_id, memory_id)"))
 
 
+log = logging.getLogger("goodmemory.storage")
+
+
+def _v10(conn: Connection, fts: str) -> None:
+    from .._meta import read_meta
+    from ..models import MemoryRecord
+
+    last, unread = "", []
+    while True:
+        rows = conn.execute(text("SELECT id, data FROM gm_memories WHERE id > :last ORDER BY id LIMIT 1000"),
+                            {"last": last}).all()
+        if not rows:
+            break
+        last = rows[-1][0]
+        changed = []
+        for mid, data in rows:
+            try:
+                rec = MemoryRecord.model_validate_json(data)
+            except ValueError:  # not a record this version reads: left for the adapter to report, never rewritten
+                unread.append(f"{mid} (the record)")
+                continue
+            meta = read_meta(rec.metadata)
+            if meta.unreadable:
+                unread.append(f"{mid} ({', '.join(sorted(meta.unreadable))})")
+            typed = meta.dump()
+            if typed != rec.metadata:  # rows already canonical keep their bytes
+                rec.metadata = typed
+                changed.append({"id": mid, "data": rec.model_dump_json()})
+        if changed:
+            conn.execute(text("UPDATE gm_memories SET data = :data WHERE id = :id"), changed)
+    if unread:
+        log.warning("schema v10: %d memories keep metadata values that are not readable as their type; they are left "
+                    "as stored and read as absent: %s", len(unread), "; ".join(unread[:50]))
+
+
 Migration = Callable[[Connection, str], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial schema: memories, vectors, events, tombstones, full-text", _v1),
@@ -305,6 +346,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (7, "SQLite: full-text rows keyed by a hash of the memory id", _v7),
     (8, "partial index: memories that are not raw turns by (user, status, created_at, id)", _v8),
     (9, "tags: gm_memory_tags by (user, tag, memory) and by (user, memory)", _v9),
+    (10, "typed metadata: shared metadata keys in the canonical form of MemoryMeta", _v10),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

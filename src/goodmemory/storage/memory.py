@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DimensionMismatchError, SlotConflictError, StorageError
-from ..models import MemoryRecord, MemoryStatus, new_id
+from ..models import MemoryKind, MemoryRecord, MemoryStatus, new_id
 from ..text import index_terms, stemmed_query_terms
 from ._common import UserHasher, check_batch, check_new_turns, new_turn_keys
 from ._common import tombstone as _tombstone
@@ -66,7 +66,7 @@ class InMemoryStorage:
             rows = dict(self._rows.get(user_id, {}))
             turn_keys = set(new_turn_keys(batch))
             if turn_keys:
-                check_new_turns([r.key for r in rows.values() if r.kind.value == "episode" and r.key in turn_keys])
+                check_new_turns([r.key for r in rows.values() if r.kind == MemoryKind.EPISODE and r.key in turn_keys])
             for r in batch.inserts:
                 if r.id in rows or any(r.id in u for u in self._rows.values()):
                     raise StorageError(f"duplicate memory id {r.id}")
@@ -95,7 +95,7 @@ class InMemoryStorage:
     def _check_unique_slots(records: Any) -> None:
         seen: set[tuple[str | None, str, str]] = set()
         for r in records:
-            if r.status != MemoryStatus.ACTIVE or r.kind.value == "episode":
+            if r.status != MemoryStatus.ACTIVE or r.kind == MemoryKind.EPISODE:
                 continue
             slot = (r.agent_id, slot_scope(r), r.key)
             if slot in seen:

@@ -78,7 +78,7 @@ from ..errors import (
     SlotConflictError,
     StorageError,
 )
-from ..models import MemoryRecord
+from ..models import MemoryKind, MemoryRecord
 from ..text import index_terms, stemmed_query_terms
 from . import _schema as S
 from ._common import (
@@ -290,7 +290,7 @@ class PostgresStorage:
             if turn_keys:
                 check_new_turns([r[0] for r in conn.execute(select(S.memories.c.key).where(
                     S.memories.c.user_id == user_id, S.memories.c.key.in_(turn_keys),
-                    S.memories.c.kind == "episode"))])
+                    S.memories.c.kind == MemoryKind.EPISODE.value))])
             if inserts:
                 conn.execute(INSERT_MEMORY, inserts)
             if vec_rows:
