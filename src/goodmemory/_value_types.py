@@ -32,10 +32,12 @@ _TITLE_HEADS = (
     r"receptionist|cashier|barista|waiter|waitress|bartender|salesperson|representative|planner|producer|trainer|"
     r"instructor|coach|principal|partner|owner|executive|foreman|surveyor|auditor|editor|reporter|journalist|"
     r"carer|caregiver|technologist|strategist|controller|dispatcher|operator|inspector|adviser|advisor")
-# "made me team lead", "promoted to senior nurse", "became a teacher", "I'm now head of sales": the object is a title
+# "promoted to senior buyer", "my new role as X": the frame alone says the object is a title; "made me team lead",
+# "became a teacher", "I'm now head of sales" say it only with a title's head ("became a grandmother" is no job)
 _TITLE_FRAME = re.compile(
-    rf"\b(?:made me|promoted (?:me )?to|promoted as|became|become|new (?:job|role|position) as|(?:job )?title (?:is|"
-    rf"changed to|is now)|(?:i'?m|i am) now)\s+(?:an?\s+|the\s+)?(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS})s?\b", re.I)
+    rf"\b(?:promoted (?:me )?(?:to|as)|new (?:job|role|position) as|(?:job )?title (?:is now|changed to)|"
+    rf"(?:made me|became|become|(?:i'?m|i am) now)\s+(?:an?\s+|the\s+)?(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS})s?)\b",
+    re.I)
 _TITLE_SAID = re.compile(
     rf"\b(?:work(?:ing)? as|job (?:is|as)|(?:job )?title|my role|position as|i'?m an?|i am an?|promoted|made me|became)"
     rf"\s+(?:an?\s+|the\s+|is\s+)?(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS})s?\b", re.I)

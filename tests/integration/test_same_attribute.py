@@ -250,3 +250,41 @@ def test_an_answer_naming_its_thing_by_the_question_is_kept(mem: GoodMemory) -> 
     mem.remember([{"role": "assistant", "content": "Which card should I put this on?"},
                   {"role": "user", "content": "My Monzo one."}], user_id="ans", session_id="a", at=T1)
     assert any("Monzo" in v for v in _active(mem, "ans"))
+
+
+# -- the sort of value as a second signal (``_value_types``): a change of a gym, a title, a tool or a home is
+# too unlike the old statement once the names are masked, but it names a value of the same sort
+@pytest.mark.parametrize(("user", "before", "after", "old", "new"), [
+    ("sort-gym", "I swim at the Harbourside Leisure Centre most mornings.",
+     "Switched leisure centres, I go to Aquadome since the spring.", "Harbourside", "Aquadome"),
+    ("sort-title", "My job title is quality engineer.", "They made me quality manager for the whole plant.",
+     "quality engineer", "quality manager"),
+    ("sort-tool", "I write my drafts in an app called Quillpad.", "Moved over to Tidewrite a few weeks back.",
+     "Quillpad", "Tidewrite"),
+    ("sort-home", "We rent a small house in Dunmore.", "We packed up in March and we're in Carrow now.",
+     "Dunmore", "Carrow"),
+])
+def test_a_change_of_a_value_of_the_same_sort_replaces_it(mem: GoodMemory, user: str, before: str, after: str,
+                                                           old: str, new: str) -> None:
+    _say(mem, user, (T1, before), (T2, after))
+    _replaced(mem, user, old, new)
+
+
+def test_an_addition_of_the_same_sort_keeps_both(mem: GoodMemory) -> None:
+    _say(mem, "sort-add", (T1, "I swim at the Harbourside Leisure Centre most mornings."),
+         (T2, "I also joined Aquadome for the sauna on weekends."))
+    active = " ".join(_active(mem, "sort-add"))
+    assert "Harbourside" in active and "Aquadome" in active
+
+
+def test_a_change_of_another_sort_leaves_the_value_alone(mem: GoodMemory) -> None:
+    _say(mem, "sort-other", (T1, "I work for Halvorsen Logistics in the claims team."),
+         (T2, "Moved over to Tidewrite a few weeks back."))
+    assert "Halvorsen" in " ".join(_active(mem, "sort-other"))
+    assert not any("Halvorsen" in v for v in _history(mem, "sort-other"))
+
+
+def test_another_persons_change_of_the_same_sort_leaves_the_users_value(mem: GoodMemory) -> None:
+    _say(mem, "sort-brother", (T1, "I train at Peakform Gym on weekdays."),
+         (T2, "My brother switched gyms, he's at Aquadome now."))
+    assert "Peakform" in " ".join(_active(mem, "sort-brother"))
