@@ -194,7 +194,9 @@ class AttributeIndex:
         of that sort with another value is at least ``sorted_change_similarity`` alike (values masked); the most
         alike such memory. Masked similarity alone leaves these at 0.35-0.45, below unrelated pairs."""
         vec = self.cand_vec.get(id(c))
-        wanted = change_frame(c.value) if vec is not None and not adds(c.value) else frozenset()
+        # someone else's words ("the landlord says we must move to X") change nothing by their sort alone
+        heard = bool(c.metadata.get("reported")) and not c.metadata.get("subjectless")
+        wanted = change_frame(c.value) if vec is not None and not adds(c.value) and not heard else frozenset()
         if not wanted:
             return None
         best, best_sim = None, self.sorted_change_similarity

@@ -21,8 +21,9 @@ __all__ = ["FAMILY_SORTS", "change_frame", "sorts_of"]
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
     "home_city": "home", "occupation": "title", "role": "title", "employer": "employer", "education": "school",
-    "tool": "tool", "bank": "bank", "clinician": "clinician",
+    "tool": "tool", "bank": "bank",
 }
+# no clinician sort: a user has several (a dentist, a GP), and "the new doctor wants ..." changes none of them
 
 _TITLE_HEADS = (
     r"manager|engineer|developer|designer|analyst|nurse|teacher|director|lead|head|officer|consultant|accountant|"
@@ -49,12 +50,14 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                          r"secondary|infants|juniors)\b", re.I),
     "tool": re.compile(r"\b(?:editors?|ide|code|coding|app|apps|software|program|browser|notes? app|tool|tools|"
                        r"text editor|password manager|email client)\b", re.I),
-    "home": re.compile(r"\b(?:live|living|lives|flat|apartment|house|home|new place|moved (?:to|into)|relocated|"
-                       r"packed up|rent(?:ing)? (?:a|an|the)\b|settled in|city|town)\b", re.I),
+    # "home insurance", "work from home", "the City" (a car) and "a town nearby" name no home of the user's; a
+    # passive move ("is being moved to another branch") is someone else's
+    "home": re.compile(r"\b(?:live|living|lives|flat|apartment|house|new place|(?<!being )(?<!been )(?<!was )"
+                       r"(?<!were )(?<!is )(?<!are )(?:moved|relocated) (?:to|into)|relocated|packed up|"
+                       r"rent(?:ing)? (?:a|an|the)\b|settled in)\b", re.I),
     "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|employer|company|firm|job at|hired|joined|"
                            r"started at|on the payroll|employed)\b", re.I),
     "bank": re.compile(r"\b(?:bank|banks|banking|current account|checking account)\b", re.I),
-    "clinician": re.compile(r"\b(?:dentist|doctor|gp|physio|therapist|surgery|clinic|practice)\b", re.I),
 }
 # a sort whose names must be heard as names: an employer or a school is a proper name ("joined Acme")
 _NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home"])

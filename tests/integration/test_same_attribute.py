@@ -288,3 +288,16 @@ def test_another_persons_change_of_the_same_sort_leaves_the_users_value(mem: Goo
     _say(mem, "sort-brother", (T1, "I train at Peakform Gym on weekdays."),
          (T2, "My brother switched gyms, he's at Aquadome now."))
     assert "Peakform" in " ".join(_active(mem, "sort-brother"))
+
+
+def test_a_change_frame_without_i_replaces_what_was_said_of_the_same_person(mem: GoodMemory) -> None:
+    _say(mem, "sort-kid", (T1, "My daughter goes to Fernhill Infants."),
+         (T2, "She started at Brookvale Juniors this autumn."))
+    _replaced(mem, "sort-kid", "Fernhill", "Brookvale")
+
+
+def test_a_change_frame_without_i_that_replaces_nothing_is_not_kept(mem: GoodMemory) -> None:
+    _say(mem, "sort-nokid", (T1, "I work for Halvorsen Logistics in the claims team."),
+         (T2, "She started at Brookvale Juniors this autumn."))
+    active = " ".join(_active(mem, "sort-nokid"))
+    assert "Halvorsen" in active and "Brookvale" not in active

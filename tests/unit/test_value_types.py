@@ -54,3 +54,12 @@ def test_a_plain_statement_frames_no_change(text: str) -> None:
 def test_switching_over_to_a_name_is_not_moving_house() -> None:
     assert "home" not in change_frame("Moved over to Tidewrite last month")
     assert "tool" in change_frame("Moved over to Tidewrite last month")
+
+
+@pytest.mark.parametrize("text", [
+    "Our home insurance with Sandmere is up for renewal",
+    "A colleague, Priya, is being moved to the Dundalk depot",
+    "Sold the Corsa, so only the City now",
+])
+def test_words_that_only_look_like_a_home_name_none(text: str) -> None:
+    assert "home" not in sorts_of(text) and "home" not in change_frame(text)
