@@ -31,7 +31,7 @@ from .merge import (
     normalize_value,
 )
 from .models import Candidate, MemoryKind, MemoryRecord
-from ._value_types import change_frame, sorts_of
+from ._value_types import FAMILY_SORTS, acts_on_another, change_frame, sorts_of
 from .taxonomy import (
     KEY_FAMILIES,
     KeyFamily,
@@ -174,10 +174,14 @@ class AttributeIndex:
         if vec is None or not (changes(c.value) or c.is_correction) or adds(c.value):
             return None
         best, best_sim = None, self.same_attribute_similarity
+        # a change of a school is no change of a home however alike the two sentences read: sorts both name must meet
+        wanted = change_frame(c.value)
         for r in self.records:
             fam = self._family_of(r.key)
             # a later turn of the same call may change what an earlier one said; one turn's statements do not
             same_turn = r.id in self.added and bool(set(r.source.message_ids) & set(c.message_ids))
+            if wanted and fam is not None and (had := self._sorts(r, fam)) and not wanted & had:
+                continue
             # another person's change replaces what was said of another person, never the user's own value
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or same_turn \
                     or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
@@ -187,6 +191,10 @@ class AttributeIndex:
             if sim >= best_sim:
                 best, best_sim = r, sim
         return (best, best_sim) if best is not None else None
+
+    def _sorts(self, r: MemoryRecord, fam: KeyFamily) -> frozenset[str]:
+        """The sorts of value an earlier memory holds: its family's when a rule keyed it, else its words'."""
+        return sorts_of(str(r.metadata.get("said") or r.value), None if r.metadata.get("statement") else fam.name)
 
     def _same_sort(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
         """The user's earlier memory this statement changes, decided by the sort of value: the statement is framed
@@ -200,14 +208,14 @@ class AttributeIndex:
         if not wanted:
             return None
         best, best_sim = None, self.sorted_change_similarity
+        other = bool(c.metadata.get("other_subject")) or acts_on_another(c.value)
         for r in self.records:
             fam = self._family_of(r.key)
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or r.id in self.added \
-                    or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
+                    or other != bool(r.metadata.get("other_subject")) \
                     or normalize_value(r.value) == normalize_value(c.value):
                 continue
-            said = str(r.metadata.get("said") or r.value)
-            if not wanted & sorts_of(said, None if r.metadata.get("statement") else fam.name):
+            if not wanted & self._sorts(r, fam):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
             if sim >= best_sim:
@@ -271,6 +279,12 @@ class AttributeIndex:
             if c.metadata.get("other_subject"):
                 # "My sister moved to Oslo" is no home city of the user's: the user's words, in a note of its own
                 return self._placed(c, _NOTE, _note_key(c.value), score, "about another person: its own note", [])
+            sorts = change_frame(c.value)
+            if named is None and fam is not None and sorts and fam.name in FAMILY_SORTS \
+                    and FAMILY_SORTS[fam.name] not in sorts:
+                # "we moved him to X Academy" reads like a move of home, but a school is no home city
+                return self._placed(c, _NOTE, _note_key(c.value), score,
+                                    f"a change of a {'/'.join(sorted(sorts))}, not of {fam.name}: its own note", [])
             if named is not None:
                 # "I quit the orchestra and sold the cello": a change naming an earlier value is about that attribute
                 fam, score = named, max(score, self.min_family_score)

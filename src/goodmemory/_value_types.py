@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FAMILY_SORTS", "change_frame", "sorts_of"]
+__all__ = ["FAMILY_SORTS", "acts_on_another", "change_frame", "sorts_of"]
 
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
@@ -48,8 +48,11 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "gym": re.compile(r"\b(?:gyms?|fitness|crossfit|leisure cent(?:re|er)s?|health club|sports club|workouts?)\b", re.I),
     "school": re.compile(r"\b(?:schools?|academy|primary|nursery|kindergarten|preschool|college|high school|"
                          r"secondary|infants|juniors)\b", re.I),
+    # "I keep my notes in X", "we track bugs in X", "I use X for invoices": a thing the user does work in
     "tool": re.compile(r"\b(?:editors?|ide|code|coding|app|apps|software|program|browser|notes? app|tool|tools|"
-                       r"text editor|password manager|email client)\b", re.I),
+                       r"text editor|password manager|email client)\b|\b(?:keep|write|track|store|draft|edit|plan|"
+                       r"manage|log)s? (?:all )?(?:of )?(?:my |our |the )?\w+ (?:in|on|with) (?-i:[A-Z])|"
+                       r"\buse[sd]? (?-i:[A-Z])[\w\-]+ (?:for|to)\b", re.I),
     # "home insurance", "work from home", "the City" (a car) and "a town nearby" name no home of the user's; a
     # passive move ("is being moved to another branch") is someone else's
     "home": re.compile(r"\b(?:live|living|lives|flat|apartment|house|new place|(?<!being )(?<!been )(?<!was )"
@@ -102,3 +105,11 @@ def change_frame(text: str) -> frozenset[str]:
         found.discard("home")
         found |= {"tool", "gym", "bank"} if not found else set()
     return frozenset(found)
+
+
+_ACTS_ON = re.compile(r"\b(?:moved|switched|took|sent|enrolled|put|transferred|signed)\s+(?:him|her|them)\b", re.I)
+
+
+def acts_on_another(text: str) -> bool:
+    """Whether the change is done to another person ("we moved him to X Academy"): the value is theirs."""
+    return bool(_ACTS_ON.search(text))

@@ -301,3 +301,11 @@ def test_a_change_frame_without_i_that_replaces_nothing_is_not_kept(mem: GoodMem
          (T2, "She started at Brookvale Juniors this autumn."))
     active = " ".join(_active(mem, "sort-nokid"))
     assert "Halvorsen" in active and "Brookvale" not in active
+
+
+def test_a_change_of_one_sort_never_replaces_a_value_of_another(mem: GoodMemory) -> None:
+    # "we moved him to X Academy" reads like a move of home; the sort (a school, his) says it is not
+    _say(mem, "sort-veto", (T1, "We've moved house, the new place is 12 Larch Row."),
+         (T2, "We moved him to Ashgrove Academy this term."))
+    assert "Larch Row" in " ".join(_active(mem, "sort-veto"))
+    assert not any("Larch Row" in v for v in _history(mem, "sort-veto"))

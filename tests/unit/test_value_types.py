@@ -63,3 +63,10 @@ def test_switching_over_to_a_name_is_not_moving_house() -> None:
 ])
 def test_words_that_only_look_like_a_home_name_none(text: str) -> None:
     assert "home" not in sorts_of(text) and "home" not in change_frame(text)
+
+
+def test_a_change_done_to_another_person_is_theirs() -> None:
+    from goodmemory._value_types import acts_on_another
+
+    assert acts_on_another("We moved her to Ashgrove Academy after Easter")
+    assert not acts_on_another("We moved to Ashgrove after Easter")
