@@ -309,3 +309,13 @@ def test_a_change_of_one_sort_never_replaces_a_value_of_another(mem: GoodMemory)
          (T2, "We moved him to Ashgrove Academy this term."))
     assert "Larch Row" in " ".join(_active(mem, "sort-veto"))
     assert not any("Larch Row" in v for v in _history(mem, "sort-veto"))
+
+
+@pytest.mark.parametrize(("user", "before", "after", "kept"), [
+    ("sort-veto-energy", "I live in Harrogate.", "We switched to Octopus Energy for the gas.", "Harrogate"),
+    ("sort-veto-notes", "I'm a staff nurse at St Mary's.", "Now I use Notion for planning my shifts.", "nurse"),
+])
+def test_a_switch_to_a_thing_one_uses_keeps_the_home_and_the_job(mem: GoodMemory, user: str, before: str,
+                                                                  after: str, kept: str) -> None:
+    _say(mem, user, (T1, before), (T2, after))
+    assert kept in " ".join(_active(mem, user))
