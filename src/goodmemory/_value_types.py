@@ -57,6 +57,7 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     # passive move ("is being moved to another branch") is someone else's
     "home": re.compile(r"\b(?:live|living|lives|flat|apartment|house|new place|(?<!being )(?<!been )(?<!was )"
                        r"(?<!were )(?<!is )(?<!are )(?:moved|relocated) (?:to|into)|relocated|packed up|"
+                       r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|"
                        r"rent(?:ing)? (?:a|an|the)\b|settled in)\b", re.I),
     "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|employer|company|firm|job at|hired|joined|"
                            r"started at|on the payroll|employed)\b", re.I),
@@ -68,7 +69,8 @@ _NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home"])
 # the frames by which an attribute takes a new value: these are English, not any rule's wording
 _CHANGE_FRAME = re.compile(
     r"\b(?:switched|switching|swapped|changed|moved (?:over )?to|moved|went over to|relocated|packed up|"
-    r"started at|started (?:a |my )?(?:new )?(?:job|role|position)|joined|signed up (?:at|with|for)|became|"
+    r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|settled in|"
+    r"started at|started (?:a |my )?(?:new )?(?:job|role|position)|joined|signed up (?:at|with|for)|became|become|"
     r"made me|promoted|now|new|instead|no longer|these days|transferred|enrolled|registered with)\b", re.I)
 # "moved over to X" / "switched to X": a change of something one uses, not of where one lives
 _SWITCH_OVER = re.compile(r"\b(?i:moved over to|went over to|switched (?:over )?to|swapped to|changed to)\s+[A-Z]")

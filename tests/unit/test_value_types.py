@@ -70,3 +70,11 @@ def test_a_change_done_to_another_person_is_theirs() -> None:
 
     assert acts_on_another("We moved her to Ashgrove Academy after Easter")
     assert not acts_on_another("We moved to Ashgrove after Easter")
+
+
+@pytest.mark.parametrize(("text", "sort"), [
+    ("I've become head gardener at the estate", "title"),
+    ("Packed our bags and settled in Kilmory", "home"),
+])
+def test_a_change_frame_in_the_perfect_or_without_moved(text: str, sort: str) -> None:
+    assert sort in change_frame(text)
