@@ -202,6 +202,10 @@ def run(lives: list[Life], *, extractor: str = "rules", progress: bool = True,
     return out
 
 
+def _live(mem: Any, user: str) -> list[str]:
+    return [f"{r.value} {r.text}" for r in mem.list(user_id=user) if r.kind.value != "episode"]
+
+
 def cross_pairs(lives: list[Life], n: int, *, seed: str = "w41") -> dict[str, Any]:
     """False supersedes between unrelated attributes: for ``n`` pairs (A, B) of lives of different attributes,
     chosen by a fixed hash, replay A then B (shifted to follow A) for one user and count the pairs where A's
@@ -225,14 +229,13 @@ def cross_pairs(lives: list[Life], n: int, *, seed: str = "w41") -> dict[str, An
             for i, (at, turns) in enumerate(a.sessions):
                 clock.set(max(clock(), at))
                 mem.remember(turns, user_id=user, session_id=f"a{i}", at=at)
-            live = lambda: [f"{r.value} {r.text}" for r in mem.list(user_id=user) if r.kind.value != "episode"]  # noqa: E731
-            if not all(any(holds(t, w) for t in live()) for w in a.current):
+            if not all(any(holds(t, w) for t in _live(mem, user)) for w in a.current):
                 continue  # A fails alone: says nothing about B
             judged += 1
             for i, (at, turns) in enumerate(b.sessions):
                 clock.set(max(clock(), at + shift))
                 mem.remember(turns, user_id=user, session_id=f"b{i}", at=at + shift)
-            gone = [w for w in a.current if not any(holds(t, w) for t in live())]
+            gone = [w for w in a.current if not any(holds(t, w) for t in _live(mem, user))]
             if gone:
                 lost.append({"a": a.id, "b": b.id, "lost": gone})
     finally:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._value_types import FAMILY_SORTS, acts_on_another, change_frame, sorts_of
 from .embeddings import Embedder
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
 from .merge import (
@@ -31,7 +32,6 @@ from .merge import (
     normalize_value,
 )
 from .models import Candidate, MemoryKind, MemoryRecord
-from ._value_types import FAMILY_SORTS, acts_on_another, change_frame, sorts_of
 from .taxonomy import (
     KEY_FAMILIES,
     KeyFamily,
