@@ -94,6 +94,14 @@ def _ends(said: str, old: Earlier, fam: KeyFamily) -> bool:
         and not _STATE.search(said)
 
 
+_DENIES = re.compile(r"\b(?:not|instead of|rather than|no longer)\s+([^,;.]+)", re.I)
+
+
+def _denied(said: str) -> set[str]:
+    """The words ``said`` denies ("15 July, not 30 June" -> {"30", "june"})."""
+    return {w.lower().strip(".,") for m in _DENIES.finditer(said) for w in m.group(1).split()}
+
+
 def _note_key(value: str) -> str:
     """A note's own slot: its naming words and a digest of the words, so two notes never share a slot by
     accident (one replaces another only when the write path says so)."""
@@ -162,9 +170,13 @@ class AttributeIndex:
             if fam is None or fam.name in _NO_STATEMENTS:
                 continue
             e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
-            if names_in(e, fam, said):
-                hits.append((r.event_time, fam))
-        return max(hits, key=lambda h: h[0])[1] if hits else None
+            named = names_in(e, fam, said)
+            if named:
+                # of two values said at one instant: the one whose value it denies ("..., not 30 June"), then the
+                # one more of whose names it says, then by key; never by the order the store lists them in (random
+                # ids made one persona's update flip between runs)
+                hits.append((r.event_time, bool(_denied(said) & e.names()), len(named), r.key, fam))
+        return max(hits, key=lambda h: h[:4])[4] if hits else None
 
     def _same_attribute(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
         """The user's earlier memory this statement changes, decided by meaning: the statement says something
