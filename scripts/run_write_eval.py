@@ -202,6 +202,47 @@ def run(lives: list[Life], *, extractor: str = "rules", progress: bool = True,
     return out
 
 
+def _live(mem: Any, user: str) -> list[str]:
+    return [f"{r.value} {r.text}" for r in mem.list(user_id=user) if r.kind.value != "episode"]
+
+
+def cross_pairs(lives: list[Life], n: int, *, seed: str = "w41") -> dict[str, Any]:
+    """False supersedes between unrelated attributes: for ``n`` pairs (A, B) of lives of different attributes,
+    chosen by a fixed hash, replay A then B (shifted to follow A) for one user and count the pairs where A's
+    current values, all active after A alone, are no longer all active after B."""
+    from datetime import timedelta
+
+    from goodmemory import create_good_memory
+    from goodmemory.testing import FrozenClock
+
+    pairs = sorted(((a, b) for a in lives for b in lives if a.attr != b.attr and a.type != "close"
+                    and b.type != "close"),
+                   key=lambda ab: hashlib.sha256(f"{seed}|{ab[0].id}|{ab[1].id}".encode()).digest())[:n]
+    clock = FrozenClock(datetime(2024, 1, 1, tzinfo=UTC))
+    mem = create_good_memory("sqlite://", clock=clock)
+    lost: list[dict[str, Any]] = []
+    judged = 0
+    try:
+        for k, (a, b) in enumerate(pairs):
+            user = f"x{k}-{a.id}-{b.id}"
+            shift = a.sessions[-1][0] - b.sessions[0][0] + timedelta(days=30)
+            for i, (at, turns) in enumerate(a.sessions):
+                clock.set(max(clock(), at))
+                mem.remember(turns, user_id=user, session_id=f"a{i}", at=at)
+            if not all(any(holds(t, w) for t in _live(mem, user)) for w in a.current):
+                continue  # A fails alone: says nothing about B
+            judged += 1
+            for i, (at, turns) in enumerate(b.sessions):
+                clock.set(max(clock(), at + shift))
+                mem.remember(turns, user_id=user, session_id=f"b{i}", at=at + shift)
+            gone = [w for w in a.current if not any(holds(t, w) for t in _live(mem, user))]
+            if gone:
+                lost.append({"a": a.id, "b": b.id, "lost": gone})
+    finally:
+        mem.close()
+    return {"pairs": len(pairs), "judged": judged, "false_supersedes": len(lost), "lost": lost}
+
+
 def _extractor(name: str) -> Any:
     if name == "rules":
         return None
@@ -248,10 +289,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "reports" / "write_eval" / "summary.json"))
     ap.add_argument("--show-failures", action="store_true", help="print each failing life (tune half only unless --half test)")
     ap.add_argument("--only", default=None, help="comma-separated life ids")
+    ap.add_argument("--cross", type=int, default=0, metavar="N",
+                    help="also replay N pairs of unrelated lives of the half and count false supersedes")
     args = ap.parse_args(argv)
     lives = load_corpus()
     if args.half != "both":
         lives = [life for life in lives if life.half == args.half]
+    half_lives = lives
     if args.only:
         wanted = set(args.only.split(","))
         lives = [life for life in lives if life.id in wanted]
@@ -262,6 +306,13 @@ def main(argv: list[str] | None = None) -> int:
         if rows:
             report[half] = summarize(rows)
             print(f"{half:>4}: {_fmt(report[half])}")
+    if args.cross:
+        cross = cross_pairs(half_lives, args.cross)
+        report["cross"] = cross
+        print(f"cross: {cross['false_supersedes']} of {cross['judged']} unrelated pairs lost a value "
+              f"({cross['pairs']} replayed)")
+        for row in cross["lost"]:
+            print(f"   {row['a']} <- {row['b']}: lost {row['lost']}")
     report["lives"] = results
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

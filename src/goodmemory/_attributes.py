@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._value_types import FAMILY_SORTS, acts_on_another, change_frame, sorts_of
 from .embeddings import Embedder
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
 from .merge import (
@@ -93,6 +94,14 @@ def _ends(said: str, old: Earlier, fam: KeyFamily) -> bool:
         and not _STATE.search(said)
 
 
+_DENIES = re.compile(r"\b(?:not|instead of|rather than|no longer)\s+([^,;.]+)", re.I)
+
+
+def _denied(said: str) -> set[str]:
+    """The words ``said`` denies ("15 July, not 30 June" -> {"30", "june"})."""
+    return {w.lower().strip(".,") for m in _DENIES.finditer(said) for w in m.group(1).split()}
+
+
 def _note_key(value: str) -> str:
     """A note's own slot: its naming words and a digest of the words, so two notes never share a slot by
     accident (one replaces another only when the write path says so)."""
@@ -112,8 +121,10 @@ class AttributeIndex:
     def __init__(self, embedder: Embedder, records: Sequence[MemoryRecord], candidates: Sequence[Candidate], *,
                  min_family_score: float, min_similarity: float, min_cross_similarity: float = 0.6,
                  same_attribute_similarity: float = 0.5, min_change_family_score: float = 0.35,
-                 restatement_similarity: float = 0.8, strong_family_score: float = 0.6) -> None:
+                 restatement_similarity: float = 0.8, strong_family_score: float = 0.6,
+                 sorted_change_similarity: float = 0.2) -> None:
         self.embedder = embedder
+        self.sorted_change_similarity = sorted_change_similarity
         self.strong_family_score = strong_family_score
         self.restatement_similarity = restatement_similarity
         self.min_change_family_score = min_change_family_score
@@ -159,9 +170,13 @@ class AttributeIndex:
             if fam is None or fam.name in _NO_STATEMENTS:
                 continue
             e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
-            if names_in(e, fam, said):
-                hits.append((r.event_time, fam))
-        return max(hits, key=lambda h: h[0])[1] if hits else None
+            named = names_in(e, fam, said)
+            if named:
+                # of two values said at one instant: the one whose value it denies ("..., not 30 June"), then the
+                # one more of whose names it says, then by key; never by the order the store lists them in (random
+                # ids made one persona's update flip between runs)
+                hits.append((r.event_time, bool(_denied(said) & e.names()), len(named), r.key, fam))
+        return max(hits, key=lambda h: h[:4])[4] if hits else None
 
     def _same_attribute(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
         """The user's earlier memory this statement changes, decided by meaning: the statement says something
@@ -171,10 +186,14 @@ class AttributeIndex:
         if vec is None or not (changes(c.value) or c.is_correction) or adds(c.value):
             return None
         best, best_sim = None, self.same_attribute_similarity
+        # a change of a school is no change of a home however alike the two sentences read: sorts both name must meet
+        wanted = change_frame(c.value)
         for r in self.records:
             fam = self._family_of(r.key)
             # a later turn of the same call may change what an earlier one said; one turn's statements do not
             same_turn = r.id in self.added and bool(set(r.source.message_ids) & set(c.message_ids))
+            if wanted and fam is not None and (had := self._sorts(r, fam)) and not wanted & had:
+                continue
             # another person's change replaces what was said of another person, never the user's own value
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or same_turn \
                     or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
@@ -185,12 +204,42 @@ class AttributeIndex:
                 best, best_sim = r, sim
         return (best, best_sim) if best is not None else None
 
-    def _replacing(self, c: Candidate, r: MemoryRecord, sim: float) -> Placement:
+    def _sorts(self, r: MemoryRecord, fam: KeyFamily) -> frozenset[str]:
+        """The sorts of value an earlier memory holds: its family's when a rule keyed it, else its words'."""
+        return sorts_of(str(r.metadata.get("said") or r.value), None if r.metadata.get("statement") else fam.name)
+
+    def _same_sort(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
+        """The user's earlier memory this statement changes, decided by the sort of value: the statement is framed
+        as a change of a gym, a school, a title, a home ... (``_value_types``), adds nothing, and an earlier memory
+        of that sort with another value is at least ``sorted_change_similarity`` alike (values masked); the most
+        alike such memory. Masked similarity alone leaves these at 0.35-0.45, below unrelated pairs."""
+        vec = self.cand_vec.get(id(c))
+        # someone else's words ("the landlord says we must move to X") change nothing by their sort alone
+        heard = bool(c.metadata.get("reported")) and not c.metadata.get("subjectless")
+        wanted = change_frame(c.value) if vec is not None and not adds(c.value) and not heard else frozenset()
+        if not wanted:
+            return None
+        best, best_sim = None, self.sorted_change_similarity
+        other = bool(c.metadata.get("other_subject")) or acts_on_another(c.value)
+        for r in self.records:
+            fam = self._family_of(r.key)
+            if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or r.id in self.added \
+                    or other != bool(r.metadata.get("other_subject")) \
+                    or normalize_value(r.value) == normalize_value(c.value):
+                continue
+            if not wanted & self._sorts(r, fam):
+                continue
+            sim = float(self.rec_vec[r.id] @ vec)
+            if sim >= best_sim:
+                best, best_sim = r, sim
+        return (best, best_sim) if best is not None else None
+
+    def _replacing(self, c: Candidate, r: MemoryRecord, sim: float, why: str = "") -> Placement:
         fam = self._family_of(r.key)
         assert fam is not None
         e = Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key, similarity=sim)
         placed = self._placed(c, fam, r.key.split("~", 1)[0], sim,
-                              f"a change most alike an earlier statement ({sim:.2f}), values masked", [e])
+                              why or f"a change most alike an earlier statement ({sim:.2f}), values masked", [e])
         if placed.candidate is not None:
             # the memory it replaces may have been said in another domain: the write path retires it there
             placed.candidate.metadata["replaces"] = r.id
@@ -227,6 +276,9 @@ class AttributeIndex:
             same = None if corrects_latest else self._same_attribute(c)
             if same is not None:
                 return self._replacing(c, *same)
+            sort = None if corrects_latest else self._same_sort(c)
+            if sort is not None:
+                return self._replacing(c, *sort, why=f"a change of a value of the same sort ({sort[1]:.2f} alike)")
             named = self._named_change(c.value)
             # a change said without "I" ("the new flat is in Derby") may also change the value of the family it
             # plainly belongs to, when that family holds one value the user gave
@@ -239,6 +291,12 @@ class AttributeIndex:
             if c.metadata.get("other_subject"):
                 # "My sister moved to Oslo" is no home city of the user's: the user's words, in a note of its own
                 return self._placed(c, _NOTE, _note_key(c.value), score, "about another person: its own note", [])
+            sorts = change_frame(c.value)
+            if named is None and fam is not None and sorts and fam.name in FAMILY_SORTS \
+                    and FAMILY_SORTS[fam.name] not in sorts:
+                # "we moved him to X Academy" reads like a move of home, but a school is no home city
+                return self._placed(c, _NOTE, _note_key(c.value), score,
+                                    f"a change of a {'/'.join(sorted(sorts))}, not of {fam.name}: its own note", [])
             if named is not None:
                 # "I quit the orchestra and sold the cello": a change naming an earlier value is about that attribute
                 fam, score = named, max(score, self.min_family_score)

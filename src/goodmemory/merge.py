@@ -444,8 +444,10 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
     return own_key, "its own value of a multi-valued attribute"
 
 
-_CLAUSES = re.compile(r",\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:i|i'm|i've|we|we're|my|our|now)\b)",
-                      re.I)
+# "I dropped A and joined B": a verb by which a value comes starts a clause of its own, "I" or not
+_COMES = re.compile(r"(?:joined|switched|started|signed up|went over|took up|enrolled)\b", re.I)
+_CLAUSES = re.compile(rf",\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:(?:i|i'm|i've|we|we're|my|our|now)\b|"
+                      rf"{_COMES.pattern}))", re.I)
 _CONTRAST = re.compile(r"\s*,?\s*\b(?:instead of|rather than|not)\s+(?:the |my |a |an )?[^,.;]+$", re.I)
 _FROM_TO = re.compile(r"\bfrom\s+(?:the |my |a |an )?[^,.;]+?\s+to\b", re.I)
 
@@ -490,7 +492,7 @@ def drop_replaced(value: str, old: Earlier) -> str:
     # (when it went is no new value: "I left Acme in June, I'm freelancing now")
     kept = [p for p in parts if not _AWAY.search(p) or (_new_values(p, names) if _ENDED.search(p) else _values_in(p) - names)
             or (_new_words(p, names) and not _words(p) & names)]
-    if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) for p in kept):
+    if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) or _COMES.match(p) for p in kept):
         v = ", ".join(kept)
     m = _CONTRAST.search(v)
     if m and _words(m.group(0)) & names and m.start() > 0:

@@ -250,3 +250,72 @@ def test_an_answer_naming_its_thing_by_the_question_is_kept(mem: GoodMemory) -> 
     mem.remember([{"role": "assistant", "content": "Which card should I put this on?"},
                   {"role": "user", "content": "My Monzo one."}], user_id="ans", session_id="a", at=T1)
     assert any("Monzo" in v for v in _active(mem, "ans"))
+
+
+# -- the sort of value as a second signal (``_value_types``): a change of a gym, a title, a tool or a home is
+# too unlike the old statement once the names are masked, but it names a value of the same sort
+@pytest.mark.parametrize(("user", "before", "after", "old", "new"), [
+    ("sort-gym", "I swim at the Harbourside Leisure Centre most mornings.",
+     "Switched leisure centres, I go to Aquadome since the spring.", "Harbourside", "Aquadome"),
+    ("sort-title", "My job title is quality engineer.", "They made me quality manager for the whole plant.",
+     "quality engineer", "quality manager"),
+    ("sort-tool", "I write my drafts in an app called Quillpad.", "Moved over to Tidewrite a few weeks back.",
+     "Quillpad", "Tidewrite"),
+    ("sort-home", "We rent a small house in Dunmore.", "We packed up in March and we're in Carrow now.",
+     "Dunmore", "Carrow"),
+])
+def test_a_change_of_a_value_of_the_same_sort_replaces_it(mem: GoodMemory, user: str, before: str, after: str,
+                                                           old: str, new: str) -> None:
+    _say(mem, user, (T1, before), (T2, after))
+    _replaced(mem, user, old, new)
+
+
+def test_an_addition_of_the_same_sort_keeps_both(mem: GoodMemory) -> None:
+    _say(mem, "sort-add", (T1, "I swim at the Harbourside Leisure Centre most mornings."),
+         (T2, "I also joined Aquadome for the sauna on weekends."))
+    active = " ".join(_active(mem, "sort-add"))
+    assert "Harbourside" in active and "Aquadome" in active
+
+
+def test_a_change_of_another_sort_leaves_the_value_alone(mem: GoodMemory) -> None:
+    _say(mem, "sort-other", (T1, "I work for Halvorsen Logistics in the claims team."),
+         (T2, "Moved over to Tidewrite a few weeks back."))
+    assert "Halvorsen" in " ".join(_active(mem, "sort-other"))
+    assert not any("Halvorsen" in v for v in _history(mem, "sort-other"))
+
+
+def test_another_persons_change_of_the_same_sort_leaves_the_users_value(mem: GoodMemory) -> None:
+    _say(mem, "sort-brother", (T1, "I train at Peakform Gym on weekdays."),
+         (T2, "My brother switched gyms, he's at Aquadome now."))
+    assert "Peakform" in " ".join(_active(mem, "sort-brother"))
+
+
+def test_a_change_frame_without_i_replaces_what_was_said_of_the_same_person(mem: GoodMemory) -> None:
+    _say(mem, "sort-kid", (T1, "My daughter goes to Fernhill Infants."),
+         (T2, "She started at Brookvale Juniors this autumn."))
+    _replaced(mem, "sort-kid", "Fernhill", "Brookvale")
+
+
+def test_a_change_frame_without_i_that_replaces_nothing_is_not_kept(mem: GoodMemory) -> None:
+    _say(mem, "sort-nokid", (T1, "I work for Halvorsen Logistics in the claims team."),
+         (T2, "She started at Brookvale Juniors this autumn."))
+    active = " ".join(_active(mem, "sort-nokid"))
+    assert "Halvorsen" in active and "Brookvale" not in active
+
+
+def test_a_change_of_one_sort_never_replaces_a_value_of_another(mem: GoodMemory) -> None:
+    # "we moved him to X Academy" reads like a move of home; the sort (a school, his) says it is not
+    _say(mem, "sort-veto", (T1, "We've moved house, the new place is 12 Larch Row."),
+         (T2, "We moved him to Ashgrove Academy this term."))
+    assert "Larch Row" in " ".join(_active(mem, "sort-veto"))
+    assert not any("Larch Row" in v for v in _history(mem, "sort-veto"))
+
+
+@pytest.mark.parametrize(("user", "before", "after", "kept"), [
+    ("sort-veto-energy", "I live in Harrogate.", "We switched to Octopus Energy for the gas.", "Harrogate"),
+    ("sort-veto-notes", "I'm a staff nurse at St Mary's.", "Now I use Notion for planning my shifts.", "nurse"),
+])
+def test_a_switch_to_a_thing_one_uses_keeps_the_home_and_the_job(mem: GoodMemory, user: str, before: str,
+                                                                  after: str, kept: str) -> None:
+    _say(mem, user, (T1, before), (T2, after))
+    assert kept in " ".join(_active(mem, user))

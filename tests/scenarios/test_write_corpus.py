@@ -23,8 +23,8 @@ _spec.loader.exec_module(wev)
 
 # (changes superseded %, additions kept %, stable found %, max garbled) per half
 FLOORS = {
-    "tune": (72.0, 85.0, 92.0, 0),
-    "test": (66.0, 100.0, 90.0, 0),
+    "tune": (90.0, 85.0, 92.0, 0),
+    "test": (70.0, 100.0, 90.0, 0),
 }
 
 
@@ -66,3 +66,19 @@ def test_days_match_their_iso_form() -> None:
     assert wev.holds("User has a dentist appointment on 2025-03-19.", "19 March")
     assert not wev.holds("User has a dentist appointment on 2025-03-12.", "March 19")
     assert wev.garbled("User's phone number is 0161 496 0732.") is None
+
+
+def test_cross_pairs_counts_a_value_another_life_replaced() -> None:
+    at = wev.datetime(2025, 1, 5, 9, tzinfo=wev.UTC)
+    home = wev.Life(id="x-home", attr="home_city", type="stable",
+                    sessions=[(at, [{"role": "user", "content": "I live in Corbridge."}])], current=["Corbridge"])
+    move = wev.Life(id="x-move", attr="moving", type="change",
+                    sessions=[(at, [{"role": "user", "content": "We relocated to Hexham last month."}])],
+                    current=["Hexham"])
+    pet = wev.Life(id="x-pet", attr="pet", type="stable",
+                   sessions=[(at, [{"role": "user", "content": "We have a tabby cat called Miso."}])], current=["Miso"])
+    # the two lives are one attribute under two names: each, replayed second, replaces the other's city
+    moved = wev.cross_pairs([home, move], 2)
+    assert moved["judged"] == 2 and moved["false_supersedes"] == 2
+    assert {"a": "x-home", "b": "x-move", "lost": ["Corbridge"]} in moved["lost"]
+    assert wev.cross_pairs([home, pet], 2)["false_supersedes"] == 0

@@ -188,3 +188,13 @@ def test_when_a_value_ended_is_dropped_with_the_clause_that_says_so() -> None:
 
     old = Earlier(key="profile.employer", value="Quayside Press", similarity=0.5, at=AT, family_key="profile.employer")
     assert drop_replaced("I left Quayside Press in August and I'm teaching now", old) == "I'm teaching now"
+
+
+def test_a_clause_that_brings_the_new_value_stays_when_the_old_one_goes() -> None:
+    from goodmemory.merge import drop_replaced, ended_clauses
+
+    old = Earlier(key="fact.event.tidewater", value="I swim at Tidewater Baths", similarity=0.3, at=AT,
+                  family_key="fact.event")
+    said = "I gave up Tidewater and joined the Kestrel Leisure club instead"
+    assert drop_replaced(said, old) == "joined the Kestrel Leisure club instead"
+    assert not ended_clauses(said, old.names())  # the second clause brings a value: no bare ending

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from .._value_types import change_frame
 from ..merge import changes
 from ..models import Candidate, MemoryKind
 
@@ -160,7 +161,7 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     numbered = (any(ch.isdigit() for ch in s) or bool(_NUMBER_WORD.search(s))) and len(words) >= _MIN_WORDS
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
             and not numbered and not (known & set(_known_words(s))):
-        if not (has_value and changes(s)):
+        if not (has_value and (changes(s) or change_frame(s))):  # "She started at X Academy": a change frame
             return None
         # "The new place is in Ipswich": a change with a value and no "I" is the user's world only where it
         # changes something the user said before, like someone else's words

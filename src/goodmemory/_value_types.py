@@ -1,0 +1,117 @@
+"""What sort of thing a statement's value is, and whether a statement frames a change of it (pure).
+
+Meaning-space similarity with the values masked cannot tell "Switched gyms, it's X now" from an
+unrelated sentence: the two statements of one attribute share little wording once the names are
+gone. The second signal is the *sort* of thing the value is: a gym, a school, a tool, a job title,
+a home, an employer. It is read from plain English around the value — the category noun the user
+says ("gyms", "editor", "the new place"), the head of the name itself ("... Academy", "... Fitness"),
+or the frame of the change ("promoted to", "made me", "relocated to") — never from any sentence of
+an evaluation set. A rule's memory takes the sort of its key family.
+
+Two statements of one sort, the newer framed as a change, are the same attribute even when they are
+not alike in meaning; that is decided in ``_attributes``.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["FAMILY_SORTS", "acts_on_another", "change_frame", "sorts_of"]
+
+# a key family's values are of one sort (families not listed hold sorts this module does not read)
+FAMILY_SORTS: dict[str, str] = {
+    "home_city": "home", "occupation": "title", "role": "title", "employer": "employer", "education": "school",
+    "tool": "tool", "bank": "bank",
+}
+# no clinician sort: a user has several (a dentist, a GP), and "the new doctor wants ..." changes none of them
+
+_TITLE_HEADS = (
+    r"manager|engineer|developer|designer|analyst|nurse|teacher|director|lead|head|officer|consultant|accountant|"
+    r"architect|scientist|assistant|coordinator|supervisor|specialist|administrator|technician|writer|chef|cook|"
+    r"clerk|associate|intern|president|vp|ceo|cto|cfo|coo|founder|paralegal|lawyer|solicitor|pharmacist|therapist|"
+    r"midwife|paramedic|electrician|plumber|mechanic|programmer|tester|researcher|lecturer|professor|librarian|"
+    r"receptionist|cashier|barista|waiter|waitress|bartender|salesperson|representative|planner|producer|trainer|"
+    r"instructor|coach|principal|partner|owner|executive|foreman|surveyor|auditor|editor|reporter|journalist|"
+    r"carer|caregiver|technologist|strategist|controller|dispatcher|operator|inspector|adviser|advisor")
+# "promoted to senior buyer", "my new role as X": the frame alone says the object is a title; "made me team lead",
+# "became a teacher", "I'm now head of sales" say it only with a title's head ("became a grandmother" is no job)
+_TITLE_FRAME = re.compile(
+    rf"\b(?:promoted (?:me )?(?:to|as)|new (?:job|role|position) as|(?:job )?title (?:is now|changed to)|"
+    rf"(?:made me|became|become|(?:i'?m|i am) now)\s+(?:an?\s+|the\s+)?(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS})s?)\b",
+    re.I)
+_TITLE_SAID = re.compile(
+    rf"\b(?:work(?:ing)? as|job (?:is|as)|(?:job )?title|my role|position as|i'?m an?|i am an?|promoted|made me|became)"
+    rf"\s+(?:an?\s+|the\s+|is\s+)?(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS})s?\b", re.I)
+
+# category nouns a user names the attribute by, and heads of names that say what they name
+_SORT_WORDS: dict[str, re.Pattern[str]] = {
+    "gym": re.compile(r"\b(?:gyms?|fitness|crossfit|leisure cent(?:re|er)s?|health club|sports club|workouts?)\b", re.I),
+    "school": re.compile(r"\b(?:schools?|academy|primary|nursery|kindergarten|preschool|college|high school|"
+                         r"secondary|infants|juniors)\b", re.I),
+    # "I keep my notes in X", "we track bugs in X", "I use X for invoices": a thing the user does work in
+    "tool": re.compile(r"\b(?:editors?|ide|code|coding|app|apps|software|program|browser|notes? app|tool|tools|"
+                       r"text editor|password manager|email client)\b|\b(?:keep|write|track|store|draft|edit|plan|"
+                       r"manage|log)s? (?:all )?(?:of )?(?:my |our |the )?\w+ (?:in|on|with) (?-i:[A-Z])|"
+                       r"\buse[sd]? (?-i:[A-Z])[\w\-]+ (?:for|to)\b", re.I),
+    # "home insurance", "work from home", "the City" (a car) and "a town nearby" name no home of the user's; a
+    # passive move ("is being moved to another branch") is someone else's
+    "home": re.compile(r"\b(?:live|living|lives|flat|apartment|house|new place|(?<!being )(?<!been )(?<!was )"
+                       r"(?<!were )(?<!is )(?<!are )(?:moved|relocated) (?:to|into)|relocated|packed up|"
+                       r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|"
+                       r"rent(?:ing)? (?:a|an|the)\b|settled in)\b", re.I),
+    "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|employer|company|firm|job at|hired|joined|"
+                           r"started at|on the payroll|employed)\b", re.I),
+    "bank": re.compile(r"\b(?:bank|banks|banking|current account|checking account)\b", re.I),
+}
+# a sort whose names must be heard as names: an employer or a school is a proper name ("joined Acme")
+_NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home"])
+
+# the frames by which an attribute takes a new value: these are English, not any rule's wording
+_CHANGE_FRAME = re.compile(
+    r"\b(?:switched|switching|swapped|changed|moved (?:over )?to|moved|went over to|relocated|packed up|"
+    r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|settled in|"
+    r"started at|started (?:a |my )?(?:new )?(?:job|role|position)|joined|signed up (?:at|with|for)|became|become|"
+    r"made me|promoted|now|new|instead|no longer|these days|transferred|enrolled|registered with)\b", re.I)
+# "moved over to X" / "switched to X": a change of something one uses, not of where one lives
+_SWITCH_OVER = re.compile(r"\b(?i:moved over to|went over to|switched (?:over )?to|swapped to|changed to)\s+[A-Z]")
+_CAPITAL_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'\-]+")
+
+
+def sorts_of(text: str, family: str | None = None) -> frozenset[str]:
+    """The sorts of value ``text`` is about (empty when it names none this module reads); ``family`` is the
+    key family a rule gave it, whose sort it has whatever its words."""
+    if family in FAMILY_SORTS:
+        return frozenset([FAMILY_SORTS[family]])
+    found = {sort for sort, pat in _SORT_WORDS.items() if pat.search(text)}
+    if _TITLE_FRAME.search(text) or _TITLE_SAID.search(text):
+        found.add("title")
+    if not _CAPITAL_NAME.search(text):
+        # "I live with my sister" / "the app keeps crashing" name no value of a named sort
+        found -= _NAMED_SORTS
+    if "home" in found and len(found) > 1 and not re.search(r"\b(?:live|living|lives|moved|relocated|packed up|"
+                                                            r"new place|settled in|flat|house|apartment)\b", text, re.I):
+        found.discard("home")  # "the app I use at home" is about a tool
+    return frozenset(found)
+
+
+def change_frame(text: str) -> frozenset[str]:
+    """The sorts of value ``text`` gives a new value of, when it is framed as a change ("Switched gyms, it's
+    X now", "They made me team lead", "We packed up and we're in X now"); empty when it frames no change."""
+    if not _CHANGE_FRAME.search(text):
+        return frozenset()
+    found = set(sorts_of(text))
+    if _TITLE_FRAME.search(text):
+        found.add("title")
+    if _SWITCH_OVER.search(text):
+        # something one switches over to without naming its sort is a thing one uses or goes to
+        found.discard("home")
+        found |= {"tool", "gym", "bank"} if not found else set()
+    return frozenset(found)
+
+
+_ACTS_ON = re.compile(r"\b(?:moved|switched|took|sent|enrolled|put|transferred|signed)\s+(?:him|her|them)\b", re.I)
+
+
+def acts_on_another(text: str) -> bool:
+    """Whether the change is done to another person ("we moved him to X Academy"): the value is theirs."""
+    return bool(_ACTS_ON.search(text))

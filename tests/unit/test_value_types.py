@@ -1,0 +1,80 @@
+"""The sort of value a statement is about, and which statements frame a change of it (this test's own sentences)."""
+
+from __future__ import annotations
+
+import pytest
+
+from goodmemory._value_types import change_frame, sorts_of
+
+
+@pytest.mark.parametrize(("text", "sort"), [
+    ("I swim at the Harbourside Leisure Centre twice a week", "gym"),
+    ("Our daughter is in year two at Millbrook Infants", "school"),
+    ("Most of my notes live in an app called Quillpad", "tool"),
+    ("We have a little house in Dunmore", "home"),
+    ("I'm a staff nurse on the cardiac ward", "title"),
+    ("I work for Halvorsen Logistics", "employer"),
+])
+def test_the_sort_is_read_from_the_words_around_the_value(text: str, sort: str) -> None:
+    assert sort in sorts_of(text)
+
+
+def test_a_rule_memory_takes_the_sort_of_its_family_whatever_its_words() -> None:
+    assert sorts_of("quality engineer", "occupation") == {"title"}
+    assert sorts_of("Halvorsen", "employer") == {"employer"}
+
+
+def test_words_of_a_sort_without_a_name_name_no_value() -> None:
+    # "the app keeps crashing" and "I live with my sister" hold no gym, tool or home of the user's
+    assert sorts_of("the app keeps crashing on my phone") == frozenset()
+    assert "home" not in sorts_of("I live with my sister")
+
+
+@pytest.mark.parametrize(("text", "sort"), [
+    ("Changed leisure centres, it's Aquadome these days", "gym"),
+    ("They promoted me to senior buyer", "title"),
+    ("I became a paramedic last spring", "title"),
+    ("We packed up and we're in Carrow now", "home"),
+    ("Went over to Tidewrite for my drafts", "tool"),
+    ("The new house is out in Mossley", "home"),
+])
+def test_a_change_frame_names_the_sort_it_changes(text: str, sort: str) -> None:
+    assert sort in change_frame(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I swim at the Harbourside Leisure Centre twice a week",  # no change
+    "My sister lives in Dunmore",  # no change
+    "I'm a staff nurse on the cardiac ward",
+])
+def test_a_plain_statement_frames_no_change(text: str) -> None:
+    assert change_frame(text) == frozenset()
+
+
+def test_switching_over_to_a_name_is_not_moving_house() -> None:
+    assert "home" not in change_frame("Moved over to Tidewrite last month")
+    assert "tool" in change_frame("Moved over to Tidewrite last month")
+
+
+@pytest.mark.parametrize("text", [
+    "Our home insurance with Sandmere is up for renewal",
+    "A colleague, Priya, is being moved to the Dundalk depot",
+    "Sold the Corsa, so only the City now",
+])
+def test_words_that_only_look_like_a_home_name_none(text: str) -> None:
+    assert "home" not in sorts_of(text) and "home" not in change_frame(text)
+
+
+def test_a_change_done_to_another_person_is_theirs() -> None:
+    from goodmemory._value_types import acts_on_another
+
+    assert acts_on_another("We moved her to Ashgrove Academy after Easter")
+    assert not acts_on_another("We moved to Ashgrove after Easter")
+
+
+@pytest.mark.parametrize(("text", "sort"), [
+    ("I've become head gardener at the estate", "title"),
+    ("Packed our bags and settled in Kilmory", "home"),
+])
+def test_a_change_frame_in_the_perfect_or_without_moved(text: str, sort: str) -> None:
+    assert sort in change_frame(text)
