@@ -32,7 +32,7 @@ from .models import (
     content_hash,
 )
 from .secrets import find_secrets, redact
-from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch, slot_scope
+from .storage.base import MemoryEvent, MemoryFilter, Storage, WriteBatch, list_many, slot_scope
 from .taxonomy import default_transferable, normalize_key, volatility_for
 
 __all__ = ["WriteContext", "outdate_sources", "prepare_messages", "run_remember", "strip_injected"]
@@ -298,11 +298,7 @@ def run_remember(
                                 restatement_similarity=cfg.restatement_similarity,
                                 strong_family_score=cfg.strong_family_score)
     keys = tuple({normalize_key(c.closes or c.key) for c in candidates if c.key != STATEMENT_KEY})
-    slot_records: dict[str, MemoryRecord] = {
-        r.id: r for r in (storage.list(user_id, MemoryFilter(statuses=None, keys=keys)) if keys else [])
-    }
-    for key in keys:  # conflict siblings live under "<key>~<id>"
-        slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, key_prefix=slot_prefix(key))))
+    slot_records = _slot_records(storage, user_id, keys)
     msg_text = {m.id: m.content for m in cleaned}
     injected_long = [t for t in wc.injected if len(t) >= 16]
     inserted: dict[str, MemoryRecord] = {}
@@ -314,9 +310,7 @@ def run_remember(
             continue
         c = _normalise(placed.candidate, domain)
         if not any(in_slot(r.key, c.key) for r in slot_records.values()):
-            slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, keys=(c.key,))))
-            slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None,
-                                                                                       key_prefix=slot_prefix(c.key))))
+            slot_records.update(_slot_records(storage, user_id, (c.key,)))
         if c.closes:
             # a task is closed wherever it was opened, even from another domain's session
             opened = next((r for r in slot_records.values() if r.key == c.key and r.status == MemoryStatus.ACTIVE
@@ -406,6 +400,16 @@ def run_remember(
                 "least important, oldest memories (open tasks and confirmed facts last)")
     memories = [*batch.inserts, *batch.updates]
     return WriteResult(memories=memories, decisions=decisions, warnings=list(wc.warnings))
+
+
+def _slot_records(storage: Storage, user_id: str, keys: Sequence[str]) -> dict[str, MemoryRecord]:
+    """The records of the slots ``keys``, any status, by id: the keys themselves, then per key its conflict
+    siblings (``"<key>~<id>"``), in one round trip where the adapter answers several lists at once."""
+    if not keys:
+        return {}
+    found = list_many(storage, user_id, [(MemoryFilter(statuses=None, keys=tuple(keys)), None),
+                                         *((MemoryFilter(statuses=None, key_prefix=slot_prefix(k)), None) for k in keys)])
+    return {r.id: r for records in found for r in records}
 
 
 def _prefetch(embedder: Embedder, texts: list[str]) -> Callable[[], None]:
