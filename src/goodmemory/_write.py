@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import cast
 
 from ._attributes import AttributeIndex
 from ._marks import outdate_sources
@@ -364,7 +365,7 @@ def run_remember(
     superseded = [(r, slot_records[r.superseded_by]) for r in [*updated.values(), *inserted.values()]
                   if r.status == MemoryStatus.SUPERSEDED and r.superseded_by in slot_records
                   and slot_of(r.key) == slot_of(slot_records[r.superseded_by].key)]
-    for ep in outdate_sources(storage, user_id, superseded, episodes_by_msg):
+    for ep in outdate_sources(cast(Storage, _ListedOnce(storage)), user_id, superseded, episodes_by_msg):
         updated[ep.id] = ep
     batch.inserts.extend(inserted.values())
     batch.updates.extend(updated.values())
@@ -400,6 +401,27 @@ def run_remember(
                 "least important, oldest memories (open tasks and confirmed facts last)")
     memories = [*batch.inserts, *batch.updates]
     return WriteResult(memories=memories, decisions=decisions, warnings=list(wc.warnings))
+
+
+class _ListedOnce:
+    """The storage as the outdated marks of one call read it: a list asked for again (the restatement search
+    reads the newest turns of a domain once per replaced value: ~4 times a call at 10k memories, 300-400 turns
+    each) is answered from its first answer. Nothing is written before the call's batch, so no answer can
+    change meanwhile. The records are shared between the answers: ``outdate_sources`` changes only copies
+    (``model_copy(deep=True)``) and the call's own pending turns."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        self._lists: dict[tuple[str, MemoryFilter | None, int | None], list[MemoryRecord]] = {}
+
+    def list(self, user_id: str, flt: MemoryFilter | None = None, *, limit: int | None = None) -> list[MemoryRecord]:
+        key = (user_id, flt, limit)
+        if key not in self._lists:
+            self._lists[key] = self._storage.list(user_id, flt, limit=limit)
+        return list(self._lists[key])
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._storage, name)
 
 
 def _slot_records(storage: Storage, user_id: str, keys: Sequence[str]) -> dict[str, MemoryRecord]:
