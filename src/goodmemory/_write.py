@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import cast
 
 from ._apply import Pending, events_at
 from ._attributes import AttributeIndex
@@ -34,7 +35,7 @@ from .models import (
     content_hash,
 )
 from .secrets import find_secrets, redact
-from .storage.base import MemoryFilter, Storage, WriteBatch, slot_scope
+from .storage.base import MemoryFilter, Storage, WriteBatch, list_many, slot_scope
 from .taxonomy import default_transferable, normalize_key, volatility_for
 
 __all__ = ["WriteContext", "outdate_sources", "prepare_messages", "run_remember", "strip_injected"]
@@ -300,11 +301,7 @@ def run_remember(
                                 restatement_similarity=cfg.restatement_similarity,
                                 strong_family_score=cfg.strong_family_score)
     keys = tuple({normalize_key(c.closes or c.key) for c in candidates if c.key != STATEMENT_KEY})
-    slot_records: dict[str, MemoryRecord] = {
-        r.id: r for r in (storage.list(user_id, MemoryFilter(statuses=None, keys=keys)) if keys else [])
-    }
-    for key in keys:  # conflict siblings live under "<key>~<id>"
-        slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, key_prefix=slot_prefix(key))))
+    slot_records = _slot_records(storage, user_id, keys)
     msg_text = {m.id: m.content for m in cleaned}
     injected_long = [t for t in wc.injected if len(t) >= 16]
     facts = Pending()  # the records the decisions add and change, in their latest state
@@ -315,9 +312,7 @@ def run_remember(
             continue
         c = _normalise(placed.candidate, domain)
         if not any(in_slot(r.key, c.key) for r in slot_records.values()):
-            slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None, keys=(c.key,))))
-            slot_records.update((r.id, r) for r in storage.list(user_id, MemoryFilter(statuses=None,
-                                                                                       key_prefix=slot_prefix(c.key))))
+            slot_records.update(_slot_records(storage, user_id, (c.key,)))
         if c.closes:
             # a task is closed wherever it was opened, even from another domain's session
             opened = next((r for r in slot_records.values() if r.key == c.key and r.status == MemoryStatus.ACTIVE
@@ -365,7 +360,7 @@ def run_remember(
     superseded = [(r, slot_records[r.superseded_by]) for r in [*facts.updates.values(), *facts.inserts.values()]
                   if r.status == MemoryStatus.SUPERSEDED and r.superseded_by in slot_records
                   and slot_of(r.key) == slot_of(slot_records[r.superseded_by].key)]
-    for ep in outdate_sources(storage, user_id, superseded, episodes_by_msg):
+    for ep in outdate_sources(cast(Storage, _ListedOnce(storage)), user_id, superseded, episodes_by_msg):
         facts.update(ep)
     facts.into(batch)
     if tags:
@@ -397,6 +392,37 @@ def run_remember(
                 "least important, oldest memories (open tasks and confirmed facts last)")
     memories = [*batch.inserts, *batch.updates]
     return WriteResult(memories=memories, decisions=decisions, warnings=list(wc.warnings))
+
+
+class _ListedOnce:
+    """The storage as the outdated marks of one call read it: a list asked for again (the restatement search
+    reads the newest turns of a domain once per replaced value: ~4 times a call at 10k memories, 300-400 turns
+    each) is answered from its first answer. Nothing is written before the call's batch, so no answer can
+    change meanwhile. The records are shared between the answers: ``outdate_sources`` changes only copies
+    (``model_copy(deep=True)``) and the call's own pending turns."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        self._lists: dict[tuple[str, MemoryFilter | None, int | None], list[MemoryRecord]] = {}
+
+    def list(self, user_id: str, flt: MemoryFilter | None = None, *, limit: int | None = None) -> list[MemoryRecord]:
+        key = (user_id, flt, limit)
+        if key not in self._lists:
+            self._lists[key] = self._storage.list(user_id, flt, limit=limit)
+        return list(self._lists[key])
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._storage, name)
+
+
+def _slot_records(storage: Storage, user_id: str, keys: Sequence[str]) -> dict[str, MemoryRecord]:
+    """The records of the slots ``keys``, any status, by id: the keys themselves, then per key its conflict
+    siblings (``"<key>~<id>"``), in one round trip where the adapter answers several lists at once."""
+    if not keys:
+        return {}
+    found = list_many(storage, user_id, [(MemoryFilter(statuses=None, keys=tuple(keys)), None),
+                                         *((MemoryFilter(statuses=None, key_prefix=slot_prefix(k)), None) for k in keys)])
+    return {r.id: r for records in found for r in records}
 
 
 def _prefetch(embedder: Embedder, texts: list[str]) -> Callable[[], None]:

@@ -11,7 +11,8 @@ from goodmemory.storage._common import read_record
 def _json() -> str:
     rec = MemoryRecord(user_id="u", kind=MemoryKind.FACT, key="fact.car", value="a red Fiat", text="User drives a red Fiat.",
                        source=MemorySource(session_id="s", message_ids=["s:0"], timestamp=datetime(2025, 1, 2, tzinfo=UTC)),
-                       conflicts_with=["x"], metadata={"outdated": [{"key": "k", "old": "a"}], "seq": 3})
+                       conflicts_with=["x"], metadata={"outdated": [{"key": "k", "old": "a", "hide": ["a"]}], "seq": 3},
+                       tags=["t1"])
     return rec.model_dump_json()
 
 
@@ -32,6 +33,9 @@ def test_changing_a_read_record_does_not_change_the_next_read() -> None:
     first.metadata["outdated"][0]["old"] = "changed"
     first.metadata["new"] = 1
     first.conflicts_with.append("y")
+    first.tags.append("t2")
+    first.metadata["outdated"][0]["hide"].append("b")
+    first.source.timestamp = None
     first.keywords = "kw"
     second = read_record(data)
     assert second is not first

@@ -15,7 +15,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import Any
+from enum import Enum
+from types import UnionType
+from typing import Any, Union, get_args, get_origin
 
 import numpy as np
 from pydantic import BaseModel
@@ -244,20 +246,53 @@ _PARSED_LOCK = threading.Lock()
 
 def _thaw(value: Any) -> Any:
     """A fresh copy of a JSON value's containers (what ``copy.deepcopy`` does for JSON, several times faster)."""
-    if isinstance(value, dict):
-        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, dict):  # scalars are kept without a call each: most values of a record's metadata
+        return {k: (_thaw(v) if isinstance(v, dict | list) else v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_thaw(v) for v in value]
+        return [(_thaw(v) if isinstance(v, dict | list) else v) for v in value]
     return value
+
+
+_SCALARS = (str, int, float, bool, datetime, Enum, type(None))
+_MUTABLE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _mutable_fields(cls: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of ``cls`` whose values may be containers or models (all but str/number/bool/datetime/enum,
+    optional or not): only these need copying, found once per class from the annotations."""
+    names = _MUTABLE_FIELDS.get(cls)
+    if names is None:
+        out = []
+        for name, f in cls.model_fields.items():
+            ann = f.annotation
+            args = get_args(ann) if get_origin(ann) in (Union, UnionType) else (ann,)
+            if not all(isinstance(a, type) and issubclass(a, _SCALARS) for a in args):
+                out.append(name)
+        names = _MUTABLE_FIELDS[cls] = tuple(out)
+    return names
 
 
 def _fresh(model: Any) -> Any:
     """A copy that shares nothing mutable with ``model`` (lists, dicts, nested models copied; the rest is
-    immutable: str, numbers, datetimes, enums)."""
-    out = model.model_copy()
-    fresh = {k: (_fresh(v) if isinstance(v, BaseModel) else _thaw(v)) for k, v in model.__dict__.items()
-             if isinstance(v, list | dict | BaseModel)}
-    out.__dict__.update(fresh)  # not setattr: the fields-set stays what validation made it
+    immutable: str, numbers, datetimes, enums). Built field by field as pydantic's ``__copy__`` does, copying
+    only the fields whose annotation allows a container: ~2x cheaper than validating the JSON again, where
+    ``model_copy`` plus an isinstance walk over every field was ~2x dearer (5.6 / 10 / 21 us a record)."""
+    cls = type(model)
+    out = object.__new__(cls)
+    state = model.__dict__.copy()
+    for name in _mutable_fields(cls):
+        v = state[name]
+        if isinstance(v, BaseModel):
+            state[name] = _fresh(v)
+        elif isinstance(v, list | dict):
+            state[name] = _thaw(v)
+    setattr_ = object.__setattr__
+    setattr_(out, "__dict__", state)
+    setattr_(out, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    extra = model.__pydantic_extra__
+    setattr_(out, "__pydantic_extra__", None if extra is None else _thaw(extra))
+    private = getattr(model, "__pydantic_private__", None)
+    setattr_(out, "__pydantic_private__", None if private is None else dict(private))
     return out
 
 

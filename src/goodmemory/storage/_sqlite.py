@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 from sqlalchemy import Connection, Engine, create_engine, delete, select, text
+from sqlalchemy.dialects.sqlite.base import SQLiteCompiler
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.util import LRUCache
@@ -97,7 +98,7 @@ class _SharedCompiled:
     @staticmethod
     def _key(key: tuple[Any, ...]) -> tuple[Any, ...]:
         d = key[0]
-        return (type(d), d.server_version_info, d.paramstyle, d.native_datetime, *key[1:])
+        return (type(d), d.statement_compiler, d.server_version_info, d.paramstyle, d.native_datetime, *key[1:])
 
     def get(self, key: tuple[Any, ...], default: Any = None) -> Any:
         return self._lru.get(self._key(key), default)
@@ -112,13 +113,24 @@ class _SharedCompiled:
 SHARED_COMPILED = _SharedCompiled(1_000)
 
 
+class _HintingCompiler(SQLiteCompiler):
+    """SQLite's statement compiler, rendering FROM hints (``with_hint(table, "INDEXED BY <index>", "sqlite")``),
+    which the stock one drops: a list whose best index SQLite cannot see without statistics names it."""
+
+    def get_from_hint_text(self, table: Any, text: str | None) -> str | None:
+        return text
+
+
 def make_engine(url: str, *, memory: bool, busy_timeout_ms: int, echo: bool) -> Engine:
     options = {"compiled_cache": SHARED_COMPILED}
     if memory:
-        return create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}, echo=echo,
-                             execution_options=options)
-    return create_engine(url, connect_args={"timeout": busy_timeout_ms / 1000, "check_same_thread": False}, echo=echo,
-                         execution_options=options)
+        engine = create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False},
+                               echo=echo, execution_options=options)
+    else:
+        engine = create_engine(url, connect_args={"timeout": busy_timeout_ms / 1000, "check_same_thread": False},
+                               echo=echo, execution_options=options)
+    engine.dialect.statement_compiler = _HintingCompiler
+    return engine
 
 
 def on_connect(busy_timeout_ms: int, wal: bool) -> Callable[[Any, Any], None]:

@@ -333,10 +333,17 @@ class SQLStorage:
         c = S.memories.c
         selective = (flt.keys is not None or flt.memory_ids is not None or flt.key_prefix is not None
                      or flt.kinds is not None)
+        # one kind in one status, newest first: (user, kind, status, created_at) holds them in that order, so a
+        # walk of it stops at the limit. Named, since without statistics SQLite walks (user, created_at) over
+        # every row instead, and "+created_at" below sorts all of them: a domain's 400 newest turns at 10k
+        # memories took 30-40 ms either way, 12 ms on this index (the restatement search of every remember)
+        by_kind = (flt.kinds is not None and len(flt.kinds) == 1 and flt.statuses is not None
+                   and len(flt.statuses) == 1 and flt.newest_first and limit is not None and flt.keys is None
+                   and flt.memory_ids is None and flt.key_prefix is None and not ids_param)
         # with a selective filter, "+column" keeps SQLite from walking an ordering index over every row
         # (without statistics - a store not yet closed once - a kind's list walked all 10k rows: 5 ms -> 0.3 ms)
         order: builtins.list[Any] = (
-            [literal_column("+gm_memories.created_at"), literal_column("+gm_memories.id")] if selective
+            [literal_column("+gm_memories.created_at"), literal_column("+gm_memories.id")] if selective and not by_kind
             else [c.created_at, c.id])
         if flt.newest_first:
             order = [o.desc() for o in order]
@@ -351,6 +358,8 @@ class SQLStorage:
             # over every row of the user (measured 126 ms -> 15 ms for 120 ids among 30k rows)
             conds[0] = literal_column("+gm_memories.user_id") == user_id
         stmt = select(c.data, c.created_at, c.id).where(*conds).order_by(*order)
+        if by_kind:
+            stmt = stmt.with_hint(S.memories, "INDEXED BY gm_mem_user_kind", "sqlite")
         return stmt.limit(limit) if limit is not None else stmt
 
     def list(self, user_id: str, flt: MemoryFilter | None = None, *, limit: int | None = None) -> list[MemoryRecord]:
