@@ -417,7 +417,7 @@ def run_build_context(
     # is pending ("where were we", "to-do")
     about = [r for found in hinted for r in found if r.id in hinted_ids] + (loops if task else [])
     lists = [([r for r, _ in ranked_extra], cc.ranked_weight),
-             (turns, cc.compact_dense_weight if compact and cc.dense_weight else cc.dense_weight),
+             (turns[:cc.dense_fused_turns], cc.compact_dense_weight if compact and cc.dense_weight else cc.dense_weight),
              ([*profile, *style], cc.standing_weight), (about, cc.hinted_weight)]
     pool = {r.id: r for found, _ in lists for r in found}
     # a statement quotes one turn: it and the raw turn are one piece of evidence, so they fuse as one (the turn,
@@ -430,6 +430,13 @@ def run_build_context(
         if sum(e.tokens for e in order) > max_tokens:
             break
         add(pool[mid], score)
+    # the dense list deeper than the fusion reads, in its own order after the fused lists: fused whole, the turns
+    # a larger budget reads deeper would reorder what a smaller one packs (preferences tune, 1000 -> 2000 tokens:
+    # 44 of 106 questions packed less at 2000)
+    for r in turns[cc.dense_fused_turns:] if cc.dense_weight else ():
+        if sum(e.tokens for e in order) > max_tokens:
+            break
+        add(r, 0.0)
     _fill(rc, add, order, qvec, user_id=user_id, domain=domain, max_tokens=max_tokens, searched=len(turns),
           tags=tags)
 
