@@ -32,8 +32,8 @@ MEANING: dict[str, str] = {
     "context_recipe": "named packing preset of `build_context`: `BALANCED` (recall's ranking fused with the raw turns "
                       "nearest by embedding, the dense floor, and the standing items) or `NO_DENSE_FLOOR`",
     "context_settings": "fields of `goodmemory.config.ContextConfig` set over the recipe (fusion weights, `fusion_k`, "
-                        "preamble switch, the budget fill `fill_share`/`fill_depth`, the dense weight and thread "
-                        "support at compact budgets), validated",
+                        "preamble switch, the budget fill `fill_share`/`fill_depth`, how many dense turns fuse "
+                        "`dense_fused_turns`, the dense weight and thread support at compact budgets), validated",
     "retrieval_settings": "fields of `goodmemory.ranking.RetrievalConfig` set over the recipe, e.g. "
                           "`{\"rrf_k\": 10, \"embed_meaning_text\": false}`; unknown names and wrong types are refused",
     "context_candidates": "recall hits `build_context` considers before packing",

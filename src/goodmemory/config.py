@@ -91,6 +91,9 @@ class ContextConfig(BaseModel):
     # the dense list reads max_tokens // dense_turn_tokens turns (at least the retrieval candidates), so a
     # large budget has enough turns to fill it
     dense_turn_tokens: int = Field(default=16, ge=1)
+    # the first dense_fused_turns of them fuse with the other lists, whatever the budget; the rest follow the fused
+    # lists in dense order (a larger budget then reads deeper without reordering what a smaller one packs)
+    dense_fused_turns: int = Field(default=60, ge=0)
     # at budgets of compact_below_tokens or less a few turns fill the block: the dense list weighs this much and
     # the ranking's thread support (RetrievalConfig.thread_weight; None: the retrieval's own) is this, so the
     # turns nearest by embedding go before a lexical hit's polite neighbours ("Let me check what we can do.").

@@ -103,6 +103,8 @@ class Entry:
     score: float = 0.0
     tokens: int = 0
     at: str = ""  # orders the timeline: full timestamp, then creation time and position in the conversation
+    # a digest's lines as (start, end, message id) in ``text``: a digest cut shorter cites only the lines it shows
+    spans: tuple[tuple[int, int, str], ...] = ()
 
     def line(self, id_len: int = ID_LEN, *, in_timeline: bool = False) -> str:
         if in_timeline:
