@@ -10,7 +10,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from ._outdated import HIDDEN, RETRACTED, hide_in, states_already, without_denials
+from ._outdated import without_denials
+from ._shown import Replacements, outdated_shown
 from .budget import pack
 from .config import GoodMemoryConfig
 from .context import Entry, render, render_frame, section_for
@@ -205,81 +206,6 @@ def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext, foc
     return e
 
 
-_CHAIN = 6  # replacements followed from an outdated turn's mark to the value current now
-
-
-class _Replacements:
-    """The value an outdated turn's change leads to now (with the phrases it denies): the mark's new value, or
-    what has replaced that since, following the chain of replacements.
-
-    The records of the chains are read level by level for every candidate at once (``prefetch``): one list by
-    id per level instead of one ``get`` per mark and link (a context of the bench read ~14 one by one)."""
-
-    def __init__(self, rc: ReadContext, user_id: str) -> None:
-        self._rc, self._user_id = rc, user_id
-        self._records: dict[str, MemoryRecord | None] = {}  # id -> the user's record, None when there is none
-        self._values: dict[str, tuple[str, list[str]]] = {}
-
-    def _read(self, ids: Iterable[str]) -> list[MemoryRecord]:
-        missing = tuple(dict.fromkeys(i for i in ids if i and i not in self._records))
-        if not missing:
-            return []
-        found = self._rc.storage.list(self._user_id, MemoryFilter(statuses=None, memory_ids=missing))
-        self._records.update(dict.fromkeys(missing))
-        self._records.update((r.id, r) for r in found)
-        return found
-
-    def prefetch(self, records: Iterable[MemoryRecord]) -> None:
-        level = self._read(str(mark.get("by", "")) for r in records if r.kind == MemoryKind.EPISODE
-                           for mark in r.metadata.get("outdated", []))
-        for _ in range(_CHAIN - 1):
-            level = self._read(r.superseded_by for r in level
-                               if r.status == MemoryStatus.SUPERSEDED and r.superseded_by)
-            if not level:
-                break
-
-    def _get(self, rid: str) -> MemoryRecord | None:
-        if rid not in self._records:
-            self._read([rid])
-        return self._records.get(rid)
-
-    def now(self, mark: dict[str, object]) -> tuple[str, list[str]]:
-        first = str(mark.get("by", ""))
-        if first not in self._values:
-            value, denies, rid = str(mark.get("new", "")), [], first
-            for _ in range(_CHAIN):
-                rec = self._get(rid) if rid else None
-                if rec is None:
-                    break
-                if rec.status == MemoryStatus.ACTIVE:
-                    value, denies = rec.value, list(rec.metadata.get("denies", []))
-                    break
-                if rec.status != MemoryStatus.SUPERSEDED or not rec.superseded_by:
-                    break
-                rid = rec.superseded_by
-            self._values[first] = (value, denies)
-        return self._values[first]
-
-
-def _outdated_shown(r: MemoryRecord) -> MemoryRecord:
-    """The record as the context shows it: an outdated turn without the phrases its marks hide (a denied value,
-    the figures of a thing that ended), a memory without the clauses that deny the value it replaced."""
-    text = r.text
-    marks = r.metadata.get("outdated", [])
-    if r.kind == MemoryKind.EPISODE and marks:
-        # a mark on a turn that itself says the value it is "outdated" by is a false mark: neither flag nor hide
-        marks = [m for m in marks if m.get("retracted") or not states_already(r.text, str(m.get("new", "")))]
-        for mark in marks:
-            old = str(mark.get("old", ""))
-            text = hide_in(text, mark.get("hide", []), within=mark.get("within") or (old if old in text else None),
-                           marker=RETRACTED if mark.get("retracted") else HIDDEN)
-        if len(marks) < len(r.metadata["outdated"]):
-            return r.model_copy(update={"text": text, "metadata": {**r.metadata, "outdated": marks}})
-    elif r.metadata.get("denies"):
-        text = without_denials(text, r.metadata["denies"])
-    return r if text == r.text else r.model_copy(update={"text": text})
-
-
 def _shortened(e: Entry, room: int, tokens: TokenCounter, least: int, compact: bool) -> Entry | None:
     """The entry cut to whole words that fit ``room`` tokens (its line included), or ``None`` when fewer
     than ``least`` tokens of its text would be left."""
@@ -381,7 +307,7 @@ def run_build_context(
     conflicts: dict[str, MemoryRecord] = {}
     shown: dict[str, str] = {}  # message id -> the text of it that earlier (better-ranked) turns show
     said: set[str] = set()  # the texts of the raw turns chosen: a turn said again word for word adds nothing
-    latest = _Replacements(rc, user_id)  # what replaces an outdated turn's value now
+    latest = Replacements(rc.storage, user_id)  # what replaces an outdated turn's value now
 
     def add(r: MemoryRecord, score: float, covered_ok: bool = False) -> None:
         if r.id in by_id:
@@ -393,7 +319,7 @@ def run_build_context(
             dropped.append(DroppedItem(memory_id=r.id, section=section_for(r.kind), reason=f"stale: {fresh.marker}"))
             return
         flags = [fresh.marker] if fresh.marker else []
-        r = _outdated_shown(r)
+        r = outdated_shown(r)
         for mark in r.metadata.get("outdated", []) if r.kind == MemoryKind.EPISODE else []:
             if mark.get("retracted"):
                 flags.append("retracted by the user")  # what it said is hidden in it (_marks.retract_sources)

@@ -82,6 +82,7 @@ from ._sqlite import (
     on_connect,
     scrub_file,
     top_k,
+    walks_kind_index,
 )
 from ._tags import tagged_ids, write_tags
 from ._text import choose_terms, fts5_match, search_body
@@ -333,13 +334,7 @@ class SQLStorage:
         c = S.memories.c
         selective = (flt.keys is not None or flt.memory_ids is not None or flt.key_prefix is not None
                      or flt.kinds is not None)
-        # one kind in one status, newest first: (user, kind, status, created_at) holds them in that order, so a
-        # walk of it stops at the limit. Named, since without statistics SQLite walks (user, created_at) over
-        # every row instead, and "+created_at" below sorts all of them: a domain's 400 newest turns at 10k
-        # memories took 30-40 ms either way, 12 ms on this index (the restatement search of every remember)
-        by_kind = (flt.kinds is not None and len(flt.kinds) == 1 and flt.statuses is not None
-                   and len(flt.statuses) == 1 and flt.newest_first and limit is not None and flt.keys is None
-                   and flt.memory_ids is None and flt.key_prefix is None and not ids_param)
+        by_kind = walks_kind_index(flt, limit, ids_param=ids_param)
         # with a selective filter, "+column" keeps SQLite from walking an ordering index over every row
         # (without statistics - a store not yet closed once - a kind's list walked all 10k rows: 5 ms -> 0.3 ms)
         order: builtins.list[Any] = (
