@@ -133,8 +133,11 @@ R_OCCUPATION = re.compile(
     r"\b(?:i work as|i'?m working as|i am working as|i'?m employed (?:full[- ]time |part[- ]time )?as|"
     r"i am employed (?:full[- ]time |part[- ]time )?as|my job is|my (?:job title|title|role|profession|occupation) (?:is now|has changed to|changed to|is)|"
     r"i(?:'ve| have)? (?:just |recently )?(?:been |got |was )?promoted to|"
+    r"(?:they|the company|the board|my (?:boss|manager|company|employer)) (?:have |has )?(?:just |finally )?"
+    r"(?:made|appointed|named) me|i(?:'ve| have)? (?:just |finally |recently )?(?:became|become)|"
     r"i'?m|i am)\s+(?P<v>(?:an? |the )?[a-z][a-z\- ]{1,40}?)"
-    r"(?=$|[.,;!]| (?:at|for|in|with|and|who|from|since|by|on|based|last|this|now|today|recently|yesterday)\b)",
+    r"(?=$|[.,;!]| (?:at|for|in|with|and|who|from|since|by|on|based|last|this|now|today|recently|yesterday|after|"
+    r"before|because|when|(?:a|an|one|two|three|four|five|six|\d+) (?:years?|months?|weeks?|days?) ago)\b)",
     I,
 )
 R_RETIRED = re.compile(r"^(?:i'?m|i am) (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))\b", I)
@@ -143,10 +146,25 @@ R_EMPLOYER = re.compile(
     r"i(?:'m| am) (?:now |currently |still |actually )?(?:employed|working) (?:at|by|for)|"
     r"i(?:'ve| have)? (?:just |recently |now )?joined|my employer is|my company is|"
     r"i(?:'ve| have)? (?:just |recently )?(?:started|got|landed|accepted|took|began) (?:a |an |my )?"
-    r"(?:new |full[- ]time |part[- ]time )?(?:job|position|role|gig|internship|work|working) (?:at|with|for))"
+    r"(?:new |full[- ]time |part[- ]time )?(?:[a-z][\w\-]* ){0,3}?(?:job|position|role|gig|internship|work|working) "
+    r"(?:at|with|for))"
     r"\s+(?P<v>" + ORG + r"|" + ORG_LOWER + r")",
     I,
 )
+# "I accepted a data engineer job at ...": the occupation named before the word for the job
+R_JOB_NOUN = re.compile(
+    r"\bi(?:'ve| have)? (?:just |finally |recently )?(?:accepted|took|landed|started|began|got) (?:a|an|the|my) (?:new )?"
+    r"(?P<v>[a-z][a-z\- ]{1,40}?) (?:job|position|post|role)\b", I)
+# "I work at a family bakery in Dunfermline": an employer told by what it is, not by its name
+WORKPLACES = (
+    r"bakery|pharmacy|clinic|hospital|school|shop|store|studio|firm|company|startup|agency|bank|practice|charity|"
+    r"consultancy|lab|laboratory|restaurant|cafe|café|factory|garage|nonprofit|warehouse|supermarket|hotel|pub|bar|"
+    r"nursery|care home|surgery|library|museum|gallery|salon|gym|office|call centre|call center|university|college|"
+    r"council|dealership|bookshop|bookstore|brewery|winery|farm|kitchen|newspaper|magazine|publisher|theatre|theater"
+)
+R_EMPLOYER_KIND = re.compile(
+    r"\bi(?:'m| am)? (?:now |currently |still |actually )?(?:work|working) (?:at|for) "
+    r"(?P<v>(?:a|an) (?:[a-z][\w\-]* ){0,3}?(?:" + WORKPLACES + r")(?: in " + PLACE + r")?)(?=$|[\s,.;!])", I)
 R_AS_AT = re.compile(r"\bas an? [a-z][a-z\- ]{1,40}? at (?P<v>" + ORG + r")", I)
 R_OCC_AT = re.compile(r" (?:at|for|with) (?P<v>" + ORG + r")")
 R_AS_OCC = re.compile(

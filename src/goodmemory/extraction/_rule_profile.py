@@ -46,7 +46,7 @@ _OCC_ADVERB = re.compile(r"^(?:(?:now|also|still|currently|just|actually|finally
 
 
 def _occupation(c: Clause, m: Match | None) -> None:
-    for m in (*P.R_OCCUPATION.finditer(c.s), *P.R_AS_OCC.finditer(c.s)):
+    for m in (*P.R_OCCUPATION.finditer(c.s), *P.R_AS_OCC.finditer(c.s), *P.R_JOB_NOUN.finditer(c.s)):
         v = _OCC_ADVERB.sub("", m.group("v").strip())  # "I'm now a product manager": the adverb is no part of the job
         v = re.sub(r"^(?:an?|the) ", "", v, flags=re.I).strip()
         words = v.lower().split()
@@ -72,6 +72,10 @@ def _employer(c: Clause, m: Match | None) -> None:
     m = _R_EMPLOYER_CALLED.search(c.s) or P.R_EMPLOYER.search(c.s) or P.R_AS_AT.search(c.s) or c.note.get("occ_at")
     if m and (m.group("v").split()[0].lower() not in P.NOT_NAMES or P.ORG_LOWER_RE.fullmatch(m.group("v"))):
         c.emit("profile.employer", m.group("v").rstrip("."), keywords="employer company job works at")
+        return
+    kind = P.R_EMPLOYER_KIND.search(c.s)
+    if kind:  # no name given: the kind of place, in the user's words, is the employer until a name comes
+        c.emit("profile.employer", kind.group("v"), keywords="employer company job works at workplace")
 
 
 def _home(c: Clause, m: Match | None) -> None:
@@ -193,11 +197,17 @@ PROFILE_RULES: tuple[Rule, ...] = (
         Example("I'm now a landscape architect.", "profile.occupation", "landscape architect"),
         Example("My job title changed to operations director last month.", "profile.occupation", "operations director"),
         Example("I got promoted to senior analyst.", "profile.occupation", "senior analyst"),
+        Example("The board named me finance director in March.", "profile.occupation", "finance director"),
+        Example("I landed a junior copywriter position.", "profile.occupation", "junior copywriter"),
+        Example("They made me a cup of tea."),
         Example("I'm a big coffee person."))),
     Rule("employer", K.PROFILE, ("employer",), "User works at {v}.", _employer, importance=0.7, examples=(
         Example("I work for Brightwater Logistics.", "profile.employer", "Brightwater Logistics"),
         Example("I'm a pharmacist at Kestrel Health.", "profile.employer", "Kestrel Health"),
         Example("I work for a tiny bakery called Crumb & Co.", "profile.employer", "Crumb & Co"),
+        Example("I took a sous-chef job at Fennel House.", "profile.employer", "Fennel House"),
+        Example("I'm working at a plant nursery in Exeter.", "profile.employer", "a plant nursery in Exeter"),
+        Example("I work at a steady pace."),
         Example("I work from home on Fridays."))),
     Rule("home_city", K.PROFILE, ("home_city",), "User's home city is {v}.", _home, pattern=P.R_HOME,
          importance=0.75, examples=(

@@ -166,6 +166,22 @@ def option_answer(c: Clause, question: str, reply: str, ids: list[str]) -> None:
     else:
         key = slot_key("preference", "choice", "_vs_".join(sorted(o.lower().replace(" ", "_") for o in opts)))
         qc.emit(key, pick, qc.say(v=pick, other=other), keywords=f"prefers preference {pick} {other}")
+    _drop_reasons(c, reply, pick, ids)
+
+
+def _drop_reasons(c: Clause, reply: str, pick: str, ids: list[str]) -> None:
+    """"Window, I like to sleep against the wall": what follows the pick in its own sentence says why it was
+    picked, and is no like of its own (a like in a sentence of its own stays)."""
+    first = P.SENTENCE_SPLIT.split(reply.strip())[0]
+    at = first.lower().find(pick.lower())
+    tail = first[at + len(pick):].lower() if at >= 0 else ""
+    if not tail.lstrip()[:1] in (",", "-", "\u2013", ":"):
+        return
+    run = c.run
+    for cand in [x for x in run.out if x.kind is K.PREFERENCE and x.metadata.get("rule") == "like"
+                 and set(x.message_ids) <= set(ids) and str(x.metadata.get("said", "")).lower() in tail]:
+        run.out.remove(cand)
+        run.index.pop((cand.key, cand.value.lower()), None)
 
 
 def _procedure(c: Clause, m: Match | None) -> None:

@@ -1,0 +1,79 @@
+"""Precision classes of the rule extractor found on the tune half of the write corpus (issue 17), each with
+sentences of our own: a job said by what happened (accepted, made, became), an employer named by what it is
+("a bakery in Leith"), and the reason given for a picked option."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from goodmemory.extraction.base import ExtractionContext
+from goodmemory.extraction.rules import RuleExtractor
+from goodmemory.models import Candidate, Message
+
+pytestmark = pytest.mark.unit
+
+AT = datetime(2025, 4, 2, 9, 0, tzinfo=UTC)
+
+
+def _run(*turns: str) -> dict[str, Candidate]:
+    msgs = [Message(id=f"m{i}", role="assistant" if t.startswith("A: ") else "user",
+                    content=t[3:] if t.startswith("A: ") else t, timestamp=AT) for i, t in enumerate(turns)]
+    out = RuleExtractor(statements=False).extract(msgs, ExtractionContext(user_id="u", at=AT))
+    return {c.key: c for c in out}
+
+
+@pytest.mark.parametrize(("text", "occupation", "employer"), [
+    ("I accepted a data engineer job at Quillstone, starting in May.", "data engineer", "Quillstone"),
+    ("I took a part-time barista job at Copperleaf.", "part-time barista", "Copperleaf"),
+    ("They made me shift supervisor after the audit.", "shift supervisor", None),
+    ("My boss appointed me project coordinator last week.", "project coordinator", None),
+    ("I became a paramedic two years ago.", "paramedic", None),
+])
+def test_a_new_job_said_by_what_happened(text: str, occupation: str, employer: str | None) -> None:
+    got = _run(text)
+    assert got["profile.occupation"].value == occupation
+    if employer is None:
+        assert "profile.employer" not in got
+    else:
+        assert got["profile.employer"].value == employer
+
+
+@pytest.mark.parametrize("text", [
+    "They made me dinner after the audit.",
+    "I became friends with the new neighbours.",
+    "I accepted a friend request from a stranger.",
+    "I was offered a data engineer job at Quillstone.",
+])
+def test_no_job_from_what_is_no_job(text: str) -> None:
+    got = _run(text)
+    assert "profile.occupation" not in got and "profile.employer" not in got
+
+
+@pytest.mark.parametrize(("text", "employer"), [
+    ("I now work at a family bakery in Dunfermline.", "a family bakery in Dunfermline"),
+    ("I work for a small architecture firm.", "a small architecture firm"),
+    ("These days I work at a vet clinic in Hove, mostly on reception.", "a vet clinic in Hove"),
+])
+def test_an_employer_named_by_what_it_is(text: str, employer: str) -> None:
+    c = _run(text)["profile.employer"]
+    assert c.value == employer and c.text == f"User works at {employer}."
+
+
+@pytest.mark.parametrize("text", ["I work at a fast pace.", "I work for a living.", "I work in a quiet corner."])
+def test_no_employer_from_a_manner_of_working(text: str) -> None:
+    assert "profile.employer" not in _run(text)
+
+
+def test_the_reason_for_a_picked_option_is_no_preference() -> None:
+    got = _run("A: Do you prefer tea or coffee?", "Tea, I like to keep my mornings calm.")
+    assert got["preference.choice.coffee_vs_tea"].value == "tea"
+    assert not [k for k in got if k.startswith("preference.like")], sorted(got)
+
+
+def test_a_like_of_its_own_sentence_after_an_option_stays() -> None:
+    got = _run("A: Do you prefer tea or coffee?", "Tea. I like long walks on the beach too.")
+    assert "preference.choice.coffee_vs_tea" in got
+    assert any(k.startswith("preference.like") for k in got), sorted(got)
+
