@@ -77,3 +77,38 @@ def test_a_like_of_its_own_sentence_after_an_option_stays() -> None:
     assert "preference.choice.coffee_vs_tea" in got
     assert any(k.startswith("preference.like") for k in got), sorted(got)
 
+
+
+@pytest.mark.parametrize(("text", "city"), [
+    ("We're renting a two-bed flat in Cardiff.", "Cardiff"),
+    ("I'm sharing a house in Dundee with two nurses.", "Dundee"),
+    ("My new apartment is in Tallinn, close to the old town.", "Tallinn"),
+])
+def test_a_home_told_by_the_home_itself(text: str, city: str) -> None:
+    assert _run(text)["profile.home_city"].value == city
+
+
+@pytest.mark.parametrize("text", [
+    "We rent a beach house in Kerry each summer.",
+    "The new place is in a quiet street.",
+    "I'm sharing a table with my colleagues.",
+])
+def test_no_home_from_a_second_home_or_no_place(text: str) -> None:
+    assert "profile.home_city" not in _run(text)
+
+
+def test_the_new_place_replaces_the_home_city() -> None:
+    from goodmemory import create_good_memory
+    from goodmemory.testing import FrozenClock
+
+    clock = FrozenClock(AT)
+    mem = create_good_memory("sqlite://", clock=clock)
+    try:
+        mem.remember([{"role": "user", "content": "We rent a small flat in Exeter."}], user_id="u1", session_id="a")
+        clock.set(datetime(2025, 9, 1, tzinfo=UTC))
+        mem.remember([{"role": "user", "content": "The new place is in Truro, far less noise."}], user_id="u1",
+                     session_id="b")
+        homes = [r.value for r in mem.list(user_id="u1") if r.key == "profile.home_city"]
+        assert homes == ["Truro"]
+    finally:
+        mem.close()

@@ -173,13 +173,18 @@ R_AS_OCC = re.compile(
     I,
 )
 R_HEAD_OF = re.compile(r"^(?:head|vp|vice president|director|chief|manager|lead) of [a-z][a-z ]{2,30}$", I)
+_HOMES = r"(?:flat|house|apartment|place|home|condo|cottage|bungalow|studio|townhouse)"
 R_HOME = re.compile(
     r"\b(?P<verb>i (?:actually |now |currently |still )?live in|i'?m (?:actually |now |currently |still )?living in|"
     r"i am (?:actually |now |currently |still )?living in|i'?m (?:actually |now |currently )?based in|"
     r"i am (?:actually |now |currently )?based in|i reside in|"
     r"my home (?:city|town) is|i (?:just |recently )?moved to|i(?:'ve| have) (?:just |recently )?moved to|"
     r"i relocated to|we(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|i now live in|"
-    r"we (?:now |currently |still )?live in|we'?re (?:now |currently )?(?:living|based) in)\s+(?P<v>" + PLACE + r")",
+    r"we (?:now |currently |still )?live in|we'?re (?:now |currently )?(?:living|based) in|"
+    # where the user's home is told by the home itself: "we rent a flat in X", "the new place is in X"
+    r"(?:i|we)(?:'re| are|'m| am|'ve| have)? (?:now |currently |just |finally )?(?:rent|renting|share|sharing|bought) "
+    r"(?:a|an|our|my) (?:[a-z\-]+ )?" + _HOMES + r" in|(?:our|my|the) new " + _HOMES + r" is in)"
+    r"\s+(?P<v>" + PLACE + r")",
     I,
 )
 R_NOT_OLD = re.compile(r"^,? (?:not|rather than|instead of) (?:in )?(?P<old>" + PLACE + r")", I)

@@ -78,12 +78,17 @@ def _employer(c: Clause, m: Match | None) -> None:
         c.emit("profile.employer", kind.group("v"), keywords="employer company job works at workplace")
 
 
+_SECOND_HOME = re.compile(r"\b(?:holiday|summer|weekend|second|beach|ski|vacation|rental)\b", re.I)
+
+
 def _home(c: Clause, m: Match | None) -> None:
     assert m
     if m.group("v").split()[0].lower() in P.NOT_PLACES or m.group("v") == "The":
         return
     v, verb = m.group("v").rstrip("."), m.group("verb").lower()
-    moved = "moved" in verb or "relocated" in verb or bool(P.R_NOT_OLD.match(c.s[m.end():]))  # "in Porto, not Lisbon"
+    if _SECOND_HOME.search(verb):
+        return  # "we rent a holiday cottage in Cornwall": a home besides the one they live in
+    moved = "moved" in verb or "relocated" in verb or " new " in f" {verb}" or bool(P.R_NOT_OLD.match(c.s[m.end():]))
     text = f"User moved to {v}; their home city is now {v}." if moved else c.say(v=v)
     c.emit("profile.home_city", v, text, correction=moved, keywords="lives home city location based town")
 
@@ -213,6 +218,9 @@ PROFILE_RULES: tuple[Rule, ...] = (
          importance=0.75, examples=(
              Example("I live in Valparaíso.", "profile.home_city", "Valparaíso"),
              Example("I just moved to Ghent.", "profile.home_city", "Ghent"),
+             Example("We rent a tiny flat in Aarhus.", "profile.home_city", "Aarhus"),
+             Example("Our new house is in Tarragona, near the beach.", "profile.home_city", "Tarragona"),
+             Example("We rent a holiday cottage in Cornwall every August."),
              Example("I live in fear of spiders."))),
     Rule("origin", K.PROFILE, ("origin",), "User is originally from {v}.", _origin, pattern=P.R_FROM, anchored=True,
          importance=0.6, examples=(
