@@ -112,3 +112,17 @@ def test_the_new_place_replaces_the_home_city() -> None:
         assert homes == ["Truro"]
     finally:
         mem.close()
+
+
+def test_a_dropped_diet_with_what_they_eat_now_keeps_the_diet_now() -> None:
+    got = _run("I'm not pescatarian anymore, I eat lamb and pork again.")
+    assert got["preference.diet.type"].value == "eats lamb and pork"
+    assert "pescatarian" in got["preference.diet.type"].text
+    assert not any(k.startswith("statement") for k in
+                   (c.key for c in RuleExtractor().extract(
+                       [Message(id="m0", role="user", content="I'm not pescatarian anymore, I eat lamb and pork again.",
+                                timestamp=AT)], ExtractionContext(user_id="u", at=AT))))
+
+
+def test_a_dropped_diet_beside_a_way_of_eating_stays_a_dropped_diet() -> None:
+    assert _run("I'm no longer keto, I eat out most evenings.")["preference.diet.type"].value == "no longer keto"

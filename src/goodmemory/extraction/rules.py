@@ -202,7 +202,7 @@ class RuleExtractor:
                 _apply(Clause(c, src, run, cfl))
                 if len(run.out) == n and (cfl.correction or P.R_NOT_TAIL.search(c)):
                     run_group((CORRECTION_RULE,), Clause(c, src, run, cfl))
-                if len(run.out) == n:
+                if len(run.out) == n and c.lower() not in run.used:
                     passed.append(c)
             if len(run.out) > n_sentence and not assistant and not hedged:
                 # a clause the rules passed over in a sentence they read, before or after the one they read
