@@ -183,7 +183,13 @@ class RuleExtractor:
                 if s == before:
                     break
             s = s.strip().rstrip(".!").strip()
-            if not s or P.QUESTION_START.match(s) or P.HYPOTHETICAL.search(s) or P.REPORTED.search(s):
+            if not s or P.QUESTION_START.match(s) or P.HYPOTHETICAL.search(s):
+                continue
+            if P.REPORTED.search(s):
+                if not assistant:
+                    # someone else's words are no rule's fact, but may change what the user said before
+                    # ("the surveyor says the limit is now 40, not 30"): the statement path keeps them only so
+                    run.silent.append((raw.strip(), False))
                 continue
             hedged = fl.hedged or bool(P.HEDGE_ANY.search(s))
             n_sentence = len(run.out)
