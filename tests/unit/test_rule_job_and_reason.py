@@ -126,3 +126,23 @@ def test_a_dropped_diet_with_what_they_eat_now_keeps_the_diet_now() -> None:
 
 def test_a_dropped_diet_beside_a_way_of_eating_stays_a_dropped_diet() -> None:
     assert _run("I'm no longer keto, I eat out most evenings.")["preference.diet.type"].value == "no longer keto"
+
+
+def _statements(text: str) -> list[Candidate]:
+    msg = Message(id="m0", role="user", content=text, timestamp=AT)
+    return [c for c in RuleExtractor().extract([msg], ExtractionContext(user_id="u", at=AT)) if c.metadata.get("statement")]
+
+
+def test_the_why_of_a_preference_naming_nothing_is_no_statement() -> None:
+    assert "preference.communication.channel" in _run("Email me rather than calling, I'm usually driving.")
+    assert _statements("Email me rather than calling, I'm usually driving.") == []
+
+
+def test_the_why_of_a_preference_naming_a_value_stays_a_marked_statement() -> None:
+    got = _statements("Use metric units with me, I grew up in Lyon.")
+    assert [(c.value, c.metadata.get("reason")) for c in got] == [("I grew up in Lyon", True)]
+
+
+def test_an_ending_beside_a_new_like_is_no_why_and_stays() -> None:
+    got = _statements("I gave up the tuba and left the band, I'm into pottery now.")
+    assert [c.value for c in got] == ["I gave up the tuba and left the band"]

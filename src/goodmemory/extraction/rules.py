@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..merge import changes
 from ..models import Candidate, MemoryKind, Message
 from ..secrets import find_secrets
 from . import _patterns as P
@@ -31,7 +32,7 @@ from ._rule_tasks import (
     answer,
     option_answer,
 )
-from ._statements import known_names, statement_candidate
+from ._statements import known_names, masks_a_value, statement_candidate
 from .base import ExtractionContext
 
 __all__ = ["PATTERN_NAMES", "RULES", "RuleExtractor"]
@@ -132,6 +133,10 @@ class RuleExtractor:
                                     correction=bool(P.CORRECTION_ANY.search(piece)),
                                     secret=bool(_secret_values(piece)), known=run.known, clause=clause)
             if c is not None and clause and piece in run.reasons:
+                if not masks_a_value(piece) and not changes(piece):
+                    # "Text me rather than calling, I'm often in meetings": the why, naming nothing to keep (an
+                    # ending beside a new like, "I quit the choir, I'm into chess now", is no why and stays)
+                    continue
                 c.metadata["reason"] = True
             if c is not None and (c.key, c.value.lower()) not in run.index:
                 run.index[(c.key, c.value.lower())] = c
