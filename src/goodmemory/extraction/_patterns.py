@@ -305,6 +305,8 @@ COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("length", "detailed explanations", re.compile(r"(?<!need for )(?<!want )(?<!need )\b(?:explain (?:things |it )?in detail|detailed (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
     ("format", "bullet points", re.compile(r"\b(?:bullet(?:ed)? (?:points|lists)|bullets)\b", I)),
     ("format", "tables", re.compile(r"\b(?:use tables|in a table|as tables)\b", I)),
+    ("format", "prose paragraphs", re.compile(r"\b(?:(?:as|in) (?:prose|(?:prose |full )?paragraphs|full sentences)|"
+                                              r"prose paragraphs)\b", I)),
     ("jargon", "plain language without jargon", re.compile(r"\b(?:no jargon|avoid jargon|without jargon|plain (?:english|language)|in simple terms|layman'?s terms)\b", I)),
     ("tone", "formal tone", re.compile(r"\b(?:be formal|formal tone|keep it formal)\b", I)),
     ("tone", "casual tone", re.compile(r"\b(?:be casual|casual tone|keep it casual|informal tone)\b", I)),

@@ -290,6 +290,8 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
              Example("Please keep your answers short.", "preference.communication.length", "concise answers"),
              Example("Use bullet points when you list options.", "preference.communication.format", "bullet points"),
              Example("I'd rather see the numbers in a table.", "preference.communication.format", "tables"),
+             Example("Write summaries for me in full paragraphs.", "preference.communication.format", "prose paragraphs"),
+             Example("I wrote my thesis in full paragraphs."),
              Example("I keep my receipts in a shoebox."))),
     Rule("reply_language", K.PREFERENCE, ("communication",), "User prefers replies in {v}.", _reply_language,
          pattern=P.R_REPLY_LANG, importance=0.8, examples=(
