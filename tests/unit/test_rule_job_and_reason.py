@@ -146,3 +146,26 @@ def test_the_why_of_a_preference_naming_a_value_stays_a_marked_statement() -> No
 def test_an_ending_beside_a_new_like_is_no_why_and_stays() -> None:
     got = _statements("I gave up the tuba and left the band, I'm into pottery now.")
     assert [c.value for c in got] == ["I gave up the tuba and left the band"]
+
+
+def test_a_standing_instruction_taken_back_replaces_it() -> None:
+    from goodmemory import create_good_memory
+    from goodmemory.testing import FrozenClock
+
+    clock = FrozenClock(AT)
+    mem = create_good_memory("sqlite://", clock=clock)
+    try:
+        mem.remember([{"role": "user", "content": "When you summarise a paper for me, add a glossary at the end."}],
+                     user_id="u1", session_id="a")
+        clock.set(datetime(2025, 8, 1, tzinfo=UTC))
+        mem.remember([{"role": "user", "content": "I know the field well now, so skip the glossary in summaries."}],
+                     user_id="u1", session_id="b")
+        active = [r.value for r in mem.list(user_id="u1") if r.kind.value == "procedure"]
+        assert active == ["skip the glossary in summaries"], active
+    finally:
+        mem.close()
+
+
+def test_a_skip_naming_no_instruction_changes_none() -> None:
+    got = _run("Skip the small talk, I'm in a hurry.")
+    assert not [k for k in got if k.startswith("procedure")]

@@ -13,7 +13,8 @@ from ._engine import Clause, Example, Flags, Rule, Src
 from ._english import lemma, third
 from ._fact_rules import expiry
 
-__all__ = ["CORRECTION_RULE", "LOOP_RULES", "OPTION_RULE", "PROCEDURE_RULE", "QA_RULE", "answer", "option_answer"]
+__all__ = ["CORRECTION_RULE", "LOOP_RULES", "OPTION_RULE", "PROCEDURE_RULE", "QA_RULE", "REVERSE_RULE", "answer",
+           "option_answer"]
 
 K = MemoryKind
 Match = re.Match[str]
@@ -199,6 +200,28 @@ def _procedure(c: Clause, m: Match | None) -> None:
            keywords=f"procedure rule instruction always {basis}")
 
 
+# "skip the comments in code": a standing instruction turned off, by the thing it named
+_R_REVERSE = re.compile(
+    r"\b(?:skip|drop|leave out|stop (?:adding|using|including|giving me)|no more|(?:don'?t|do not) (?:add|use|include|give me))"
+    r" (?:the |any |all |those |these )?(?P<v>[a-z][a-z\- ]{2,30}?)(?=$|[,.;!]| (?:in|from|for|when|on|please|now|anymore)\b)",
+    re.I)
+
+
+def _reverse(c: Clause, m: Match | None) -> None:
+    """A standing instruction the user takes back ("skip the comments in code" after "when you write code, add
+    lots of comments") replaces that instruction: same key, the user's new words as its value."""
+    assert m
+    what = set(content_words(m.group("v")))
+    said = re.split(r"\s*[,;.!]\s*", c.s[m.start():], maxsplit=1)[0].strip()
+    if not what or not said:
+        return
+    for key, val in c.run.ctx.existing.items():
+        if key.startswith(("procedure.", "preference.instruction.")) and what & set(content_words(val)):
+            kind = K.PROCEDURE if key.startswith("procedure.") else K.PREFERENCE
+            c.emit(key, said, c.say(v=said), kind=kind, correction=True, keywords=f"procedure instruction {val} {said}")
+            return
+
+
 def _shape(v: str) -> str:
     if "@" in v:
         return "email"
@@ -347,6 +370,13 @@ PROCEDURE_RULE = Rule(
         Example("Whenever you draft an invoice, add the VAT number.", "procedure.draft_invoice",
                 "add the VAT number"),
         Example("When I get home, I usually cook.")))
+REVERSE_RULE = Rule(
+    "reverse_instruction", K.PROCEDURE, ("procedure", "instruction"), "User's standing instruction is now: {v}.",
+    _reverse, pattern=_R_REVERSE, importance=0.8, examples=(
+        Example("Actually, drop the emoji from the summaries, please.", "procedure.send_summaries",
+                "drop the emoji from the summaries",
+                existing={"procedure.send_summaries": "add an emoji to each summary"}),
+        Example("Skip the small talk, please.", existing={"procedure.send_summaries": "add an emoji to each summary"})))
 CORRECTION_RULE = Rule(
     "correction", K.FACT, ("*",), "User's {what} is {v} (corrected).", _bare_correction, pattern=P.R_BARE_CORRECTION,
     anchored=True, confidence=0.9, importance=0.7, examples=(

@@ -29,6 +29,7 @@ from ._rule_tasks import (
     OPTION_RULE,
     PROCEDURE_RULE,
     QA_RULE,
+    REVERSE_RULE,
     answer,
     option_answer,
 )
@@ -39,7 +40,7 @@ __all__ = ["PATTERN_NAMES", "RULES", "RuleExtractor"]
 
 # every rule record, in the order the engine runs them
 RULES: tuple[Rule, ...] = (*PROFILE_RULES, *PREFERENCE_RULES, *FACT_RULES, *LOOP_RULES, PROCEDURE_RULE,
-                           CORRECTION_RULE, QA_RULE, OPTION_RULE)
+                           REVERSE_RULE, CORRECTION_RULE, QA_RULE, OPTION_RULE)
 PATTERN_NAMES: tuple[str, ...] = tuple(dict.fromkeys(r.name for r in RULES))
 
 _SWAP = re.compile(r"\b(?:you're|you are|you've|you'll|you'd|yourself|yours|your|you|i'm|i am|i|me|my)\b", re.I)
@@ -58,7 +59,7 @@ _HAS_I = re.compile(r"\b(?:i|i'm|i've|my|me|i'd|we|we're|we've|our)\b")
 _LOOP_HINT = re.compile(r"\b(?:need|have|got|remind|haven'?t|waiting|get back|follow up|must|should|supposed|promised|told)\b")
 _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each", "from now", "going forward", "keep",
                 "be ", "no ", "you can ", "you could ", "use", "avoid", "explain", "reply", "respond", "answer", "always",
-                "never", "don't", "do not", "the ", "our ")
+                "never", "don't", "do not", "the ", "our ", "skip ", "drop ", "stop ", "no more ", "leave out ")
 
 
 class RuleExtractor:
@@ -270,3 +271,5 @@ def _apply(c: Clause) -> None:
     if len(c.run.out) == before or _LOOP_HINT.search(low):
         run_group(LOOP_RULES, c)
     run_group((PROCEDURE_RULE,), c)
+    if len(c.run.out) == before:
+        run_group((REVERSE_RULE,), c)
