@@ -169,3 +169,27 @@ def test_a_standing_instruction_taken_back_replaces_it() -> None:
 def test_a_skip_naming_no_instruction_changes_none() -> None:
     got = _run("Skip the small talk, I'm in a hurry.")
     assert not [k for k in got if k.startswith("procedure")]
+
+
+def _values_after(*turns: str) -> list[str]:
+    from goodmemory import create_good_memory
+    from goodmemory.testing import FrozenClock
+
+    clock = FrozenClock(AT)
+    mem = create_good_memory("sqlite://", clock=clock)
+    try:
+        for i, t in enumerate(turns):
+            clock.set(datetime(2025, 4 + i, 2, tzinfo=UTC))
+            mem.remember([{"role": "user", "content": t}], user_id="u1", session_id=f"s{i}")
+        return [r.value for r in mem.list(user_id="u1") if r.kind.value != "episode"]
+    finally:
+        mem.close()
+
+
+def test_a_divorce_leaves_the_state_and_retires_the_spouse() -> None:
+    assert _values_after("My wife is called Rosalind.", "Rosalind and I got divorced in the spring.") == ["divorced"]
+
+
+def test_a_joint_subject_with_got_is_one_clause_and_no_divorce() -> None:
+    values = _values_after("My wife is called Rosalind.", "Rosalind and I got tickets for the opera.")
+    assert "Rosalind" in values and "divorced" not in values

@@ -165,6 +165,23 @@ _R_NEW_RELATION = re.compile(r"\b(?:a|my|our) new (?P<rel>[a-z\-]+)(?:,| called|
                              re.I)
 
 
+# "Desmond and I got divorced": a marriage that ended leaves the user in a state, and the person their former spouse
+_R_DIVORCED = re.compile(
+    r"^(?P<v>" + P.NAME + r") and i (?:got |are |have )?(?:now )?(?P<state>divorced|separated)\b"
+    r"|^i(?:'ve| have|'m| am)? (?:got |now )?(?P<state2>divorced|separated) (?:from )?(?P<v2>" + P.NAME + r")\b", re.I)
+
+
+def _divorced(c: Clause, m: Match | None) -> None:
+    assert m
+    name, state = (m.group("v") or m.group("v2")), (m.group("state") or m.group("state2")).lower()
+    for key, val in c.run.ctx.existing.items():
+        if key.startswith("relation.") and val.lower() == name.lower() and key.count(".") == 1:
+            rel = key.split(".", 1)[1].replace("_", " ")
+            c.emit(key, state, f"User and {name} are {state}; {name} is their former {rel}.", correction=True,
+                   keywords=f"{rel} {state} former marriage relation")
+            return
+
+
 def _timezone(c: Clause, m: Match | None) -> None:
     assert m
     v = re.sub(r"\s+time$", "", (m.group("v") or m.group("v2")).strip(), flags=re.I)
@@ -245,6 +262,13 @@ PROFILE_RULES: tuple[Rule, ...] = (
          importance=0.65, examples=(
              Example("I signed up with a new dentist, Dr. Varga.", "relation.dentist", "Dr. Varga"),
              Example("I bought a new phone, Pixel 8."))),
+    Rule("divorced", K.PROFILE, ("relation",), "User and {v} are divorced.", _divorced, pattern=_R_DIVORCED,
+         importance=0.65, examples=(
+             Example("Rosalind and I got divorced in the spring.", "relation.wife", "divorced",
+                     existing={"relation.wife": "Rosalind"}),
+             Example("I'm separated from Tobias now.", "relation.husband", "separated",
+                     existing={"relation.husband": "Tobias"}),
+             Example("Rosalind and I got divorced in the spring.", existing={"relation.sister.rosalind": "Rosalind"}))),
     Rule("timezone", K.PROFILE, ("timezone",), "User's time zone is {v}.", _timezone, pattern=_R_TIMEZONE,
          importance=0.6, examples=(
              Example("My timezone is AEST.", "profile.timezone", "AEST"),
