@@ -1,6 +1,7 @@
 """Precision classes of the rule extractor found on the tune half of the write corpus (issue 17), each with
 sentences of our own: a job said by what happened (accepted, made, became), an employer named by what it is
-("a bakery in Leith"), and the reason given for a picked option."""
+("a bakery in Leith"), the reason given for a picked option or a preference, a home told by the home, the diet
+now, a standing instruction taken back, a divorce, and someone else's words that change the user's value."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from datetime import UTC, datetime
 
 import pytest
 
+from goodmemory import create_good_memory
 from goodmemory.extraction.base import ExtractionContext
 from goodmemory.extraction.rules import RuleExtractor
 from goodmemory.models import Candidate, Message
+from goodmemory.testing import FrozenClock
 
 pytestmark = pytest.mark.unit
 
@@ -22,6 +25,18 @@ def _run(*turns: str) -> dict[str, Candidate]:
                     content=t[3:] if t.startswith("A: ") else t, timestamp=AT) for i, t in enumerate(turns)]
     out = RuleExtractor(statements=False).extract(msgs, ExtractionContext(user_id="u", at=AT))
     return {c.key: c for c in out}
+
+
+def _values_after(*turns: str, kind: str | None = None) -> list[str]:
+    clock = FrozenClock(AT)
+    mem = create_good_memory("sqlite://", clock=clock)
+    try:
+        for i, t in enumerate(turns):
+            clock.set(datetime(2025, 4 + i, 2, tzinfo=UTC))
+            mem.remember([{"role": "user", "content": t}], user_id="u1", session_id=f"s{i}")
+        return [r.value for r in mem.list(user_id="u1") if r.kind.value != "episode" and kind in (None, r.kind.value)]
+    finally:
+        mem.close()
 
 
 @pytest.mark.parametrize(("text", "occupation", "employer"), [
@@ -98,20 +113,8 @@ def test_no_home_from_a_second_home_or_no_place(text: str) -> None:
 
 
 def test_the_new_place_replaces_the_home_city() -> None:
-    from goodmemory import create_good_memory
-    from goodmemory.testing import FrozenClock
-
-    clock = FrozenClock(AT)
-    mem = create_good_memory("sqlite://", clock=clock)
-    try:
-        mem.remember([{"role": "user", "content": "We rent a small flat in Exeter."}], user_id="u1", session_id="a")
-        clock.set(datetime(2025, 9, 1, tzinfo=UTC))
-        mem.remember([{"role": "user", "content": "The new place is in Truro, far less noise."}], user_id="u1",
-                     session_id="b")
-        homes = [r.value for r in mem.list(user_id="u1") if r.key == "profile.home_city"]
-        assert homes == ["Truro"]
-    finally:
-        mem.close()
+    assert _values_after("We rent a small flat in Exeter.", "The new place is in Truro, far less noise.",
+                         kind="profile") == ["Truro"]
 
 
 def test_a_dropped_diet_with_what_they_eat_now_keeps_the_diet_now() -> None:
@@ -149,41 +152,14 @@ def test_an_ending_beside_a_new_like_is_no_why_and_stays() -> None:
 
 
 def test_a_standing_instruction_taken_back_replaces_it() -> None:
-    from goodmemory import create_good_memory
-    from goodmemory.testing import FrozenClock
-
-    clock = FrozenClock(AT)
-    mem = create_good_memory("sqlite://", clock=clock)
-    try:
-        mem.remember([{"role": "user", "content": "When you summarise a paper for me, add a glossary at the end."}],
-                     user_id="u1", session_id="a")
-        clock.set(datetime(2025, 8, 1, tzinfo=UTC))
-        mem.remember([{"role": "user", "content": "I know the field well now, so skip the glossary in summaries."}],
-                     user_id="u1", session_id="b")
-        active = [r.value for r in mem.list(user_id="u1") if r.kind.value == "procedure"]
-        assert active == ["skip the glossary in summaries"], active
-    finally:
-        mem.close()
+    active = _values_after("When you summarise a paper for me, add a glossary at the end.",
+                           "I know the field well now, so skip the glossary in summaries.", kind="procedure")
+    assert active == ["skip the glossary in summaries"], active
 
 
 def test_a_skip_naming_no_instruction_changes_none() -> None:
     got = _run("Skip the small talk, I'm in a hurry.")
     assert not [k for k in got if k.startswith("procedure")]
-
-
-def _values_after(*turns: str) -> list[str]:
-    from goodmemory import create_good_memory
-    from goodmemory.testing import FrozenClock
-
-    clock = FrozenClock(AT)
-    mem = create_good_memory("sqlite://", clock=clock)
-    try:
-        for i, t in enumerate(turns):
-            clock.set(datetime(2025, 4 + i, 2, tzinfo=UTC))
-            mem.remember([{"role": "user", "content": t}], user_id="u1", session_id=f"s{i}")
-        return [r.value for r in mem.list(user_id="u1") if r.kind.value != "episode"]
-    finally:
-        mem.close()
 
 
 def test_a_divorce_leaves_the_state_and_retires_the_spouse() -> None:
@@ -193,3 +169,21 @@ def test_a_divorce_leaves_the_state_and_retires_the_spouse() -> None:
 def test_a_joint_subject_with_got_is_one_clause_and_no_divorce() -> None:
     values = _values_after("My wife is called Rosalind.", "Rosalind and I got tickets for the opera.")
     assert "Rosalind" in values and "divorced" not in values
+
+
+def test_reported_words_become_a_reported_statement_candidate() -> None:
+    msg = Message(id="m0", role="user", content="Dmitri says the fence line is now 40 m, not 35 m.", timestamp=AT)
+    out = RuleExtractor().extract([msg], ExtractionContext(user_id="u", at=AT))
+    assert [(c.metadata.get("statement"), c.metadata.get("reported")) for c in out] == [(True, True)]
+
+
+def test_reported_words_that_change_the_users_value_replace_it() -> None:
+    values = _values_after("Our load limit for the deck is 300 kg.",
+                     "Update from the engineer: Odile says the load limit is now 450 kg, not 300 kg.")
+    assert any("450 kg" in v for v in values), values
+    assert not any("300 kg" in v and "450" not in v for v in values), values
+
+
+def test_reported_words_that_change_nothing_are_not_stored() -> None:
+    values = _values_after("I live in Porto.", "My neighbour says the bakery on the corner is closing next month.")
+    assert values == ["Porto"]
