@@ -187,3 +187,16 @@ def test_reported_words_that_change_the_users_value_replace_it() -> None:
 def test_reported_words_that_change_nothing_are_not_stored() -> None:
     values = _values_after("I live in Porto.", "My neighbour says the bakery on the corner is closing next month.")
     assert values == ["Porto"]
+
+
+def test_a_lowercase_chat_sentence_after_a_full_stop_is_read_on_its_own() -> None:
+    got = _run("great, thanks for the list. i'm retired now, so mornings are free")
+    assert got["profile.occupation"].value == "retired"
+    said = [c.value for c in _statements("ok no coffee after 3pm from now on. also I need to call the plumber")]
+    assert said == ["No coffee after 3pm from now on"], said
+
+
+def test_an_abbreviation_does_not_end_a_sentence() -> None:
+    got = _run("I need to pack e.g. the charger and the spare cables.")
+    assert [c.value for k, c in got.items() if k.startswith("task.")] == ["open"]
+    assert "charger" in next(c.text for k, c in got.items() if k.startswith("task."))

@@ -51,6 +51,11 @@ SENTENCE_SPLIT = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bM
 # Clause boundaries inside one sentence: ", I ...", ", and my ...", " and I ...", " but I'm ..." ("Jo and I are" is one)
 CLAUSE_SPLIT = re.compile(r",\s+(?:and |but |so |plus )?(?=(?:i|i'm|i've|i'd|i'll|my)\b)|\s+(?:and|but)\s+"
                           r"(?=(?:i|i'm|i've|i'd|i'll|my)\b)(?!i (?:are|were|have|both|each|all|got|split|broke|separated|divorced)\b)", I)
+# chat drops the capital after a full stop ("ok no coffee after 2pm. also I need to ..."): a lowercase start ends
+# a sentence too, unless the stop closes an abbreviation
+LOWER_SENTENCE_SPLIT = re.compile(
+    r"(?<=[a-z0-9%)\]][.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bapprox\.)(?<!\bno\.)"
+    r"(?<!\b[ap]\.m\.)(?<!\bapt\.)(?<!\bdept\.)(?<!\bcf\.)\s+(?=[a-z])")
 QUESTION_START = re.compile(
     r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|"
     r"do|does|did|is|are|am|was|were|have|has|may|might)\b",
