@@ -200,3 +200,13 @@ def test_an_abbreviation_does_not_end_a_sentence() -> None:
     got = _run("I need to pack e.g. the charger and the spare cables.")
     assert [c.value for k, c in got.items() if k.startswith("task.")] == ["open"]
     assert "charger" in next(c.text for k, c in got.items() if k.startswith("task."))
+
+
+def test_a_former_value_beside_the_current_one_is_not_kept_as_current() -> None:
+    said = [c.value for c in _statements("I do yoga at Lotus Studio since March, before that it was Bodhi Loft.")]
+    assert said == ["I do yoga at Lotus Studio since March"], said
+
+
+def test_a_sentence_that_starts_with_previously_is_kept() -> None:
+    said = [c.value for c in _statements("Previously I taught chemistry in Gdansk for ten years.")]
+    assert said and "Gdansk" in said[0], said

@@ -169,7 +169,8 @@ class RuleExtractor:
     def _text(self, content: str, src: Src, run: Run, *, assistant: bool = False) -> None:
         msg_correction = bool(P.CORRECTION_ANY.search(content))
         for raw in (piece for part in P.SENTENCE_SPLIT.split(content) for piece in P.LOWER_SENTENCE_SPLIT.split(part)):
-            s = run.sentence = raw.strip()
+            raw = P.FORMER_TAIL.sub("", raw.strip())
+            s = run.sentence = raw
             if assistant:
                 s = _ASSIST_LEAD.sub("", s)
                 s = _ASSIST_TAIL.sub("", s).rstrip("?")
