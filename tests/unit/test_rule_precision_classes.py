@@ -210,3 +210,12 @@ def test_a_former_value_beside_the_current_one_is_not_kept_as_current() -> None:
 def test_a_sentence_that_starts_with_previously_is_kept() -> None:
     said = [c.value for c in _statements("Previously I taught chemistry in Gdansk for ten years.")]
     assert said and "Gdansk" in said[0], said
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I work as a UX designer.", "User works as a UX designer."),
+    ("I work as an MRI technician.", "User works as an MRI technician."),
+    ("I work as an urban planner.", "User works as an urban planner."),
+])
+def test_the_article_follows_the_sound_of_an_acronym(text: str, expected: str) -> None:
+    assert _run(text)["profile.occupation"].text == expected
