@@ -219,3 +219,22 @@ def test_a_sentence_that_starts_with_previously_is_kept() -> None:
 ])
 def test_the_article_follows_the_sound_of_an_acronym(text: str, expected: str) -> None:
     assert _run(text)["profile.occupation"].text == expected
+
+
+@pytest.mark.parametrize("text", [
+    "My wife works as a dentist at Brightsmile.",
+    "My flatmate just got a job as a nurse.",
+    "She took a sous-chef job at Olive Row.",
+    "I used to work as a chef.",
+])
+def test_another_persons_job_or_a_past_one_is_not_the_users(text: str) -> None:
+    got = _run(text)
+    assert "profile.occupation" not in got and "profile.employer" not in got, sorted(got)
+
+
+@pytest.mark.parametrize(("text", "occupation"), [
+    ("I was hired as a line cook in June.", "line cook"),
+    ("My manager made me release coordinator.", "release coordinator"),
+])
+def test_the_users_own_job_beside_another_person_stays(text: str, occupation: str) -> None:
+    assert _run(text)["profile.occupation"].value == occupation

@@ -60,6 +60,12 @@ LOWER_SENTENCE_SPLIT = re.compile(
 # value to keep (the raw turn keeps it)
 FORMER_TAIL = re.compile(r",\s*(?:before that|before then|previously|until then|formerly|prior to that|it used to be)\b"
                          r"[^,;]*?[.!]?$", I)
+# a clause whose subject is another person ("My wife works as ...", "She got a job in Rome"), see _statements
+OTHER_SUBJECT = re.compile(
+    r"^(?:(?:my|our)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
+    r"child|wife|husband|partner|boyfriend|girlfriend|friend|friends|neighbou?r|neighbou?rs|boss|colleague|"
+    r"colleagues|manager|cousin|uncle|aunt|grandma|grandpa|grandmother|grandfather|flatmate|roommate|landlord|"
+    r"teacher|coworker|co-worker|in-laws)|he|she|he's|she's)\b", I)
 QUESTION_START = re.compile(
     r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|"
     r"do|does|did|is|are|am|was|were|have|has|may|might)\b",

@@ -45,8 +45,19 @@ def _retired(c: Clause, m: Match | None) -> None:
 _OCC_ADVERB = re.compile(r"^(?:(?:now|also|still|currently|just|actually|finally)\s+)+", re.I)
 
 
+def _the_users(c: Clause, m: Match | None) -> bool:
+    """Whether the clause is about the user: "My wife works as a dentist at X" is not, "my boss made me X" is."""
+    who = P.OTHER_SUBJECT.match(c.s)
+    return who is None or bool(re.search(r"\b(?:i|i'm|me|my)\b", re.split(r"[,;]", c.s[who.end():])[0], re.I))
+
+
+_PAST_JOB = re.compile(r"\bused to\s*$", re.I)
+
+
 def _occupation(c: Clause, m: Match | None) -> None:
     for m in (*P.R_OCCUPATION.finditer(c.s), *P.R_AS_OCC.finditer(c.s), *P.R_JOB_NOUN.finditer(c.s)):
+        if _PAST_JOB.search(c.s[: m.start()]) or m.group(0).lower().startswith("worked"):
+            continue  # "I used to work as a chef": a past job, not the current one
         v = _OCC_ADVERB.sub("", m.group("v").strip())  # "I'm now a product manager": the adverb is no part of the job
         v = re.sub(r"^(?:an?|the) ", "", v, flags=re.I).strip()
         words = v.lower().split()
@@ -214,7 +225,10 @@ PROFILE_RULES: tuple[Rule, ...] = (
          importance=0.7, examples=(
              Example("I'm retired since last spring.", "profile.occupation", "retired"),
              Example("My father is retired."))),
-    Rule("occupation", K.PROFILE, ("occupation",), "User works as {a} {v}.", _occupation, importance=0.7, examples=(
+    Rule("occupation", K.PROFILE, ("occupation",), "User works as {a} {v}.", _occupation, importance=0.7,
+         guards=(_the_users,), examples=(
+        Example("My flatmate just got a job as a paramedic."),
+        Example("I used to work as a sommelier."),
         Example("I work as a structural engineer.", "profile.occupation", "structural engineer"),
         Example("I'm now a landscape architect.", "profile.occupation", "landscape architect"),
         Example("My job title changed to operations director last month.", "profile.occupation", "operations director"),
@@ -223,7 +237,10 @@ PROFILE_RULES: tuple[Rule, ...] = (
         Example("I landed a junior copywriter position.", "profile.occupation", "junior copywriter"),
         Example("They made me a cup of tea."),
         Example("I'm a big coffee person."))),
-    Rule("employer", K.PROFILE, ("employer",), "User works at {v}.", _employer, importance=0.7, examples=(
+    Rule("employer", K.PROFILE, ("employer",), "User works at {v}.", _employer, importance=0.7,
+         guards=(_the_users,), examples=(
+        Example("My husband works as a welder at Tidewater Marine."),
+        Example("My boss and I work at Fernhill Labs.", "profile.employer", "Fernhill Labs"),
         Example("I work for Brightwater Logistics.", "profile.employer", "Brightwater Logistics"),
         Example("I'm a pharmacist at Kestrel Health.", "profile.employer", "Kestrel Health"),
         Example("I work for a tiny bakery called Crumb & Co.", "profile.employer", "Crumb & Co"),
