@@ -238,3 +238,23 @@ def test_another_persons_job_or_a_past_one_is_not_the_users(text: str) -> None:
 ])
 def test_the_users_own_job_beside_another_person_stays(text: str, occupation: str) -> None:
     assert _run(text)["profile.occupation"].value == occupation
+
+
+def _open_tasks(*turns: str) -> list[str]:
+    clock = FrozenClock(AT)
+    mem = create_good_memory("sqlite://", clock=clock)
+    try:
+        mem.remember([{"role": "user", "content": t} for t in turns], user_id="u1", session_id="s0")
+        return [r.key for r in mem.list(user_id="u1")
+                if r.kind.value == "open_loop" and r.metadata.get("state", "open") == "open"]
+    finally:
+        mem.close()
+
+
+def test_a_task_done_within_the_same_call_is_not_left_open() -> None:
+    assert _open_tasks("I need to ring the locksmith, actually I just did, he comes at four.") == []
+    assert _open_tasks("I have to weigh the parcel.", "Done, it's 2.3 kg.") == []
+
+
+def test_something_else_done_leaves_the_task_open() -> None:
+    assert _open_tasks("I need to ring the locksmith.", "I just did the ironing.") == ["task.ring_locksmith"]

@@ -128,6 +128,8 @@ def _close_by_verb(c: Clause, m: Match | None) -> None:
 
 _R_DONE_THAT = re.compile(
     r"^(?:i(?:'ve| have)? )?(?:already |just )?(?:did|done|sorted|handled|finished|took care of|taken care of) (?:that|it|this)\b"
+    # "..., actually I just did", "Done, it's 140 cm": the bare verb, ending its clause
+    r"|^(?:i(?:'ve| have)? )?(?:already |just )(?:did|done)(?=\W*$|\s*,)|^(?:all )?done(?=\W*$|\s*[,:;!])"
     r"|^(?:that'?s|it'?s|that is|it is|that was|it was) (?:already |all )?(?:done|sorted|handled|taken care of|booked|paid|sent)\b",
     re.I)
 
@@ -346,6 +348,8 @@ LOOP_RULES: tuple[Rule, ...] = (
          pattern=_R_DONE_THAT, anchored=True, confidence=0.75, importance=0.5, quiet=True, examples=(
              Example("Already did that, thanks.", "task.defrost_freezer", "closed",
                      before=("I need to defrost the freezer.", "A: Want a reminder for the freezer?")),
+             Example("Done, it took ten minutes.", "task.descale_kettle", "closed", before=("I need to descale the kettle.",)),
+             Example("I just did the dishes.", before=("I need to descale the kettle.",)),
              Example("That's done.", before=("I need to defrost the freezer.", "I have to oil the bike chain.")))),
     Rule("close_by_verb", K.OPEN_LOOP, ("task",), "User reports the task is done: {v}.", lambda c, m: _close_by_verb(c, m),
          confidence=0.75, importance=0.5, quiet=True, examples=(

@@ -114,6 +114,11 @@ class RuleExtractor:
                        secrets=_secret_values(msg.content))
             swapped = _SWAP.sub(lambda m: _swap_case(m.group(), _SWAP_MAP[m.group().lower()]), msg.content)
             self._text(swapped, src, run, assistant=True)
+        for c in run.out:
+            if c.closes and c.closes in run.opened:
+                # "I need to ring X, ... actually I just did": opened and closed in one call, at one instant; the
+                # close comes later in the conversation and replaces the open task as a correction would
+                c.is_correction = True
         return run.out
 
     def _statements(self, msg: Message, prev: Message | None, silent: list[tuple[str, bool]], ts: Any,
