@@ -258,3 +258,15 @@ def test_a_task_done_within_the_same_call_is_not_left_open() -> None:
 
 def test_something_else_done_leaves_the_task_open() -> None:
     assert _open_tasks("I need to ring the locksmith.", "I just did the ironing.") == ["task.ring_locksmith"]
+
+
+@pytest.mark.parametrize("text", ["I should probably stretch more.", "I really need to call my aunt more often.",
+                                  "I have to sleep better."])
+def test_a_resolution_with_no_point_of_done_is_no_task(text: str) -> None:
+    assert not [k for k in _run(text) if k.startswith("task.")]
+
+
+def test_a_hedge_is_no_part_of_the_chore() -> None:
+    got = _run("I should probably oil the garden gate.")
+    assert [k for k in got if k.startswith("task.")] == ["task.oil_garden_gate"]
+    assert "probably" not in got["task.oil_garden_gate"].text

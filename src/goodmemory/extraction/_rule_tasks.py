@@ -42,6 +42,11 @@ def _commitment(c: Clause, m: Match | None) -> bool:
     return _open_task(c, "need to", m.group("v2") or m.group("v3") or m.group("v4"), text_t="User said they would {0}.")
 
 
+_TASK_ADVERB = re.compile(r"^(?:(?:probably|really|definitely|maybe|perhaps|honestly|seriously|just|also|actually)\s+)+",
+                          re.I)
+_RESOLUTION = re.compile(r"^\w+(?: [\w']+){0,3} (?:more|less|better|healthier|earlier|regularly|often)$", re.I)
+
+
 def _open_task(c: Clause, verb: str, raw: str, text_t: str | None = None) -> bool:
     """An open task from what follows the verb of obligation: the chore, its due date and the text."""
     rest = raw.strip()
@@ -50,6 +55,9 @@ def _open_task(c: Clause, verb: str, raw: str, text_t: str | None = None) -> boo
     core = rest[: when.start].strip() if when else rest
     core = re.sub(r"\s+(?:by|before|on|until|next|this|at|in)$", "", core, flags=re.I).strip()
     core = re.sub(r"\s+yet$", "", core, flags=re.I)
+    core = _TASK_ADVERB.sub("", core).strip()  # "I should probably exercise": the hedge is no part of the chore
+    if _RESOLUTION.search(core):
+        return False  # "I should exercise more", "I need to sleep better": a resolution with no point of done
     if "haven" in verb or "have not" in verb:
         head, _, tail = core.partition(" ")
         if head.lower() in P.HAVENT_STATES or P.R_SPAN.search(raw):
@@ -338,7 +346,9 @@ LOOP_RULES: tuple[Rule, ...] = (
              Example("Remind me to water the ferns on Sunday.", "task.water_ferns", "open"),
              Example("I'm waiting for the glazier to call back.", "task.wait_glazier_call_back", "open"),
              Example("I'm waiting for you to finish the list."),
-             Example("I need to know the opening hours."))),
+             Example("I need to know the opening hours."),
+             Example("I should probably sleep more."),
+             Example("I should really descale the kettle.", "task.descale_kettle", "open"))),
     Rule("close_loop", K.OPEN_LOOP, ("task",), "User reports the task is done: {v}.", _close, pattern=P.R_CLOSE,
          confidence=0.8, importance=0.5, examples=(
              Example("I finally sent the tax forms.", "task.send_tax_forms", "closed",
