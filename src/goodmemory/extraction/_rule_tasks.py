@@ -186,7 +186,7 @@ def _drop_reasons(c: Clause, reply: str, pick: str, ids: list[str]) -> None:
     first = P.SENTENCE_SPLIT.split(reply.strip())[0]
     at = first.lower().find(pick.lower())
     tail = first[at + len(pick):].lower() if at >= 0 else ""
-    if not tail.lstrip()[:1] in (",", "-", "\u2013", ":"):
+    if tail.lstrip()[:1] not in (",", "-", "\u2013", ":"):
         return
     run = c.run
     for cand in [x for x in run.out if x.kind is K.PREFERENCE and x.metadata.get("rule") == "like"
