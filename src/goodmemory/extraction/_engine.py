@@ -78,6 +78,7 @@ class Run:
     issuer: tuple[str, str] | None = None  # the card issuer the conversation last named (short, full)
     silent: list[tuple[str, bool]] = field(default_factory=list)  # (sentence or clause, is clause) no rule matched
     reasons: set[str] = field(default_factory=set)  # passed-over clauses of a sentence the rules read a preference in
+    used: set[str] = field(default_factory=set)  # clauses (lowercased) a rule of another clause read as its own
     clause: str = ""  # the clause the rules are reading
     sentence: str = ""  # the sentence it is part of
     known: frozenset[str] = frozenset()  # naming words of the user's current memories

@@ -72,4 +72,8 @@ def obj(text: str, max_words: int = 8) -> str | None:
 
 
 def article(word: str) -> str:
+    """"a" or "an" by the sound: an acronym by its first letter's name ("a UX researcher", "an MRI nurse")."""
+    head = word.split()[0] if word.split() else word
+    if len(head) >= 2 and head.isupper():
+        return "an" if head[0] in "AEFHILMNORSX" else "a"
     return "an" if word[:1].lower() in "aeiou" else "a"

@@ -10,6 +10,23 @@ from __future__ import annotations
 import re
 
 from ._dates import When, resolve_when
+from ._sentence_patterns import (  # noqa: F401  (the sentence level, read as P.X by the rules)
+    CHANGE,
+    CLAUSE_SPLIT,
+    CORRECTION_ANY,
+    CORRECTION_LEAD,
+    FORMER_TAIL,
+    HEDGE_ANY,
+    HEDGE_LEAD,
+    HYPOTHETICAL,
+    LEAD,
+    LOWER_SENTENCE_SPLIT,
+    NEGATED_CHANGE,
+    OTHER_SUBJECT,
+    QUESTION_START,
+    REPORTED,
+    SENTENCE_SPLIT,
+)
 
 __all__ = ["When", "resolve_when"]
 
@@ -43,49 +60,6 @@ CONFIRMATIONS = re.compile(
     r"that is right|confirmed|absolutely|indeed|affirmative|sure is|spot on)\b",
     I,
 )
-
-# ------------------------------------------------------------ sentence level
-# no break after a title ("Dr. Adeyemi"): the name belongs to the sentence
-SENTENCE_SPLIT = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)"
-                            r"\s+(?=[\"'(A-Z0-9])|\n+|;\s+")
-# Clause boundaries inside one sentence: ", I ...", ", and my ...", " and I ...", " but I'm ..." ("Jo and I are" is one)
-CLAUSE_SPLIT = re.compile(r",\s+(?:and |but |so |plus )?(?=(?:i|i'm|i've|i'd|i'll|my)\b)|\s+(?:and|but)\s+"
-                          r"(?=(?:i|i'm|i've|i'd|i'll|my)\b)(?!i (?:are|were|have|both|each|all)\b)", I)
-QUESTION_START = re.compile(
-    r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|"
-    r"do|does|did|is|are|am|was|were|have|has|may|might)\b",
-    I,
-)
-HYPOTHETICAL = re.compile(
-    r"\b(?:if i (?:were|was|had|could|lived|worked|owned)|suppose|supposing|imagine|hypothetically|"
-    r"what if|let'?s say|pretend|in theory|would i|i wish i|as if)\b",
-    I,
-)
-REPORTED = re.compile(
-    r"\b(?:he|she|they|someone|somebody|people|[A-Z][a-z]+|my \w+) (?:said|says|told me|thinks|claims|"
-    r"asked|mentioned|believes|wrote)\b|[\"“][^\"”]{3,}[\"”]"
-)
-LEAD = re.compile(
-    r"^(?:(?:oh|well|so|ok|okay|also|and|but|btw|by the way|yes|yeah|yep|yup|no(?! need\b)|nope|hi|hello|hey|"
-    r"sure|um|uh|hmm|alright|right|great|thanks|thank you|honestly|anyway|also|plus|fyi|oh and|"
-    r"just so you know|for the record|for context|good morning|good afternoon|quick update|small update|little update|"
-    r"an update|big news|good news|great news|some news|news|quick note|fun fact)\b[,!.:]?\s*)+",
-    I,
-)
-CORRECTION_LEAD = re.compile(
-    r"^(?:actually|correction|sorry|wait|oops|my bad|i mean|i meant|to correct myself|scratch that|"
-    r"no wait|let me correct that|update)\b[,:!.-]?\s*",
-    I,
-)
-CORRECTION_ANY = re.compile(r"\b(?:actually|correction|i meant|i changed my mind|not anymore)\b", I)
-CHANGE = re.compile(r"\b(?:anymore|any more|no longer|not any longer|these days|nowadays|now)\b", I)
-NEGATED_CHANGE = re.compile(r"\b(?:anymore|any more|no longer|not any longer)\b", I)
-HEDGE_LEAD = re.compile(
-    r"^(?:i think|i guess|i believe|i suppose|maybe|probably|perhaps|possibly|i'?m not sure,? but|"
-    r"if i remember correctly|iirc|i'?m pretty sure)\b,?\s*(?:that\s+)?",
-    I,
-)
-HEDGE_ANY = re.compile(r"\b(?:maybe|probably|perhaps|possibly|might|i think|i guess|not sure|kind of|sort of)\b", I)
 
 # --------------------------------------------------------- value fragments
 NAME = r"(?-i:(?:Dr\.? |Mr\.? |Mrs\.? |Ms\.? )?[A-Z][a-zà-ÿ'’\-]+(?: (?:de |da |van |von |del |di )?[A-Z][a-zà-ÿ'’\-]+){0,3})"
@@ -133,8 +107,11 @@ R_OCCUPATION = re.compile(
     r"\b(?:i work as|i'?m working as|i am working as|i'?m employed (?:full[- ]time |part[- ]time )?as|"
     r"i am employed (?:full[- ]time |part[- ]time )?as|my job is|my (?:job title|title|role|profession|occupation) (?:is now|has changed to|changed to|is)|"
     r"i(?:'ve| have)? (?:just |recently )?(?:been |got |was )?promoted to|"
+    r"(?:they|the company|the board|my (?:boss|manager|company|employer)) (?:have |has )?(?:just |finally )?"
+    r"(?:made|appointed|named) me|i(?:'ve| have)? (?:just |finally |recently )?(?:became|become)|"
     r"i'?m|i am)\s+(?P<v>(?:an? |the )?[a-z][a-z\- ]{1,40}?)"
-    r"(?=$|[.,;!]| (?:at|for|in|with|and|who|from|since|by|on|based|last|this|now|today|recently|yesterday)\b)",
+    r"(?=$|[.,;!]| (?:at|for|in|with|and|who|from|since|by|on|based|last|this|now|today|recently|yesterday|after|"
+    r"before|because|when|(?:a|an|one|two|three|four|five|six|\d+) (?:years?|months?|weeks?|days?) ago)\b)",
     I,
 )
 R_RETIRED = re.compile(r"^(?:i'?m|i am) (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))\b", I)
@@ -143,10 +120,25 @@ R_EMPLOYER = re.compile(
     r"i(?:'m| am) (?:now |currently |still |actually )?(?:employed|working) (?:at|by|for)|"
     r"i(?:'ve| have)? (?:just |recently |now )?joined|my employer is|my company is|"
     r"i(?:'ve| have)? (?:just |recently )?(?:started|got|landed|accepted|took|began) (?:a |an |my )?"
-    r"(?:new |full[- ]time |part[- ]time )?(?:job|position|role|gig|internship|work|working) (?:at|with|for))"
+    r"(?:new |full[- ]time |part[- ]time )?(?:[a-z][\w\-]* ){0,3}?(?:job|position|role|gig|internship|work|working) "
+    r"(?:at|with|for))"
     r"\s+(?P<v>" + ORG + r"|" + ORG_LOWER + r")",
     I,
 )
+# "I accepted a data engineer job at ...": the occupation named before the word for the job
+R_JOB_NOUN = re.compile(
+    r"\bi(?:'ve| have)? (?:just |finally |recently )?(?:accepted|took|landed|started|began|got) (?:a|an|the|my) (?:new )?"
+    r"(?P<v>[a-z][a-z\- ]{1,40}?) (?:job|position|post|role)\b", I)
+# "I work at a family bakery in Dunfermline": an employer told by what it is, not by its name
+WORKPLACES = (
+    r"bakery|pharmacy|clinic|hospital|school|shop|store|studio|firm|company|startup|agency|bank|practice|charity|"
+    r"consultancy|lab|laboratory|restaurant|cafe|café|factory|garage|nonprofit|warehouse|supermarket|hotel|pub|bar|"
+    r"nursery|care home|surgery|library|museum|gallery|salon|gym|office|call centre|call center|university|college|"
+    r"council|dealership|bookshop|bookstore|brewery|winery|farm|kitchen|newspaper|magazine|publisher|theatre|theater"
+)
+R_EMPLOYER_KIND = re.compile(
+    r"\bi(?:'m| am)? (?:now |currently |still |actually )?(?:work|working) (?:at|for) "
+    r"(?P<v>(?:a|an) (?:[a-z][\w\-]* ){0,3}?(?:" + WORKPLACES + r")(?: in " + PLACE + r")?)(?=$|[\s,.;!])", I)
 R_AS_AT = re.compile(r"\bas an? [a-z][a-z\- ]{1,40}? at (?P<v>" + ORG + r")", I)
 R_OCC_AT = re.compile(r" (?:at|for|with) (?P<v>" + ORG + r")")
 R_AS_OCC = re.compile(
@@ -155,13 +147,18 @@ R_AS_OCC = re.compile(
     I,
 )
 R_HEAD_OF = re.compile(r"^(?:head|vp|vice president|director|chief|manager|lead) of [a-z][a-z ]{2,30}$", I)
+_HOMES = r"(?:flat|house|apartment|place|home|condo|cottage|bungalow|studio|townhouse)"
 R_HOME = re.compile(
     r"\b(?P<verb>i (?:actually |now |currently |still )?live in|i'?m (?:actually |now |currently |still )?living in|"
     r"i am (?:actually |now |currently |still )?living in|i'?m (?:actually |now |currently )?based in|"
     r"i am (?:actually |now |currently )?based in|i reside in|"
     r"my home (?:city|town) is|i (?:just |recently )?moved to|i(?:'ve| have) (?:just |recently )?moved to|"
     r"i relocated to|we(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|i now live in|"
-    r"we (?:now |currently |still )?live in|we'?re (?:now |currently )?(?:living|based) in)\s+(?P<v>" + PLACE + r")",
+    r"we (?:now |currently |still )?live in|we'?re (?:now |currently )?(?:living|based) in|"
+    # where the user's home is told by the home itself: "we rent a flat in X", "the new place is in X"
+    r"(?:i|we)(?:'re| are|'m| am|'ve| have)? (?:now |currently |just |finally )?(?:rent|renting|share|sharing|bought) "
+    r"(?:a|an|our|my) (?:[a-z\-]+ )?" + _HOMES + r" in|(?:our|my|the) new " + _HOMES + r" is in)"
+    r"\s+(?P<v>" + PLACE + r")",
     I,
 )
 R_NOT_OLD = re.compile(r"^,? (?:not|rather than|instead of) (?:in )?(?P<old>" + PLACE + r")", I)
@@ -282,6 +279,8 @@ COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("length", "detailed explanations", re.compile(r"(?<!need for )(?<!want )(?<!need )\b(?:explain (?:things |it )?in detail|detailed (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
     ("format", "bullet points", re.compile(r"\b(?:bullet(?:ed)? (?:points|lists)|bullets)\b", I)),
     ("format", "tables", re.compile(r"\b(?:use tables|in a table|as tables)\b", I)),
+    ("format", "prose paragraphs", re.compile(r"\b(?:(?:as|in) (?:prose|(?:prose |full )?paragraphs|full sentences)|"
+                                              r"prose paragraphs)\b", I)),
     ("jargon", "plain language without jargon", re.compile(r"\b(?:no jargon|avoid jargon|without jargon|plain (?:english|language)|in simple terms|layman'?s terms)\b", I)),
     ("tone", "formal tone", re.compile(r"\b(?:be formal|formal tone|keep it formal)\b", I)),
     ("tone", "casual tone", re.compile(r"\b(?:be casual|casual tone|keep it casual|informal tone)\b", I)),

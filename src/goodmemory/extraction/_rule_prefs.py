@@ -21,6 +21,11 @@ _CHANNEL = re.compile(r"\b(?P<v>email|e-mail|phone|text|sms|call|whatsapp|slack|
 _DAYPART = re.compile(r"\b(?P<v>mornings?|afternoons?|evenings?|nights?|weekends?)\b", re.I)
 _SEAT = re.compile(r"\b(?P<v>aisle|window|middle|exit[- ]row)\b.*\bseats?\b|\bseats? (?:by|at) the (?P<v2>aisle|window)\b", re.I)
 _DIET_NOT = re.compile(r"\b(?:i'?m|i am) (?:not|no longer) (?:a |an )?(?P<v>vegetarian|vegan|pescatarian|keto|gluten-free)\b", re.I)
+# foods joined by "and"/commas ("fish and chicken"), not a way of eating ("I eat out a lot")
+_EATS_NOW = re.compile(r"^\W*(?:and |but |so )?(?:now |these days )?(?:i|we) (?:now |do )?eat "
+                       r"(?!(?:out|in|late|early|less|more|well|healthy|alone|a lot)\b)"
+                       r"(?P<f>[a-z\-]{3,}(?:(?:,? and |, |,? & )[a-z\-]{3,}){0,4})(?:\s+(?:again|now|these days|too))*\W*$",
+                       re.I)
 _NEGATIVE_LIKES = ("hate", "dislike", "detest", "loathe", "avoid", "can't stand", "don't like", "don't enjoy", "can't bear",
                    "am not a fan of", "'m not a fan of")
 _LIKE_VERB3 = {"am into": "is into", "'m into": "is into", "am a big fan of": "is a big fan of",
@@ -103,6 +108,13 @@ def _diet(c: Clause, m: Match | None) -> None:
     m = _DIET_NOT.search(c.s)
     if m and c.fl.negated_change:
         v = f"no longer {m.group('v').lower()}"
+        now = _EATS_NOW.search(c.run.sentence[c.run.sentence.lower().find(c.s.lower()) + len(c.s):])
+        if now:  # "I'm not vegan anymore, I eat eggs and cheese now": what they eat now is the diet
+            food = now.group("f").strip(" ,")
+            c.emit("preference.diet.type", f"eats {food}", f"User is {v} and eats {food} now.", importance=0.8,
+                   correction=True, keywords=f"diet food eats {m.group('v').lower()}")
+            c.run.used.add(now.group(0).strip(" ,.!").lower())  # read here: no statement of its own
+            return
         c.emit("preference.diet.type", v, f"User is {v}.", importance=0.8, correction=True, keywords="diet food eats")
     elif (m := P.R_DIET.search(c.s)) and not re.search(r"\bnot\b", c.s, re.I):
         v = m.group("v").lower().replace(" ", "-")
@@ -278,6 +290,8 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
              Example("Please keep your answers short.", "preference.communication.length", "concise answers"),
              Example("Use bullet points when you list options.", "preference.communication.format", "bullet points"),
              Example("I'd rather see the numbers in a table.", "preference.communication.format", "tables"),
+             Example("Write summaries for me in full paragraphs.", "preference.communication.format", "prose paragraphs"),
+             Example("I wrote my thesis in full paragraphs."),
              Example("I keep my receipts in a shoebox."))),
     Rule("reply_language", K.PREFERENCE, ("communication",), "User prefers replies in {v}.", _reply_language,
          pattern=P.R_REPLY_LANG, importance=0.8, examples=(
@@ -302,6 +316,7 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
     Rule("diet", K.PREFERENCE, ("diet",), "User follows a {v} diet.", _diet, importance=0.85, examples=(
         Example("I'm vegan these days.", "preference.diet.type", "vegan"),
         Example("I'm no longer vegetarian.", "preference.diet.type", "no longer vegetarian"),
+        Example("I'm not vegan anymore, I eat eggs and yoghurt again.", "preference.diet.type", "eats eggs and yoghurt"),
         Example("I strictly follow a keto diet.", "preference.diet.type", "keto"),
         Example("I'm not vegan."))),
     Rule("diet_avoid", K.PREFERENCE, ("diet_avoid",), "User avoids {v}.", _diet_avoid, importance=0.8, examples=(

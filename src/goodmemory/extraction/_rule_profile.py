@@ -45,8 +45,19 @@ def _retired(c: Clause, m: Match | None) -> None:
 _OCC_ADVERB = re.compile(r"^(?:(?:now|also|still|currently|just|actually|finally)\s+)+", re.I)
 
 
+def _the_users(c: Clause, m: Match | None) -> bool:
+    """Whether the clause is about the user: "My wife works as a dentist at X" is not, "my boss made me X" is."""
+    who = P.OTHER_SUBJECT.match(c.s)
+    return who is None or bool(re.search(r"\b(?:i|i'm|me|my)\b", re.split(r"[,;]", c.s[who.end():])[0], re.I))
+
+
+_PAST_JOB = re.compile(r"\bused to\s*$", re.I)
+
+
 def _occupation(c: Clause, m: Match | None) -> None:
-    for m in (*P.R_OCCUPATION.finditer(c.s), *P.R_AS_OCC.finditer(c.s)):
+    for m in (*P.R_OCCUPATION.finditer(c.s), *P.R_AS_OCC.finditer(c.s), *P.R_JOB_NOUN.finditer(c.s)):
+        if _PAST_JOB.search(c.s[: m.start()]) or m.group(0).lower().startswith("worked"):
+            continue  # "I used to work as a chef": a past job, not the current one
         v = _OCC_ADVERB.sub("", m.group("v").strip())  # "I'm now a product manager": the adverb is no part of the job
         v = re.sub(r"^(?:an?|the) ", "", v, flags=re.I).strip()
         words = v.lower().split()
@@ -72,6 +83,13 @@ def _employer(c: Clause, m: Match | None) -> None:
     m = _R_EMPLOYER_CALLED.search(c.s) or P.R_EMPLOYER.search(c.s) or P.R_AS_AT.search(c.s) or c.note.get("occ_at")
     if m and (m.group("v").split()[0].lower() not in P.NOT_NAMES or P.ORG_LOWER_RE.fullmatch(m.group("v"))):
         c.emit("profile.employer", m.group("v").rstrip("."), keywords="employer company job works at")
+        return
+    kind = P.R_EMPLOYER_KIND.search(c.s)
+    if kind:  # no name given: the kind of place, in the user's words, is the employer until a name comes
+        c.emit("profile.employer", kind.group("v"), keywords="employer company job works at workplace")
+
+
+_SECOND_HOME = re.compile(r"\b(?:holiday|summer|weekend|second|beach|ski|vacation|rental)\b", re.I)
 
 
 def _home(c: Clause, m: Match | None) -> None:
@@ -79,7 +97,9 @@ def _home(c: Clause, m: Match | None) -> None:
     if m.group("v").split()[0].lower() in P.NOT_PLACES or m.group("v") == "The":
         return
     v, verb = m.group("v").rstrip("."), m.group("verb").lower()
-    moved = "moved" in verb or "relocated" in verb or bool(P.R_NOT_OLD.match(c.s[m.end():]))  # "in Porto, not Lisbon"
+    if _SECOND_HOME.search(verb):
+        return  # "we rent a holiday cottage in Cornwall": a home besides the one they live in
+    moved = "moved" in verb or "relocated" in verb or " new " in f" {verb}" or bool(P.R_NOT_OLD.match(c.s[m.end():]))
     text = f"User moved to {v}; their home city is now {v}." if moved else c.say(v=v)
     c.emit("profile.home_city", v, text, correction=moved, keywords="lives home city location based town")
 
@@ -156,6 +176,23 @@ _R_NEW_RELATION = re.compile(r"\b(?:a|my|our) new (?P<rel>[a-z\-]+)(?:,| called|
                              re.I)
 
 
+# "Desmond and I got divorced": a marriage that ended leaves the user in a state, and the person their former spouse
+_R_DIVORCED = re.compile(
+    r"^(?P<v>" + P.NAME + r") and i (?:got |are |have )?(?:now )?(?P<state>divorced|separated)\b"
+    r"|^i(?:'ve| have|'m| am)? (?:got |now )?(?P<state2>divorced|separated) (?:from )?(?P<v2>" + P.NAME + r")\b", re.I)
+
+
+def _divorced(c: Clause, m: Match | None) -> None:
+    assert m
+    name, state = (m.group("v") or m.group("v2")), (m.group("state") or m.group("state2")).lower()
+    for key, val in c.run.ctx.existing.items():
+        if key.startswith("relation.") and val.lower() == name.lower() and key.count(".") == 1:
+            rel = key.split(".", 1)[1].replace("_", " ")
+            c.emit(key, state, f"User and {name} are {state}; {name} is their former {rel}.", correction=True,
+                   keywords=f"{rel} {state} former marriage relation")
+            return
+
+
 def _timezone(c: Clause, m: Match | None) -> None:
     assert m
     v = re.sub(r"\s+time$", "", (m.group("v") or m.group("v2")).strip(), flags=re.I)
@@ -188,21 +225,36 @@ PROFILE_RULES: tuple[Rule, ...] = (
          importance=0.7, examples=(
              Example("I'm retired since last spring.", "profile.occupation", "retired"),
              Example("My father is retired."))),
-    Rule("occupation", K.PROFILE, ("occupation",), "User works as {a} {v}.", _occupation, importance=0.7, examples=(
+    Rule("occupation", K.PROFILE, ("occupation",), "User works as {a} {v}.", _occupation, importance=0.7,
+         guards=(_the_users,), examples=(
+        Example("My flatmate just got a job as a paramedic."),
+        Example("I used to work as a sommelier."),
         Example("I work as a structural engineer.", "profile.occupation", "structural engineer"),
         Example("I'm now a landscape architect.", "profile.occupation", "landscape architect"),
         Example("My job title changed to operations director last month.", "profile.occupation", "operations director"),
         Example("I got promoted to senior analyst.", "profile.occupation", "senior analyst"),
+        Example("The board named me finance director in March.", "profile.occupation", "finance director"),
+        Example("I landed a junior copywriter position.", "profile.occupation", "junior copywriter"),
+        Example("They made me a cup of tea."),
         Example("I'm a big coffee person."))),
-    Rule("employer", K.PROFILE, ("employer",), "User works at {v}.", _employer, importance=0.7, examples=(
+    Rule("employer", K.PROFILE, ("employer",), "User works at {v}.", _employer, importance=0.7,
+         guards=(_the_users,), examples=(
+        Example("My husband works as a welder at Tidewater Marine."),
+        Example("My boss and I work at Fernhill Labs.", "profile.employer", "Fernhill Labs"),
         Example("I work for Brightwater Logistics.", "profile.employer", "Brightwater Logistics"),
         Example("I'm a pharmacist at Kestrel Health.", "profile.employer", "Kestrel Health"),
         Example("I work for a tiny bakery called Crumb & Co.", "profile.employer", "Crumb & Co"),
+        Example("I took a sous-chef job at Fennel House.", "profile.employer", "Fennel House"),
+        Example("I'm working at a plant nursery in Exeter.", "profile.employer", "a plant nursery in Exeter"),
+        Example("I work at a steady pace."),
         Example("I work from home on Fridays."))),
     Rule("home_city", K.PROFILE, ("home_city",), "User's home city is {v}.", _home, pattern=P.R_HOME,
          importance=0.75, examples=(
              Example("I live in Valparaíso.", "profile.home_city", "Valparaíso"),
              Example("I just moved to Ghent.", "profile.home_city", "Ghent"),
+             Example("We rent a tiny flat in Aarhus.", "profile.home_city", "Aarhus"),
+             Example("Our new house is in Tarragona, near the beach.", "profile.home_city", "Tarragona"),
+             Example("We rent a holiday cottage in Cornwall every August."),
              Example("I live in fear of spiders."))),
     Rule("origin", K.PROFILE, ("origin",), "User is originally from {v}.", _origin, pattern=P.R_FROM, anchored=True,
          importance=0.6, examples=(
@@ -227,6 +279,13 @@ PROFILE_RULES: tuple[Rule, ...] = (
          importance=0.65, examples=(
              Example("I signed up with a new dentist, Dr. Varga.", "relation.dentist", "Dr. Varga"),
              Example("I bought a new phone, Pixel 8."))),
+    Rule("divorced", K.PROFILE, ("relation",), "User and {v} are divorced.", _divorced, pattern=_R_DIVORCED,
+         importance=0.65, examples=(
+             Example("Rosalind and I got divorced in the spring.", "relation.wife", "divorced",
+                     existing={"relation.wife": "Rosalind"}),
+             Example("I'm separated from Tobias now.", "relation.husband", "separated",
+                     existing={"relation.husband": "Tobias"}),
+             Example("Rosalind and I got divorced in the spring.", existing={"relation.sister.rosalind": "Rosalind"}))),
     Rule("timezone", K.PROFILE, ("timezone",), "User's time zone is {v}.", _timezone, pattern=_R_TIMEZONE,
          importance=0.6, examples=(
              Example("My timezone is AEST.", "profile.timezone", "AEST"),

@@ -13,7 +13,8 @@ from ._engine import Clause, Example, Flags, Rule, Src
 from ._english import lemma, third
 from ._fact_rules import expiry
 
-__all__ = ["CORRECTION_RULE", "LOOP_RULES", "OPTION_RULE", "PROCEDURE_RULE", "QA_RULE", "answer", "option_answer"]
+__all__ = ["CORRECTION_RULE", "LOOP_RULES", "OPTION_RULE", "PROCEDURE_RULE", "QA_RULE", "REVERSE_RULE", "answer",
+           "option_answer"]
 
 K = MemoryKind
 Match = re.Match[str]
@@ -41,6 +42,11 @@ def _commitment(c: Clause, m: Match | None) -> bool:
     return _open_task(c, "need to", m.group("v2") or m.group("v3") or m.group("v4"), text_t="User said they would {0}.")
 
 
+_TASK_ADVERB = re.compile(r"^(?:(?:probably|really|definitely|maybe|perhaps|honestly|seriously|just|also|actually)\s+)+",
+                          re.I)
+_RESOLUTION = re.compile(r"^\w+(?: [\w']+){0,3} (?:more|less|better|healthier|earlier|regularly|often)$", re.I)
+
+
 def _open_task(c: Clause, verb: str, raw: str, text_t: str | None = None) -> bool:
     """An open task from what follows the verb of obligation: the chore, its due date and the text."""
     rest = raw.strip()
@@ -49,6 +55,9 @@ def _open_task(c: Clause, verb: str, raw: str, text_t: str | None = None) -> boo
     core = rest[: when.start].strip() if when else rest
     core = re.sub(r"\s+(?:by|before|on|until|next|this|at|in)$", "", core, flags=re.I).strip()
     core = re.sub(r"\s+yet$", "", core, flags=re.I)
+    core = _TASK_ADVERB.sub("", core).strip()  # "I should probably exercise": the hedge is no part of the chore
+    if _RESOLUTION.search(core):
+        return False  # "I should exercise more", "I need to sleep better": a resolution with no point of done
     if "haven" in verb or "have not" in verb:
         head, _, tail = core.partition(" ")
         if head.lower() in P.HAVENT_STATES or P.R_SPAN.search(raw):
@@ -127,6 +136,8 @@ def _close_by_verb(c: Clause, m: Match | None) -> None:
 
 _R_DONE_THAT = re.compile(
     r"^(?:i(?:'ve| have)? )?(?:already |just )?(?:did|done|sorted|handled|finished|took care of|taken care of) (?:that|it|this)\b"
+    # "..., actually I just did", "Done, it's 140 cm": the bare verb, ending its clause
+    r"|^(?:i(?:'ve| have)? )?(?:already |just )(?:did|done)(?=\W*$|\s*,)|^(?:all )?done(?=\W*$|\s*[,:;!])"
     r"|^(?:that'?s|it'?s|that is|it is|that was|it was) (?:already |all )?(?:done|sorted|handled|taken care of|booked|paid|sent)\b",
     re.I)
 
@@ -166,6 +177,22 @@ def option_answer(c: Clause, question: str, reply: str, ids: list[str]) -> None:
     else:
         key = slot_key("preference", "choice", "_vs_".join(sorted(o.lower().replace(" ", "_") for o in opts)))
         qc.emit(key, pick, qc.say(v=pick, other=other), keywords=f"prefers preference {pick} {other}")
+    _drop_reasons(c, reply, pick, ids)
+
+
+def _drop_reasons(c: Clause, reply: str, pick: str, ids: list[str]) -> None:
+    """"Window, I like to sleep against the wall": what follows the pick in its own sentence says why it was
+    picked, and is no like of its own (a like in a sentence of its own stays)."""
+    first = P.SENTENCE_SPLIT.split(reply.strip())[0]
+    at = first.lower().find(pick.lower())
+    tail = first[at + len(pick):].lower() if at >= 0 else ""
+    if tail.lstrip()[:1] not in (",", "-", "\u2013", ":"):
+        return
+    run = c.run
+    for cand in [x for x in run.out if x.kind is K.PREFERENCE and x.metadata.get("rule") == "like"
+                 and set(x.message_ids) <= set(ids) and str(x.metadata.get("said", "")).lower() in tail]:
+        run.out.remove(cand)
+        run.index.pop((cand.key, cand.value.lower()), None)
 
 
 def _procedure(c: Clause, m: Match | None) -> None:
@@ -181,6 +208,28 @@ def _procedure(c: Clause, m: Match | None) -> None:
     text = f"User's standing instruction: when {cond}, {act}." if cond else f"User's standing instruction: {act}."
     c.emit(slot_key("procedure", " ".join(content_words(basis)[:5]) or basis), act, text, transferable=True,
            keywords=f"procedure rule instruction always {basis}")
+
+
+# "skip the comments in code": a standing instruction turned off, by the thing it named
+_R_REVERSE = re.compile(
+    r"\b(?:skip|drop|leave out|stop (?:adding|using|including|giving me)|no more|(?:don'?t|do not) (?:add|use|include|give me))"
+    r" (?:the |any |all |those |these )?(?P<v>[a-z][a-z\- ]{2,30}?)(?=$|[,.;!]| (?:in|from|for|when|on|please|now|anymore)\b)",
+    re.I)
+
+
+def _reverse(c: Clause, m: Match | None) -> None:
+    """A standing instruction the user takes back ("skip the comments in code" after "when you write code, add
+    lots of comments") replaces that instruction: same key, the user's new words as its value."""
+    assert m
+    what = set(content_words(m.group("v")))
+    said = re.split(r"\s*[,;.!]\s*", c.s[m.start():], maxsplit=1)[0].strip()
+    if not what or not said:
+        return
+    for key, val in c.run.ctx.existing.items():
+        if key.startswith(("procedure.", "preference.instruction.")) and what & set(content_words(val)):
+            kind = K.PROCEDURE if key.startswith("procedure.") else K.PREFERENCE
+            c.emit(key, said, c.say(v=said), kind=kind, correction=True, keywords=f"procedure instruction {val} {said}")
+            return
 
 
 def _shape(v: str) -> str:
@@ -297,7 +346,9 @@ LOOP_RULES: tuple[Rule, ...] = (
              Example("Remind me to water the ferns on Sunday.", "task.water_ferns", "open"),
              Example("I'm waiting for the glazier to call back.", "task.wait_glazier_call_back", "open"),
              Example("I'm waiting for you to finish the list."),
-             Example("I need to know the opening hours."))),
+             Example("I need to know the opening hours."),
+             Example("I should probably sleep more."),
+             Example("I should really descale the kettle.", "task.descale_kettle", "open"))),
     Rule("close_loop", K.OPEN_LOOP, ("task",), "User reports the task is done: {v}.", _close, pattern=P.R_CLOSE,
          confidence=0.8, importance=0.5, examples=(
              Example("I finally sent the tax forms.", "task.send_tax_forms", "closed",
@@ -307,6 +358,8 @@ LOOP_RULES: tuple[Rule, ...] = (
          pattern=_R_DONE_THAT, anchored=True, confidence=0.75, importance=0.5, quiet=True, examples=(
              Example("Already did that, thanks.", "task.defrost_freezer", "closed",
                      before=("I need to defrost the freezer.", "A: Want a reminder for the freezer?")),
+             Example("Done, it took ten minutes.", "task.descale_kettle", "closed", before=("I need to descale the kettle.",)),
+             Example("I just did the dishes.", before=("I need to descale the kettle.",)),
              Example("That's done.", before=("I need to defrost the freezer.", "I have to oil the bike chain.")))),
     Rule("close_by_verb", K.OPEN_LOOP, ("task",), "User reports the task is done: {v}.", lambda c, m: _close_by_verb(c, m),
          confidence=0.75, importance=0.5, quiet=True, examples=(
@@ -331,6 +384,13 @@ PROCEDURE_RULE = Rule(
         Example("Whenever you draft an invoice, add the VAT number.", "procedure.draft_invoice",
                 "add the VAT number"),
         Example("When I get home, I usually cook.")))
+REVERSE_RULE = Rule(
+    "reverse_instruction", K.PROCEDURE, ("procedure", "instruction"), "User's standing instruction is now: {v}.",
+    _reverse, pattern=_R_REVERSE, importance=0.8, examples=(
+        Example("Actually, drop the emoji from the summaries, please.", "procedure.send_summaries",
+                "drop the emoji from the summaries",
+                existing={"procedure.send_summaries": "add an emoji to each summary"}),
+        Example("Skip the small talk, please.", existing={"procedure.send_summaries": "add an emoji to each summary"})))
 CORRECTION_RULE = Rule(
     "correction", K.FACT, ("*",), "User's {what} is {v} (corrected).", _bare_correction, pattern=P.R_BARE_CORRECTION,
     anchored=True, confidence=0.9, importance=0.7, examples=(

@@ -18,6 +18,7 @@ import re
 from .._value_types import change_frame
 from ..merge import changes
 from ..models import Candidate, MemoryKind
+from . import _patterns as P
 
 __all__ = ["STATEMENT_KEY", "known_names", "mask_values", "masks_a_value", "statement_candidate"]
 
@@ -70,11 +71,7 @@ _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 # a sentence whose subject is another person ("My brother quit smoking", "Our neighbour moved to Spain", "She
 # got a job in Rome") is about them, not an attribute of the user's, unless the user is in it too ("my partner and I",
 # "my boss moved my review"); an impersonal "they" ("they switched me to X") acts on the user's things
-_OTHER_SUBJECT = re.compile(
-    r"^(?:(?:my|our)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
-    r"child|wife|husband|partner|boyfriend|girlfriend|friend|friends|neighbou?r|neighbou?rs|boss|colleague|"
-    r"colleagues|manager|cousin|uncle|aunt|grandma|grandpa|grandmother|grandfather|flatmate|roommate|landlord|"
-    r"teacher|coworker|co-worker|in-laws)|he|she|he's|she's)\b", re.I)
+_OTHER_SUBJECT = P.OTHER_SUBJECT
 _MIN_WORDS = 3
 _MAX_WORDS = 40
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..merge import changes
 from ..models import Candidate, MemoryKind, Message
 from ..secrets import find_secrets
 from . import _patterns as P
@@ -28,17 +29,18 @@ from ._rule_tasks import (
     OPTION_RULE,
     PROCEDURE_RULE,
     QA_RULE,
+    REVERSE_RULE,
     answer,
     option_answer,
 )
-from ._statements import known_names, statement_candidate
+from ._statements import known_names, masks_a_value, statement_candidate
 from .base import ExtractionContext
 
 __all__ = ["PATTERN_NAMES", "RULES", "RuleExtractor"]
 
 # every rule record, in the order the engine runs them
 RULES: tuple[Rule, ...] = (*PROFILE_RULES, *PREFERENCE_RULES, *FACT_RULES, *LOOP_RULES, PROCEDURE_RULE,
-                           CORRECTION_RULE, QA_RULE, OPTION_RULE)
+                           REVERSE_RULE, CORRECTION_RULE, QA_RULE, OPTION_RULE)
 PATTERN_NAMES: tuple[str, ...] = tuple(dict.fromkeys(r.name for r in RULES))
 
 _SWAP = re.compile(r"\b(?:you're|you are|you've|you'll|you'd|yourself|yours|your|you|i'm|i am|i|me|my)\b", re.I)
@@ -57,7 +59,7 @@ _HAS_I = re.compile(r"\b(?:i|i'm|i've|my|me|i'd|we|we're|we've|our)\b")
 _LOOP_HINT = re.compile(r"\b(?:need|have|got|remind|haven'?t|waiting|get back|follow up|must|should|supposed|promised|told)\b")
 _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each", "from now", "going forward", "keep",
                 "be ", "no ", "you can ", "you could ", "use", "avoid", "explain", "reply", "respond", "answer", "always",
-                "never", "don't", "do not", "the ", "our ")
+                "never", "don't", "do not", "the ", "our ", "skip ", "drop ", "stop ", "no more ", "leave out ")
 
 
 class RuleExtractor:
@@ -112,6 +114,11 @@ class RuleExtractor:
                        secrets=_secret_values(msg.content))
             swapped = _SWAP.sub(lambda m: _swap_case(m.group(), _SWAP_MAP[m.group().lower()]), msg.content)
             self._text(swapped, src, run, assistant=True)
+        for c in run.out:
+            if c.closes and c.closes in run.opened:
+                # "I need to ring X, ... actually I just did": opened and closed in one call, at one instant; the
+                # close comes later in the conversation and replaces the open task as a correction would
+                c.is_correction = True
         return run.out
 
     def _statements(self, msg: Message, prev: Message | None, silent: list[tuple[str, bool]], ts: Any,
@@ -132,6 +139,10 @@ class RuleExtractor:
                                     correction=bool(P.CORRECTION_ANY.search(piece)),
                                     secret=bool(_secret_values(piece)), known=run.known, clause=clause)
             if c is not None and clause and piece in run.reasons:
+                if not masks_a_value(piece) and not changes(piece):
+                    # "Text me rather than calling, I'm often in meetings": the why, naming nothing to keep (an
+                    # ending beside a new like, "I quit the choir, I'm into chess now", is no why and stays)
+                    continue
                 c.metadata["reason"] = True
             if c is not None and (c.key, c.value.lower()) not in run.index:
                 run.index[(c.key, c.value.lower())] = c
@@ -162,8 +173,9 @@ class RuleExtractor:
 
     def _text(self, content: str, src: Src, run: Run, *, assistant: bool = False) -> None:
         msg_correction = bool(P.CORRECTION_ANY.search(content))
-        for raw in P.SENTENCE_SPLIT.split(content):
-            s = run.sentence = raw.strip()
+        for raw in (piece for part in P.SENTENCE_SPLIT.split(content) for piece in P.LOWER_SENTENCE_SPLIT.split(part)):
+            raw = P.FORMER_TAIL.sub("", raw.strip())
+            s = run.sentence = raw
             if assistant:
                 s = _ASSIST_LEAD.sub("", s)
                 s = _ASSIST_TAIL.sub("", s).rstrip("?")
@@ -183,7 +195,13 @@ class RuleExtractor:
                 if s == before:
                     break
             s = s.strip().rstrip(".!").strip()
-            if not s or P.QUESTION_START.match(s) or P.HYPOTHETICAL.search(s) or P.REPORTED.search(s):
+            if not s or P.QUESTION_START.match(s) or P.HYPOTHETICAL.search(s):
+                continue
+            if P.REPORTED.search(s):
+                if not assistant:
+                    # someone else's words are no rule's fact, but may change what the user said before
+                    # ("the surveyor says the limit is now 40, not 30"): the statement path keeps them only so
+                    run.silent.append((raw.strip(), False))
                 continue
             hedged = fl.hedged or bool(P.HEDGE_ANY.search(s))
             n_sentence = len(run.out)
@@ -202,7 +220,7 @@ class RuleExtractor:
                 _apply(Clause(c, src, run, cfl))
                 if len(run.out) == n and (cfl.correction or P.R_NOT_TAIL.search(c)):
                     run_group((CORRECTION_RULE,), Clause(c, src, run, cfl))
-                if len(run.out) == n:
+                if len(run.out) == n and c.lower() not in run.used:
                     passed.append(c)
             if len(run.out) > n_sentence and not assistant and not hedged:
                 # a clause the rules passed over in a sentence they read, before or after the one they read
@@ -259,3 +277,5 @@ def _apply(c: Clause) -> None:
     if len(c.run.out) == before or _LOOP_HINT.search(low):
         run_group(LOOP_RULES, c)
     run_group((PROCEDURE_RULE,), c)
+    if len(c.run.out) == before:
+        run_group((REVERSE_RULE,), c)

@@ -1,0 +1,66 @@
+"""Sentence-level patterns of the rule extractor: where a turn splits into sentences and clauses, and what a
+sentence is before any rule reads it (a question, a hypothetical, someone else's words, a lead-in, a hedge, a
+correction, another person as the subject, a former value beside the current one)."""
+
+from __future__ import annotations
+
+import re
+
+I = re.IGNORECASE  # noqa: E741
+
+# no break after a title ("Dr. Adeyemi"): the name belongs to the sentence
+SENTENCE_SPLIT = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)"
+                            r"\s+(?=[\"'(A-Z0-9])|\n+|;\s+")
+# Clause boundaries inside one sentence: ", I ...", ", and my ...", " and I ...", " but I'm ..." ("Jo and I are" is one)
+CLAUSE_SPLIT = re.compile(r",\s+(?:and |but |so |plus |actually |oh |wait,? )?(?=(?:i|i'm|i've|i'd|i'll|my)\b)|\s+(?:and|but)\s+"
+                          r"(?=(?:i|i'm|i've|i'd|i'll|my)\b)(?!i (?:are|were|have|both|each|all|got|split|broke|separated|divorced)\b)", I)
+# chat drops the capital after a full stop ("ok no coffee after 2pm. also I need to ..."): a lowercase start ends
+# a sentence too, unless the stop closes an abbreviation
+LOWER_SENTENCE_SPLIT = re.compile(
+    r"(?<=[a-z0-9%)\]][.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bapprox\.)(?<!\bno\.)"
+    r"(?<!\b[ap]\.m\.)(?<!\bapt\.)(?<!\bdept\.)(?<!\bcf\.)\s+(?=[a-z])")
+# "I take X since January, before that it was Y": the former value beside the current one is history, not a
+# value to keep (the raw turn keeps it)
+FORMER_TAIL = re.compile(r",\s*(?:before that|before then|previously|until then|formerly|prior to that|it used to be)\b"
+                         r"[^,;]*?[.!]?$", I)
+# a clause whose subject is another person ("My wife works as ...", "She got a job in Rome"), see _statements
+OTHER_SUBJECT = re.compile(
+    r"^(?:(?:my|our)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
+    r"child|wife|husband|partner|boyfriend|girlfriend|friend|friends|neighbou?r|neighbou?rs|boss|colleague|"
+    r"colleagues|manager|cousin|uncle|aunt|grandma|grandpa|grandmother|grandfather|flatmate|roommate|landlord|"
+    r"teacher|coworker|co-worker|in-laws)|he|she|he's|she's)\b", I)
+QUESTION_START = re.compile(
+    r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|"
+    r"do|does|did|is|are|am|was|were|have|has|may|might)\b",
+    I,
+)
+HYPOTHETICAL = re.compile(
+    r"\b(?:if i (?:were|was|had|could|lived|worked|owned)|suppose|supposing|imagine|hypothetically|"
+    r"what if|let'?s say|pretend|in theory|would i|i wish i|as if)\b",
+    I,
+)
+REPORTED = re.compile(
+    r"\b(?:he|she|they|someone|somebody|people|[A-Z][a-z]+|my \w+) (?:said|says|told me|thinks|claims|"
+    r"asked|mentioned|believes|wrote)\b|[\"“][^\"”]{3,}[\"”]"
+)
+LEAD = re.compile(
+    r"^(?:(?:oh|well|so|ok|okay|also|and|but|btw|by the way|yes|yeah|yep|yup|no(?! need\b)|nope|hi|hello|hey|"
+    r"sure|um|uh|hmm|alright|right|great|thanks|thank you|honestly|anyway|also|plus|fyi|oh and|"
+    r"just so you know|for the record|for context|good morning|good afternoon|quick update|small update|little update|"
+    r"an update|big news|good news|great news|some news|news|quick note|fun fact)\b[,!.:]?\s*)+",
+    I,
+)
+CORRECTION_LEAD = re.compile(
+    r"^(?:actually|correction|sorry|wait|oops|my bad|i mean|i meant|to correct myself|scratch that|"
+    r"no wait|let me correct that|update)\b[,:!.-]?\s*",
+    I,
+)
+CORRECTION_ANY = re.compile(r"\b(?:actually|correction|i meant|i changed my mind|not anymore)\b", I)
+CHANGE = re.compile(r"\b(?:anymore|any more|no longer|not any longer|these days|nowadays|now)\b", I)
+NEGATED_CHANGE = re.compile(r"\b(?:anymore|any more|no longer|not any longer)\b", I)
+HEDGE_LEAD = re.compile(
+    r"^(?:i think|i guess|i believe|i suppose|maybe|probably|perhaps|possibly|i'?m not sure,? but|"
+    r"if i remember correctly|iirc|i'?m pretty sure)\b,?\s*(?:that\s+)?",
+    I,
+)
+HEDGE_ANY = re.compile(r"\b(?:maybe|probably|perhaps|possibly|might|i think|i guess|not sure|kind of|sort of)\b", I)
