@@ -13,7 +13,7 @@ import numpy as np
 from ._outdated import hide_in, without_denials
 from .budget import pack
 from .config import GoodMemoryConfig
-from .context import Entry, id_blind, render, render_frame, section_for
+from .context import Entry, render, render_frame, section_for
 from .digest import digest_lines, excerpt, focus, sentences
 from .embeddings import Embedder
 from .keys import episode_key
@@ -194,7 +194,7 @@ def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext, foc
               # the timeline's order: turns of one call share a timestamp, so creation and position break ties
               at=f"{r.event_time.isoformat()} {r.created_at.isoformat()} {int(r.metadata.get('seq', 0)):06d}",
               flags=flags, score=score)
-    e.tokens = id_blind(rc.tokens.count)(e.line(in_timeline=compact or e.section == "history")) + 1
+    e.tokens = rc.tokens.count(e.line(in_timeline=compact or e.section == "history")) + 1
     return e
 
 
@@ -238,8 +238,7 @@ def _outdated_shown(r: MemoryRecord) -> MemoryRecord:
 def _shortened(e: Entry, room: int, tokens: TokenCounter, least: int, compact: bool) -> Entry | None:
     """The entry cut to whole words that fit ``room`` tokens (its line included), or ``None`` when fewer
     than ``least`` tokens of its text would be left."""
-    line = e.line(in_timeline=compact or e.section == "history")
-    line_cost = id_blind(tokens.count)(line) - tokens.count(e.text)
+    line_cost = tokens.count(e.line(in_timeline=compact or e.section == "history")) - tokens.count(e.text)
     keep = room - line_cost - 2  # the " …" mark
     if keep < least:
         return None
@@ -419,18 +418,12 @@ def run_build_context(
           tags=tags)
 
     frame = render_frame(max_tokens, cc.full_frame_share, rc.tokens.count)
-    # packed by a count blind to the random ids, so one life packs one context; the rare costly ids that push
-    # the real text over the budget get the exact count
-    for count in (id_blind(rc.tokens.count), rc.tokens.count):
-        result = pack(order, max_tokens, render=lambda entries: render(entries, frame=frame, compact=compact),
-                      count=count, item_tokens=lambda e: e.tokens,
-                      overhead_tokens=lambda chosen, e: 0 if compact else (
-                          (0 if any(c.section == e.section for c in chosen) else 6)
-                          + (7 if e.section == "history" and all(c.date != e.date for c in chosen) else 0)),
-                      shorten=lambda e, room: _shortened(e, room, rc.tokens, cc.min_shortened_tokens, compact))
-        result.tokens = rc.tokens.count(result.text)
-        if result.tokens <= max_tokens:
-            break
+    result = pack(order, max_tokens, render=lambda entries: render(entries, frame=frame, compact=compact),
+                  count=rc.tokens.count, item_tokens=lambda e: e.tokens,
+                  overhead_tokens=lambda chosen, e: 0 if compact else (
+                      (0 if any(c.section == e.section for c in chosen) else 6)
+                      + (7 if e.section == "history" and all(c.date != e.date for c in chosen) else 0)),
+                  shorten=lambda e, room: _shortened(e, room, rc.tokens, cc.min_shortened_tokens, compact))
     for e in result.dropped:
         dropped.append(DroppedItem(memory_id=e.memory_id, section=e.section, tokens=e.tokens,
                                    reason=f"over budget ({max_tokens} tokens)"))

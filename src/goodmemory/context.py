@@ -12,13 +12,12 @@ the quotes is data.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .models import MemoryKind
 
-__all__ = ["SECTIONS", "SHORT_PREAMBLE", "Entry", "id_blind", "render", "render_frame", "section_for"]
+__all__ = ["SECTIONS", "SHORT_PREAMBLE", "Entry", "render", "render_frame", "section_for"]
 
 OPEN = "<memory-context>"
 CLOSE = "</memory-context>"
@@ -120,20 +119,6 @@ def id_length(entries: Sequence[Entry]) -> int:
     while n < 32 and len({e.memory_id[:n] for e in entries}) < len({e.memory_id for e in entries}):
         n += 2
     return n
-
-
-_CITE = re.compile(r"\[([0-9a-f]{%d,32})(?=[ \]])" % ID_LEN)
-# costs 5 tokens in a cite: 97% of random 6-hex prefixes cost at most that (measured on 20,000), 4 on average
-_COSTLY = "1a1a11" + "1a" * 13
-
-
-def id_blind(count: Callable[[str], int]) -> Callable[[str], int]:
-    """``count`` with every cited id prefix counted as one fixed prefix of its length that few ids cost more than.
-
-    Ids are random: counted as they are, "[3fa9c1" and "[e0b7d2" differ by up to 4 tokens, and which memory
-    fit the budget changed from run to run of one life. Over a context's several cites the fixed cost is an
-    upper bound but for the rarest ids; the caller checks the real text against the budget."""
-    return lambda text: count(_CITE.sub(lambda m: "[" + _COSTLY[:len(m.group(1))], text))
 
 
 def render_frame(max_tokens: int, full_share: float, count: Callable[[str], int]) -> str:

@@ -62,10 +62,7 @@ def test_what_the_question_needs_goes_first_at_a_small_budget(mem) -> None:  # t
 
 
 def test_small_and_mid_budgets_are_spent(mem) -> None:  # type: ignore[no-untyped-def]
-    """Enough relevant material: the block uses 94% of the budget on average, 85% at least, never more.
-
-    (95% before the packing counted each cited id at a fixed 5 tokens instead of its own 2-6, so that random
-    ids no longer decide what fits: 97.5% -> 94.5% here, where ~20 short items each carry a cite.)"""
+    """Enough relevant material: the block uses 95% of the budget on average, 85% at least, never more."""
     for k in range(80):
         mem.remember([{"role": "user", "content": f"Boiler log {k}: the pressure read {1 + k % 7 / 10:.1f} bar after "
                                                   f"the radiator in room {k % 9} was bled."}],
@@ -76,7 +73,7 @@ def test_small_and_mid_budgets_are_spent(mem) -> None:  # type: ignore[no-untype
                                 max_tokens=budget)
         assert 0.85 * budget <= ctx.tokens <= budget, (budget, ctx.tokens)
         used.append(ctx.tokens / budget)
-    assert sum(used) / len(used) >= 0.94
+    assert sum(used) / len(used) >= 0.95
 
 
 def test_the_dense_floor_finds_the_turn_the_words_miss(mem) -> None:  # type: ignore[no-untyped-def]

