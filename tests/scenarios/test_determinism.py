@@ -53,8 +53,9 @@ def _replays(monkeypatch: pytest.MonkeyPatch, replay: Callable[[], Snapshot]) ->
 
 
 def _own_life() -> Snapshot:
-    """A change that names two values of one earlier turn (a tool and a date): which one it replaces must not
-    depend on which of the two memories the storage happens to list first."""
+    """A change that names two values of one earlier turn (a tool and a date). Written to hit the p06 tie, it
+    does not: the rule reads the date into ``deadline.beta_launch`` and the change replaces it by key, so this
+    life also passes on main; it guards the whole path (rules, statements, context) against the ids."""
     start = datetime(2025, 2, 3, 9, 0, tzinfo=UTC)
     clock = FrozenClock(start)
     mem = create_good_memory("sqlite://", clock=clock)
