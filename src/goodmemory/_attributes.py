@@ -137,7 +137,11 @@ class AttributeIndex:
         # asked for every earlier memory of each candidate: looked up once per key for this call (not kept
         # process-wide: keys hold words of what the user said, which a forget must not leave behind)
         self._family_of = functools.lru_cache(maxsize=None)(family_of)
-        self.records = [r for r in records if r.kind != MemoryKind.EPISODE and self._family_of(r.key) is not None]
+        # newest first, ties by content: one call's memories share created_at, and their random ids must not
+        # decide which of two equally alike memories a change replaces (replays filed it differently)
+        self.records = sorted((r for r in records
+                               if r.kind != MemoryKind.EPISODE and self._family_of(r.key) is not None),
+                              key=lambda r: (r.created_at, r.event_time, r.key, r.value, r.text), reverse=True)
         texts = [_about(c) for c in candidates] + [_about(r) for r in self.records]
         vecs = _unit(embedder.embed(texts)) if texts else np.zeros((0, 1), np.float32)
         self.cand_vec = {id(c): vecs[i] for i, c in enumerate(candidates)}
@@ -160,7 +164,7 @@ class AttributeIndex:
                 fam, score = f, sim
         return fam, score
 
-    def _named_change(self, said: str) -> KeyFamily | None:
+    def _named_change(self, said: str, cand: np.ndarray | None = None) -> KeyFamily | None:
         """The family of the newest earlier value that ``said`` names, when ``said`` speaks of a change."""
         if not changes(said):
             return None
@@ -173,10 +177,12 @@ class AttributeIndex:
             named = names_in(e, fam, said)
             if named:
                 # of two values said at one instant: the one whose value it denies ("..., not 30 June"), then the
-                # one more of whose names it says, then by key; never by the order the store lists them in (random
-                # ids made one persona's update flip between runs)
-                hits.append((r.event_time, bool(_denied(said) & e.names()), len(named), r.key, fam))
-        return max(hits, key=lambda h: h[:4])[4] if hits else None
+                # one more of whose names it says, then the one most alike the change in meaning, then by key;
+                # never by the order the store lists them in (random ids made one persona's update flip between runs)
+                vec = self.rec_vec.get(r.id)
+                sim = float(vec @ cand) if vec is not None and cand is not None else 0.0
+                hits.append((r.event_time, bool(_denied(said) & e.names()), len(named), sim, r.key, fam))
+        return max(hits, key=lambda h: h[:5])[5] if hits else None
 
     def _same_attribute(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
         """The user's earlier memory this statement changes, decided by meaning: the statement says something
@@ -279,7 +285,7 @@ class AttributeIndex:
             sort = None if corrects_latest else self._same_sort(c)
             if sort is not None:
                 return self._replacing(c, *sort, why=f"a change of a value of the same sort ({sort[1]:.2f} alike)")
-            named = self._named_change(c.value)
+            named = self._named_change(c.value, self.cand_vec.get(id(c)))
             # a change said without "I" ("the new flat is in Derby") may also change the value of the family it
             # plainly belongs to, when that family holds one value the user gave
             # a change said without "I" ("the new van is a Kia") may also change the value of the family it is
@@ -328,7 +334,7 @@ class AttributeIndex:
             if not any(self._family_of(r.key) is fam for r in self.records):
                 # a rule's attribute the user never gave before may change another one ("I quit the orchestra
                 # and I'm into woodworking now")
-                named = self._named_change(said or c.text)
+                named = self._named_change(said or c.text, self.cand_vec.get(id(c)))
                 if named is not None and (named.kind == c.kind or named is _NOTE):
                     fam = named
         vec = self.cand_vec.get(id(c))
