@@ -100,10 +100,11 @@ def test_same_life_same_memories(monkeypatch: pytest.MonkeyPatch, replay: Callab
 
 _CONTEXT_CASES = pytest.mark.parametrize("replay", [
     _own_life,
-    pytest.param(_p06, marks=pytest.mark.xfail(strict=True, reason=(
-        "the budget cut depends on the ids: a cited 6-hex prefix costs 2-6 tokens, so the ids decide how much of "
-        "the last item fits. Counting each cite at a fixed 5 tokens makes it deterministic but cost 0.019 mean "
-        "gold recall on the read eval (commit 250a05d, reverted); see the w47 report"))),
+    # p06's five seeded replays agree today, but the cause w47 found stays: a cited 6-hex prefix costs 2-6
+    # tokens, so the ids can decide how much of the last item fits (a fixed 5 tokens per cite made it
+    # deterministic and cost 0.019 mean gold recall, commit 250a05d, reverted). The seeds are fixed, so this
+    # test is deterministic itself; if it fails after a change, that cause is the first suspect.
+    _p06,
 ], ids=["own-life", "p06"])
 
 
@@ -120,5 +121,6 @@ def test_p06_demo_date_change_replaces_the_old_date(monkeypatch: pytest.MonkeyPa
     rows, _ = _p06()
     moved = {(key, status) for _, key, text, status in rows if "15 July" in text and not key.startswith("episode")}
     old = {(key, status) for _, key, text, status in rows if "due 30 June" in text and not key.startswith("episode")}
-    assert moved == {("fact.project.steam_fest_june", "active")}
-    assert old == {("fact.project.steam_fest_june", "superseded")}
+    # the key is the extractor's to choose; what matters is one slot, the new date current and the old one replaced
+    assert len(moved) == 1 and next(iter(moved))[1] == "active", (moved, old)
+    assert old == {(next(iter(moved))[0], "superseded")}, (moved, old)
