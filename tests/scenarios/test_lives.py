@@ -152,10 +152,11 @@ def test_no_longer_vegetarian_supersedes_vegetarian(life: Life) -> None:
     assert life.value("preference.diet.type") == "vegetarian"
     life.session(JAN + timedelta(days=200), "I'm not vegetarian anymore, I eat fish and chicken again. "
                                             "Could you suggest a simple salmon dish?", domain="cooking")
-    assert life.value("preference.diet.type") == "no longer vegetarian"
-    assert life.history("preference.diet.type") == ["vegetarian", "no longer vegetarian"]
+    # what the user eats now is the value (w42: a dropped diet said with what replaces it keeps the diet now)
+    assert life.value("preference.diet.type") == "eats fish and chicken"
+    assert life.history("preference.diet.type") == ["vegetarian", "eats fish and chicken"]
     ctx = life.context("dinner ideas for tonight", domain="cooking")
-    assert "no longer vegetarian" in ctx
+    assert "fish and chicken" in ctx
     assert "follows a vegetarian diet" not in ctx.replace("\n", " ")
 
 
