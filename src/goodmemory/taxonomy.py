@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ._key_families import KEY_FAMILIES, KeyFamily, canonical_key, family_by_name, family_of
 from .models import MemoryKind
 from .text import STOPWORDS as _TEXT_STOPWORDS
+from .text import stem
 
 __all__ = [
     "KEY_FAMILIES",
@@ -31,7 +32,6 @@ __all__ = [
     "normalize_key",
     "slot_key",
     "slug",
-    "stem",
     "task_key",
     "volatility_for",
     "word_overlap",
@@ -124,18 +124,6 @@ _WORD = re.compile(r"[a-z0-9]+")
 def slot_key(*parts: str | None) -> str:
     """Build a slot key from free-text parts: ``("vehicle", "Honda Civic", "plate")``."""
     return normalize_key(".".join(slug(p) for p in parts if p and p.strip()))
-
-
-def stem(word: str) -> str:
-    """A deliberately crude stemmer: enough to match ``booked``/``book``/``booking``."""
-    w = word.lower()
-    for suffix in ("ing", "ed", "es", "s", "e"):
-        if len(w) > len(suffix) + 2 and w.endswith(suffix):
-            w = w[: -len(suffix)]
-            break
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiou":
-        w = w[:-1]
-    return w
 
 
 def content_words(text: str) -> list[str]:

@@ -42,6 +42,7 @@ def test_word_overlap_matches_inflections() -> None:
     assert word_overlap("booked the hotel", "book hotel") == 1.0
     assert word_overlap("renewed my passport", "renew_passport") == 1.0
     assert word_overlap("paid rent", "book hotel") == 0.0
+    assert word_overlap("studies for the exams", "study exam") == 1.0  # the one stemmer (text.stem): studies/study
 
 
 def test_defaults() -> None:
