@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from .keys import digest_key
 from .models import MemoryKind, MemoryRecord, MemorySource
-from .text import stem, terms
+from .text import prefix_stem, terms
 
 __all__ = ["DigestLine", "build_digest", "density", "digest_lines", "digest_record", "excerpt", "focus", "sentences"]
 
@@ -100,8 +100,7 @@ def excerpt(text: str) -> str:
 
 
 def _stems(words: Sequence[str]) -> set[str]:
-    # the one stemmer (text.stem): seat/seats, paint/painting, relax/relaxing
-    return {stem(w) for w in words if len(w) >= 3}
+    return {prefix_stem(w) for w in words if len(w) >= 3}
 
 
 def focus(text: str, query_words: Sequence[str], *, min_words: int = 18) -> str:

@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["STOPWORDS", "index_terms", "query_terms", "stem", "stemmed_query_terms", "terms", "words"]
+__all__ = ["STOPWORDS", "index_terms", "prefix_stem", "query_terms", "stem", "stemmed_query_terms", "terms", "words"]
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -47,6 +47,17 @@ def stem(word: str) -> str:
     finds "painting" for "paints". Digits and identifiers come back unchanged.
     """
     return str(_stemmer().stemWord(word))
+
+
+def prefix_stem(word: str) -> str:
+    """A looser match than :func:`stem`: the first four letters (seat/seats, paint/painting, relax/relaxing).
+
+    Only ``digest.focus`` uses it, to choose which sentences of a long turn a question touches; it was
+    measured there (see its docstring), and Snowball in its place cost one persona-eval case ("weekend" no
+    longer touches the "weekly schedule" sentence, so a long turn stayed whole), so it stays — here, beside the
+    stemmer, so that every way a word is normalized has one owner.
+    """
+    return word[:4]
 
 
 def index_terms(text: str) -> list[str]:

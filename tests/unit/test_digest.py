@@ -109,8 +109,7 @@ def test_focus_keeps_the_sentences_sharing_a_word_with_the_question_and_their_ne
         "Tim: … Last week I talked to my friend about a fan convention. "
         "We went to a place in London a few years ago and it felt like walking into a movie. "
         "The tour guide knew every film location by heart. …")
-    # a stem: "guitars" finds "guitar"; the cut before it is marked once
-    assert focus(LONG, ("puppets",)) == LONG  # a stem, not a 4-letter prefix: "puppets" is no "puppy"
+    # a prefix stem: "guitars" finds "guitar"; the cut before it is marked once
     assert focus(LONG, ("guitars",)) == (
         "Tim: … My sister adopted a puppy in March and it chews everything. "
         "I also started learning the guitar, which is hard on the fingers.")
