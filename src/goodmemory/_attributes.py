@@ -20,6 +20,7 @@ import numpy as np
 from ._value_types import FAMILY_SORTS, acts_on_another, change_frame, sorts_of
 from .embeddings import Embedder
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
+from .keys import slot_of
 from .merge import (
     Earlier,
     adds,
@@ -244,7 +245,7 @@ class AttributeIndex:
         fam = self._family_of(r.key)
         assert fam is not None
         e = Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key, similarity=sim)
-        placed = self._placed(c, fam, r.key.split("~", 1)[0], sim,
+        placed = self._placed(c, fam, slot_of(r.key), sim,
                               why or f"a change most alike an earlier statement ({sim:.2f}), values masked", [e])
         if placed.candidate is not None:
             # the memory it replaces may have been said in another domain: the write path retires it there
@@ -349,7 +350,7 @@ class AttributeIndex:
             alike = self._alike_elsewhere(vec, fam, said or c.value)
         if alike is not None:
             fam = self._family_of(alike.key) or fam
-            key: str | None = alike.key.split("~", 1)[0]
+            key: str | None = slot_of(alike.key)
             why = "a change most alike an earlier statement of another attribute"
             earlier = [Earlier(key=alike.key, value=alike.value, at=alike.event_time, family_key=fam.key,
                                similarity=float(self.rec_vec[alike.id] @ vec))]
@@ -361,7 +362,7 @@ class AttributeIndex:
         if key is None:
             return Placement(None, why)
         if statement and not (changes(c.value) or c.is_correction) and score < self.strong_family_score:
-            hit = [e for e in earlier if e.key.split("~", 1)[0] == key]
+            hit = [e for e in earlier if slot_of(e.key) == key]
             if hit and max(e.similarity for e in hit) < self.restatement_similarity \
                     and not any(normalize_value(e.value) == normalize_value(c.value) for e in hit):
                 # it says nothing changed and is not a restatement of that value: another thing of the user's
@@ -389,7 +390,7 @@ class AttributeIndex:
             # home, and an inverter), so only values a rule parsed may cross domains
             update["transferable"] = False
 
-            replaced = [e for e in earlier if e.key.split("~", 1)[0] == key]
+            replaced = [e for e in earlier if slot_of(e.key) == key]
             if replaced:
                 latest = max(replaced, key=lambda e: e.at)
                 if _ends(c.value, latest, fam):
@@ -398,7 +399,7 @@ class AttributeIndex:
         if kind != MemoryKind.PREFERENCE and "replaces" not in meta:
             # a fact of the user's world has one current value wherever it was said (a preference may differ by
             # domain): the slot's value said in another domain is the one this replaces
-            same = [r for r in self.records if r.key.split("~", 1)[0] == key and r.id not in self.added]
+            same = [r for r in self.records if slot_of(r.key) == key and r.id not in self.added]
             if same:
                 meta["replaces"] = max(same, key=lambda r: (r.event_time, r.created_at)).id
         return Placement(c.model_copy(update=update), why)

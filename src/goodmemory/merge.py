@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from .keys import in_slot, slot_of
 from .models import (
     Candidate,
     MemoryKind,
@@ -168,7 +169,7 @@ def decide(
                 return Plan(WriteDecision(action=WriteAction.MERGE, memory_id=r.id, candidate=c,
                                           reason="already remembered from the same turns"))
 
-    slot_active = [r for r in view.active if r.key == new.key or r.key.startswith(new.key + "~")]
+    slot_active = [r for r in view.active if in_slot(r.key, new.key)]
     if len(slot_active) > 1 and when > max(r.last_confirmed_at or r.event_time for r in slot_active):
         # a newer statement settles an open conflict: every conflicting value becomes history
         slot_active.sort(key=lambda r: (r.key != new.key, r.created_at, r.id))
@@ -181,7 +182,7 @@ def decide(
     if same is not None:
         return _merge(same, new, c, now, policy)
 
-    current = [r for r in view.active if r.key == new.key or r.key.startswith(new.key + "~")]
+    current = [r for r in view.active if in_slot(r.key, new.key)]
     if not current:
         older_history = next(
             (h for h in view.history if normalize_value(h.value) == normalize_value(new.value)
@@ -301,9 +302,8 @@ class Earlier:
     def names(self) -> set[str]:
         """What names this value: its distinct words and the parts of its key beyond the family's."""
         fam = set(self.family_key.replace("_", ".").split("."))
-        tail = {w for w in self.key.split("~", 1)[0].replace("_", ".").split(".") if w and w not in fam}
-        # a value of a few words that starts with a capital is a name from its first word ("Sam", "Pulse Fitness"),
-        # where a sentence's first capital only starts the sentence
+        tail = {w for w in slot_of(self.key).replace("_", ".").split(".") if w and w not in fam}
+        # a short value that starts with a capital is a name from its first word ("Sam"); a sentence's only starts it
         first = _NAME_WORD.findall(self.value)[:1] if len(self.value.split()) <= 3 else []
         lead = {w.lower() for w in first if w[0].isupper() and len(w) >= 3 and w.lower() not in STOPWORDS}
         return _distinct_words(self.value) | lead | {w for w in tail if len(w) >= 4 and w not in _GENERIC
@@ -426,7 +426,7 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
             latest = max(earlier, key=lambda e: (e.at, e.key))
             if statement and not changed and not has_value:
                 return None, "statement names no value and no change"
-            return latest.key.split("~", 1)[0], "same single-valued attribute"
+            return slot_of(latest.key), "same single-valued attribute"
         return (family.key if statement else own_key), "first value of the attribute"
     if adds(said):
         return own_key, "an addition to a multi-valued attribute"
@@ -436,11 +436,11 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
              and (changed or not statement or replaced_values(e.value, said))]
     if named:
         best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
-        return best.key.split("~", 1)[0], "names an earlier value of the attribute"
+        return slot_of(best.key), "names an earlier value of the attribute"
     if changed and earlier:
         best = max(earlier, key=lambda e: (e.similarity, e.at))
         if best.similarity >= min_similarity:
-            return best.key.split("~", 1)[0], f"a change, most alike earlier statement ({best.similarity:.2f})"
+            return slot_of(best.key), f"a change, most alike earlier statement ({best.similarity:.2f})"
     return own_key, "its own value of a multi-valued attribute"
 
 
