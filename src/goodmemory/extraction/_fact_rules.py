@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from ..keys import EXPIRATION
 from ..models import MemoryKind
 from ..taxonomy import content_words, humanize_key, slot_key
 from . import _patterns as P
@@ -223,7 +224,7 @@ def expiry(c: Clause, what: str, who: str, day: date, said: str) -> None:
     who = "" if who.lower() in ("my", "the", "our", "your", "new", "current", "old") else who
     label = f"{who} {what.lower()}".strip()
     spelled = f"{day.strftime('%B')} {day.day}, {day.year}"
-    c.emit(slot_key(family, who or None, "expiration"), day.isoformat(),
+    c.emit(slot_key(family, who or None, EXPIRATION), day.isoformat(),
            f"User's {label} is valid until {spelled} (expires {day.isoformat()}).", conf=0.85, importance=0.75,
            metadata={"date": day.isoformat()},
            keywords=f"{label} expires expiration expiry valid until renew renewal {said}")

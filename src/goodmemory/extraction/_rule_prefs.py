@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ..keys import EPISODE_PREFIX
 from ..models import MemoryKind
 from ..taxonomy import content_words, family_of, slot_key, slug, word_overlap
 from . import _patterns as P
@@ -225,7 +226,7 @@ def _moved_on(c: Clause, m: Match | None) -> None:
     best, score = None, 0.0
     for key, val in c.run.ctx.existing.items():
         fam = family_of(key)
-        if fam is None or key.startswith(("task.", "episode.")) or val.lower() == v.lower():
+        if fam is None or key.startswith(("task.", EPISODE_PREFIX)) or val.lower() == v.lower():
             continue
         sc = word_overlap(re.sub(r"^(?:likes|dislikes|avoids|usually|always)\s+", "", val), rest)
         if sc > score:
