@@ -6,25 +6,24 @@ The sentences are this test's own; none is from a persona or a corpus.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
 
-from goodmemory import GoodMemory, create_good_memory
+from goodmemory import GoodMemory
 from goodmemory._outdated import HIDDEN
-from goodmemory.testing import FrozenClock
 
 T1 = datetime(2025, 2, 1, 9, tzinfo=UTC)
 T2 = datetime(2025, 4, 1, 9, tzinfo=UTC)
 T3 = datetime(2025, 6, 1, 9, tzinfo=UTC)
 
 
+NOW = T3  # frozen_mem's clock
+
+
 @pytest.fixture(scope="module")
-def mem() -> Iterator[GoodMemory]:
-    m = create_good_memory("sqlite://", clock=FrozenClock(T3))
-    yield m
-    m.close()
+def mem(frozen_mem: GoodMemory) -> GoodMemory:
+    return frozen_mem
 
 
 def _sessions(mem: GoodMemory, user: str, domain: str, *sessions: tuple[datetime, list[tuple[str, str]]]) -> None:

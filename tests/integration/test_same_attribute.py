@@ -5,23 +5,22 @@ The sentences are this test's own; none of them is in the write corpus.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
 
 from goodmemory import GoodMemory, MemoryKind, MemoryStatus, create_good_memory
-from goodmemory.testing import FrozenClock
 
 T1 = datetime(2025, 2, 1, 9, tzinfo=UTC)
 T2 = datetime(2025, 6, 1, 9, tzinfo=UTC)
 
 
+NOW = T2  # frozen_mem's clock
+
+
 @pytest.fixture(scope="module")
-def mem() -> Iterator[GoodMemory]:
-    m = create_good_memory("sqlite://", clock=FrozenClock(T2))
-    yield m
-    m.close()
+def mem(frozen_mem: GoodMemory) -> GoodMemory:
+    return frozen_mem
 
 
 def _say(mem: GoodMemory, user: str, *sessions: tuple[datetime, str]) -> None:
@@ -80,7 +79,6 @@ def test_chatter_is_not_stored_and_the_same_turns_twice_change_nothing(mem: Good
 def test_no_statements_by_meaning_with_a_hashing_embedder() -> None:
     # the hashing fallback (and the test double) cannot tell meanings apart: a log of observations would
     # supersede itself line by line, so statements are refused and only the rules' memories stay
-    from goodmemory import create_good_memory
     from goodmemory.extraction._statements import STATEMENT_KEY
     from goodmemory.testing import FakeEmbedder
 
