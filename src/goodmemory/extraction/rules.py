@@ -22,6 +22,7 @@ from . import _patterns as P
 from ._accept import accept_candidate
 from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import EXPIRY_RULE, FACT_RULES
+from ._retract import retracted
 from ._rule_prefs import PREFERENCE_RULES
 from ._rule_profile import PROFILE_RULES
 from ._rule_tasks import (
@@ -106,6 +107,9 @@ class RuleExtractor:
                         run.out.append(bound)
                 if self.statements:
                     self._statements(msg, prev if len(run.out) == before else None, silent, ts, run)
+                # "forget the retirement plan": what the user takes back ends the memory that names it
+                run.out[before:] = retracted(run.out[before:], msg, ctx.existing, timestamp=ts, domain=ctx.domain,
+                                             earlier=run.out[:before])
                 nxt = next((m for m in msgs[i + 1 :] if m.role in ("user", "assistant")), None)
                 said = _check_statement(msg.content) if len(run.out) == before else None
                 if said and nxt is not None and nxt.role == "assistant" and P.CONFIRMATIONS.match(nxt.content):
