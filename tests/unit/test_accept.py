@@ -34,6 +34,8 @@ def test_the_assistant_speaks_as_itself_in_what_is_bound() -> None:
     (OFFER, "ok but why 2.4?"),
     ("Nice weather for a drive today.", "sure"),
     ("The tyres look fine to me.", "yes please"),  # no offer with a value
+    ("There are three cycling trails near the lake.", "sure, tell me more about the trails"),  # a request, no choice
+    ("Pumping the front tyres to 2.4 bar will fix it.", "ok I'll ask the garage about 2.4"),  # the user's own plan
 ])
 def test_no_acceptance_or_nothing_offered_binds_nothing(suggestion: str, reply: str) -> None:
     assert accepted(suggestion, reply) is None

@@ -31,6 +31,8 @@ _ACCEPT = re.compile(
 # a choice or an instruction that binds what the assistant offered ("set it to", "book the", "go with the")
 _BIND = re.compile(r"^(?:please\s+)?(?:set|make|change|put|raise|lower|switch|book|take|pick|choose|go with|go for|"
                    r"use|order|get|reserve|schedule|move|keep)\b", re.I)
+_REFERENCE = re.compile(r"^(?:the\s+)?(?:[\w:.,%\-]+\s+){0,2}?(?:one|option|slot|time)$|^[\d:.,%\s]+(?:am|pm|h)?$", re.I)
+_OWN = re.compile(r"^(?:i|i'?ll|i'?m|i'?ve|we|we'?ll|my|our)\b", re.I)  # the user's own plan or fact
 _REFUSE = re.compile(r"\b(?:no|not|don'?t|never|rather not|instead|but)\b", re.I)
 _THANKS = re.compile(r"^(?:thanks?|thank you|cheers|ta)\W*$", re.I)
 # the assistant ends on an offer: "Shall I ...?", "Want me to ...?", "How about ...?"
@@ -85,8 +87,14 @@ def accepted(suggestion: str, reply: str) -> str | None:
         return None
     lead = _ACCEPT.match(text)
     body = text[lead.end():] if lead else text
-    body = re.sub(r"[\s,.!]*\b(?:thanks?|thank you|cheers)\b[\s.!]*$", "", body, flags=re.I).strip(" .,!")
-    if not lead and not _BIND.match(body):
+    body = re.sub(r"[\s,.!]*\b(?:thanks?|thank you|cheers|please)\b[\s.!]*$", "", body, flags=re.I).strip(" .,!")
+    body = re.sub(r"^please\b[\s,]*$", "", body, flags=re.I)
+    # what is bound is a choice or a setting: "set it to 30%", "the blue one", "14:00", never a request for more
+    # ("sure, tell me more about the trails") or the user's own plan ("ok I'll ask my GP")
+    if body and not (_BIND.match(body) or _REFERENCE.match(body)
+                     or (_FIGURE.search(body) and not _OWN.match(body))):
+        return None
+    if not lead and not body:
         return None
     if _REFUSE.search(body) or _THANKS.match(body):
         return None
