@@ -36,6 +36,8 @@ def test_the_assistant_speaks_as_itself_in_what_is_bound() -> None:
     ("The tyres look fine to me.", "yes please"),  # no offer with a value
     ("There are three cycling trails near the lake.", "sure, tell me more about the trails"),  # a request, no choice
     ("Pumping the front tyres to 2.4 bar will fix it.", "ok I'll ask the garage about 2.4"),  # the user's own plan
+    ("Sunday looks dry, Saturday rainy.", "ok get me the forecast for Sunday then"),  # a request for more
+    ("Two rest days, then a 10 km easy run on Sunday.", "ok. the move wrecked my legs, I've only run once in 2 weeks"),
 ])
 def test_no_acceptance_or_nothing_offered_binds_nothing(suggestion: str, reply: str) -> None:
     assert accepted(suggestion, reply) is None

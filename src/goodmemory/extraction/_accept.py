@@ -30,9 +30,10 @@ _ACCEPT = re.compile(
     re.I)
 # a choice or an instruction that binds what the assistant offered ("set it to", "book the", "go with the")
 _BIND = re.compile(r"^(?:please\s+)?(?:set|make|change|put|raise|lower|switch|book|take|pick|choose|go with|go for|"
-                   r"use|order|get|reserve|schedule|move|keep)\b", re.I)
+                   r"use|order|get|reserve|schedule|move|keep)\b(?!\s+(?:me|us|going|some|more|a list)\b)", re.I)
 _REFERENCE = re.compile(r"^(?:the\s+)?(?:[\w:.,%\-]+\s+){0,2}?(?:one|option|slot|time)$|^[\d:.,%\s]+(?:am|pm|h)?$", re.I)
-_OWN = re.compile(r"^(?:i|i'?ll|i'?m|i'?ve|we|we'?ll|my|our)\b", re.I)  # the user's own plan or fact
+_FIRST_PERSON = re.compile(r"\b(?:i|i'?ll|i'?m|i'?ve|we|we'?ll|my|our|me|us)\b", re.I)  # the user's own plan or news
+_FIGURE_WORDS = 5
 _REFUSE = re.compile(r"\b(?:no|not|don'?t|never|rather not|instead|but)\b", re.I)
 _THANKS = re.compile(r"^(?:thanks?|thank you|cheers|ta)\W*$", re.I)
 # the assistant ends on an offer: "Shall I ...?", "Want me to ...?", "How about ...?"
@@ -91,15 +92,19 @@ def accepted(suggestion: str, reply: str) -> str | None:
     body = re.sub(r"^please\b[\s,]*$", "", body, flags=re.I)
     # what is bound is a choice or a setting: "set it to 30%", "the blue one", "14:00", never a request for more
     # ("sure, tell me more about the trails") or the user's own plan ("ok I'll ask my GP")
-    if body and not (_BIND.match(body) or _REFERENCE.match(body)
-                     or (_FIGURE.search(body) and not _OWN.match(body))):
+    chooses = bool(_BIND.match(body) or _REFERENCE.match(body))
+    # a bare figure ("2.4 then") chooses too; a clause of the user's own with a figure in it ("moving wrecked my
+    # base, I've only run twice in 3 weeks") is news of theirs, not a choice
+    figure_only = not chooses and len(body.split()) <= _FIGURE_WORDS and bool(_FIGURE.search(body)) \
+        and not _FIRST_PERSON.search(body)
+    if body and not (chooses or figure_only):
         return None
     if not lead and not body:
         return None
     if _REFUSE.search(body) or _THANKS.match(body):
         return None
     offered = _sentences(suggestion)
-    pointers = _pointers(body)
+    pointers = _pointers(body) if not figure_only else [f.strip() for f in _FIGURE.findall(body)]
     for p in pointers:
         pat = _bounded(p)
         chosen = [s for s in offered if pat.search(s)]
