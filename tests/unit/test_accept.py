@@ -36,6 +36,7 @@ def test_the_assistant_speaks_as_itself_in_what_is_bound() -> None:
     ("The tyres look fine to me.", "yes please"),  # no offer with a value
     ("There are three cycling trails near the lake.", "sure, tell me more about the trails"),  # a request, no choice
     ("Pumping the front tyres to 2.4 bar will fix it.", "ok I'll ask the garage about 2.4"),  # the user's own plan
+    ("Cheapest fare: out Tue 7 May, back Sat 11 May.", "Booked, code LX7QZM."),  # news, no acceptance
     ("Sunday looks dry, Saturday rainy.", "ok get me the forecast for Sunday then"),  # a request for more
     ("Two rest days, then a 10 km easy run on Sunday.", "ok. the move wrecked my legs, I've only run once in 2 weeks"),
 ])

@@ -29,6 +29,7 @@ def test_a_retraction_names_the_memory_it_ends(text: str, key: str) -> None:
     "Don't forget the garden shed.",  # a reminder, not a retraction
     "I always forget the cabin code.",  # not an imperative
     "Forget the weather, how are you?",  # names nothing the user told
+    "Keep it short and drop the garden shed paragraph from the newsletter.",  # an edit of a draft
 ])
 def test_no_retraction_of_a_memory_without_a_named_one(text: str) -> None:
     assert [k for k, _ in retractions(text, EXISTING) if k is not None] == []

@@ -39,7 +39,7 @@ _THANKS = re.compile(r"^(?:thanks?|thank you|cheers|ta)\W*$", re.I)
 # the assistant ends on an offer: "Shall I ...?", "Want me to ...?", "How about ...?"
 _PROPOSAL = re.compile(r"^(?:shall i|should i|want me to|do you want(?: me)? to|would you like(?: me)? to|how about|"
                        r"what about|i can|i could|i suggest|i'?d suggest|i recommend|i'?d recommend|let'?s)\b", re.I)
-_FIGURE = re.compile(r"\d[\d.,:]*(?:\s?(?:%|am|pm|h|kg|km|mg))?|\d", re.I)
+_FIGURE = re.compile(r"(?<![A-Za-z\d])\d[\d.,:]*(?:\s?(?:%|am|pm|h|kg|km|mg))?", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+\s*(?:[-*\u2022]\s*)?")
 _PRONOUN = re.compile(r"\b(?:it|that|this)\b", re.I)
 _STOP = frozenset(["the", "a", "an", "one", "ones", "option", "please", "then", "that", "this", "it", "for", "me",
@@ -71,14 +71,23 @@ def _thing(sentence: str, figure: str) -> str | None:
 
 _VOICE = {"i": "the assistant", "i'm": "the assistant is", "i've": "the assistant has", "i'd": "the assistant would",
           "i'll": "the assistant will", "me": "the assistant", "my": "the assistant's", "your": "my", "yours": "mine",
-          "you": "I"}
+          "you": "me"}
 _VOICE_WORD = re.compile(r"\b(?:i'm|i've|i'd|i'll|i|me|my|your|yours|you)\b", re.I)
+
+
+_SUBJECT_VERB = re.compile(r"\s+(?:are|were|have|had|can|could|will|would|should|need|want|get|go|pay|save)\b", re.I)
 
 
 def _in_user_voice(sentence: str) -> str:
     """The assistant's sentence as the user would say it ("your transfer" -> "my transfer", "I found" -> "the
-    assistant found")."""
-    return _VOICE_WORD.sub(lambda m: _VOICE[m.group().lower()], sentence)
+    assistant found", "put you in row 14" -> "put me in row 14", "you save 20" -> "I save 20")."""
+    def swap(m: re.Match[str]) -> str:
+        word = m.group().lower()
+        if word == "you":
+            return "I" if _SUBJECT_VERB.match(sentence, m.end()) else "me"
+        return _VOICE[word]
+
+    return _VOICE_WORD.sub(swap, sentence)
 
 
 def accepted(suggestion: str, reply: str) -> str | None:
@@ -95,11 +104,11 @@ def accepted(suggestion: str, reply: str) -> str | None:
     chooses = bool(_BIND.match(body) or _REFERENCE.match(body))
     # a bare figure ("2.4 then") chooses too; a clause of the user's own with a figure in it ("moving wrecked my
     # base, I've only run twice in 3 weeks") is news of theirs, not a choice
-    figure_only = not chooses and len(body.split()) <= _FIGURE_WORDS and bool(_FIGURE.search(body)) \
+    figure_only = bool(lead) and not chooses and len(body.split()) <= _FIGURE_WORDS and bool(_FIGURE.search(body)) \
         and not _FIRST_PERSON.search(body)
     if body and not (chooses or figure_only):
         return None
-    if not lead and not body:
+    if not lead and not chooses:
         return None
     if _REFUSE.search(body) or _THANKS.match(body):
         return None

@@ -29,6 +29,10 @@ _RETRACT = re.compile(
     r"never\s*mind|cancel)\s+(?:the|my|our|that|this|about the)\s+(?P<thing>[^,.;:!?]{2,60}?)"
     r"(?=\s*(?:[,.;:!?]|$)|\s+(?:that'?s|it'?s|it is|this is|is|isn'?t|was|because|since|as|for now|please|"
     r"altogether|entirely|completely)\b)", re.I)
+_STRONG = re.compile(r"forget|scratch|scrap|disregard|never\s*mind", re.I)
+_KIND_OF_THING = re.compile(r"\b(?:idea|plan|plans|thing|stuff|business)\b", re.I)
+_UNTRUE = re.compile(r"\b(?:no longer (?:true|the case|happening|on)|not (?:true|happening|the case|anymore)|"
+                     r"isn'?t (?:true|happening)|anymore|any more|after all|changed my mind|called off|is off)\b", re.I)
 # words that say what sort of thing was taken back, not which
 _WEAK = frozenset(["idea", "plan", "plans", "thing", "things", "bit", "part", "stuff", "business", "one", "whole",
                    "entire", "other", "old", "about", "the", "my", "our", "of", "for", "with", "to", "a", "an", "and",
@@ -53,6 +57,9 @@ def retractions(text: str, existing: Mapping[str, str]) -> list[tuple[str | None
         named = {w for w in _words(m.group("thing")) if w not in _WEAK and len(w) >= 3}
         if not named:
             continue
+        if not _STRONG.match(m.group("verb")) and not _KIND_OF_THING.search(m.group("thing")) \
+                and not _UNTRUE.search(_sentence_of(text, m.group(0))):
+            continue  # "drop the intro paragraph" edits a draft; "drop the cabin thing" takes something back
         best: tuple[float, str] | None = None
         for key, value in existing.items():
             if key.startswith("episode."):
@@ -90,7 +97,9 @@ def retracted(found: list[Candidate], msg: Message, existing: Mapping[str, str],
         said = _sentence_of(msg.content, clause).rstrip(".!")
         gone.append(said.lower())
         if key is None:
-            continue  # nothing of the user's names it: nothing to end, and the sentence is still no value
+            if not (_STRONG.search(clause) or _UNTRUE.search(said)):  # "drop the cabin thing": no memory, no claim
+                gone.pop()
+            continue  # nothing of the user's names it: nothing to end (a plain retraction is still no value)
         if any(c.key == key and c.closes is None and not c.metadata.get("statement") for c in found):
             gone.pop()  # a rule read the sentence as a new value of that memory ("drop the emoji from ..."): it is
             continue
