@@ -70,9 +70,9 @@ def retractions(text: str, existing: Mapping[str, str]) -> list[tuple[str | None
             score = len(named) / max(len(have), 1)  # the memory most about the named thing, not one naming it too
             if best is None or score > best[0]:
                 best = (score, key)
-        key = best[1] if best is not None else None
-        if key is None or key not in (k for k, _ in out):
-            out.append((key, m.group(0).strip(" ,.;:!?")))
+        found = best[1] if best is not None else None
+        if found is None or found not in (k for k, _ in out):
+            out.append((found, m.group(0).strip(" ,.;:!?")))
     return out
 
 
