@@ -136,8 +136,20 @@ def _ended(old: str, said: str) -> list[str]:
 
 
 def ends_in(old: str, said: str) -> list[str]:
-    """The things of ``old`` that ``said`` says are over ("I left the choir when I moved" -> ["choir"])."""
-    return _ended(old, said)
+    """The things of ``old`` that ``said`` says are over and nothing more: "I left the Harbour Choir when I
+    moved" -> ["harbour choir"]; "I left Acme and joined Brightside" names a new value beside the ending, so
+    [] (it is a change, not only an end)."""
+    ended = _ended(old, said)
+    if not ended:
+        return []
+    # what is left once the ending and its "when/after/because ..." are taken out must name no value of its own
+    rest = _ENDED.sub(" ", _SUBORDINATE.sub(" ", said))
+    words = _WORD.findall(rest)
+    named = [w for i, w in enumerate(words) if i > 0 and w[0].isupper() and w.lower() not in _MONTHS | _DAYS]
+    return [] if named or re.search(r"\d", rest) else ended
+
+
+_SUBORDINATE = re.compile(r"\b(?:when|after|because|since|as|before|once|while)\b[^.;!?]*", re.I)
 
 
 def about_ended(text: str, things: tuple[str, ...] | list[str], said: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -67,3 +67,12 @@ def test_a_correction_with_a_new_value_stays_current(mem: GoodMemory) -> None:
                   if "Harbour Choir" in r.text and r.status == MemoryStatus.ACTIVE)
     res = mem.feedback(target.id, "correct", user_id="choir3", correction="I sing with the Hillside Singers now.")
     assert res.memory is not None and res.memory.status == MemoryStatus.ACTIVE
+
+
+def test_a_correction_that_ends_a_thing_and_names_a_new_one_stays_current(mem: GoodMemory) -> None:
+    mem.remember([{"role": "user", "content": "I work at Acme Freight as a dispatcher."}],
+                 user_id="job", session_id="s1", at=T1, domain="home")
+    target = next(r for r in mem.export(user_id="job").memories
+                  if "Acme" in r.text and r.status == MemoryStatus.ACTIVE and r.kind.value != "episode")
+    res = mem.feedback(target.id, "correct", user_id="job", correction="I left Acme Freight and joined Brightside Labs.")
+    assert res.memory is not None and res.memory.status == MemoryStatus.ACTIVE
