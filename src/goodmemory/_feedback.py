@@ -12,6 +12,7 @@ from datetime import datetime
 
 from ._apply import Pending
 from ._marks import retract_sources
+from ._outdated import ends_in
 from ._write import outdate_sources
 from .config import GoodMemoryConfig
 from .embeddings import Embedder
@@ -74,12 +75,16 @@ def _correction_record(extractor: Extractor, rec: MemoryRecord, correction: str,
         cands = []
     value = cands[0].value if cands else correction.strip()
     text = cands[0].text if cands else correction.strip()
+    # "I left the choir when I moved" gives no new value: the thing is over, and its ending is history (as
+    # a remembered "we sold the van" is, merge.decide), not a current memory naming the thing
+    ended = not cands and bool(ends_in(rec.text, correction))
     # the marks of a corrected turn are about the words it said, which the correction no longer holds
     metadata = {k: v for k, v in rec.metadata.items() if k != "outdated"}
     return rec.model_copy(update={
         "metadata": metadata,
-        "id": new_id(), "value": value, "text": text, "confidence": 0.95, "status": MemoryStatus.ACTIVE,
-        "valid_from": now, "valid_to": None, "supersedes": rec.id, "superseded_by": None,
+        "id": new_id(), "value": value, "text": text, "confidence": 0.95,
+        "status": MemoryStatus.EXPIRED if ended else MemoryStatus.ACTIVE,
+        "valid_from": now, "valid_to": now if ended else None, "supersedes": rec.id, "superseded_by": None,
         "source": MemorySource(session_id=rec.source.session_id, message_ids=[msg.id or ""], timestamp=now,
                                role="user", extractor="user correction"),
         "created_at": now, "updated_at": now, "last_confirmed_at": now, "recall_count": 0,

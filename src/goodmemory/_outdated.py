@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from .merge import _distinct_words, _values_in, changes
 from .taxonomy import STOPWORDS
 
-__all__ = ["HIDDEN", "RETRACTED", "Outdating", "about_ended", "hide_in", "outdating", "said_in", "states_already",
+__all__ = ["HIDDEN", "RETRACTED", "Outdating", "about_ended", "ends_in", "hide_former", "hide_in", "outdating", "said_in", "states_already",
            "without_denials"]
 
 HIDDEN = "[outdated]"
@@ -47,10 +47,10 @@ _DENIAL = re.compile(r"\b(?:not|instead of|rather than|no longer|before that it 
                      r"(?=\s*(?:[,;.!?]|\bbut\b|\band\b|$))|\bfrom\s+(?P<f>[^,;.!?]+?)\s+to\b", re.I)
 # someone else buying the user's thing ends it as much as the user selling it ("Henrik bought the caravan")
 _ENDED = re.compile(r"(?:(?-i:\b(?!(?:I|We)\b)[A-Z][\w\-]+)\s+bought|\b(?:sold|closed|cancell?ed|quit|ended|paid off|"
-                    r"gave up|stopped|finished|terminated|got rid of|gave away|returned|shut down|no longer have))\s+"
+                    r"gave up|stopped|finished|terminated|got rid of|gave away|returned|shut down|no longer have|left))\s+"
                     r"(?:the|my|our|his|her|that|this)?\s*(?P<obj>[\w'\-]+(?:\s+[\w'\-]+){0,3})", re.I)
 _OBJ_END = frozenset(["to", "for", "at", "in", "on", "with", "because", "and", "but", "so", "after", "since", "last",
-                      "this", "yesterday", "today", "from", "of", "off"])
+                      "this", "yesterday", "today", "from", "of", "off", "when", "while", "as", "before", "once"])
 _MAX_PHRASE_WORDS = 5
 _ALREADY_SHARE = 0.6  # of the new value's content words a turn holds when it says the new value itself
 # a shorter value ("Porto", "vegetarian") is a word any turn may name in passing ("my sister is in Porto")
@@ -133,6 +133,23 @@ def _ended(old: str, said: str) -> list[str]:
         if content and all(w in owords for w in content):
             out.append(" ".join(content))
     return out
+
+
+def ends_in(old: str, said: str) -> list[str]:
+    """The things of ``old`` that ``said`` says are over and nothing more: "I left the Harbour Choir when I
+    moved" -> ["harbour choir"]; "I left Acme and joined Brightside" names a new value beside the ending, so
+    [] (it is a change, not only an end)."""
+    ended = _ended(old, said)
+    if not ended:
+        return []
+    # what is left once the ending and its "when/after/because ..." are taken out must name no value of its own
+    rest = _ENDED.sub(" ", _SUBORDINATE.sub(" ", said))
+    words = _WORD.findall(rest)
+    named = [w for i, w in enumerate(words) if i > 0 and w[0].isupper() and w.lower() not in _MONTHS | _DAYS]
+    return [] if named or re.search(r"\d", rest) else ended
+
+
+_SUBORDINATE = re.compile(r"\b(?:when|after|because|since|as|before|once|while)\b[^.;!?]*", re.I)
 
 
 def about_ended(text: str, things: tuple[str, ...] | list[str], said: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -257,6 +274,21 @@ def hide_in(text: str, phrases: tuple[str, ...] | list[str], *, within: str | li
         last = end
     out.append(text[last:])
     return "".join(out)
+
+
+# the user names the value the one they just stated replaced: "…, before that it was aspirin", "…, it used to be 40"
+_FORMER = re.compile(
+    r"(?P<lead>[,;]\s*(?:and\s+)?(?:before that|before then|previously|until then|formerly|prior to that)\s*,?\s*"
+    r"(?:it|that|this|they)\s+(?:was|were|had been|used to be)\s+|[,;]\s*(?:it|that|they)\s+used to be\s+)"
+    r"(?P<v>(?:\d+(?:[.,]\d+)*%?|\b(?:Dr|Mr|Mrs|Ms|St|Prof)\.|[^,;.!?\d])+?)(?=\s*(?:[,;.!?]|\bbut\b|\band\b|$))",
+    re.I)
+
+
+def hide_former(text: str) -> str:
+    """``text`` with the former values it names in passing hidden ("I take X since May, before that it was
+    [outdated]"): the sentence says itself that the value is no longer so, and a reader skimming the turn would
+    take the named value as the user's. The current value stays; the old one is left to history."""
+    return _FORMER.sub(lambda m: m.group("lead") + HIDDEN, text)
 
 
 def without_denials(text: str, phrases: tuple[str, ...] | list[str]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ._outdated import HIDDEN, RETRACTED, hide_in, states_already, without_denials
+from ._outdated import HIDDEN, RETRACTED, hide_former, hide_in, states_already, without_denials
 from .models import MemoryKind, MemoryRecord, MemoryStatus
 from .storage.base import MemoryFilter, Storage
 
@@ -69,8 +69,9 @@ class Replacements:
 
 def outdated_shown(r: MemoryRecord) -> MemoryRecord:
     """The record as the context shows it: an outdated turn without the phrases its marks hide (a denied value,
-    the figures of a thing that ended), a memory without the clauses that deny the value it replaced."""
-    text = r.text
+    the figures of a thing that ended), any turn without the former values it names in passing ("…, before that
+    it was X"), a memory without the clauses that deny the value it replaced."""
+    text = hide_former(r.text) if r.kind == MemoryKind.EPISODE else r.text
     marks = r.metadata.get("outdated", [])
     if r.kind == MemoryKind.EPISODE and marks:
         # a mark on a turn that itself says the value it is "outdated" by is a false mark: neither flag nor hide

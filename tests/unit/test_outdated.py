@@ -151,3 +151,17 @@ def test_a_short_new_value_named_in_passing_is_not_stated_already() -> None:
     # "Porto" is all a rule's value may hold: a turn naming it in passing still states the old city
     assert not states_already("user: I live in Lisbon, my sister is in Porto.", "Porto")
     assert not states_already("user: We flew to Oslo on 3 May.", "I am in Oslo now, since 3 May")
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("user: Our rent is 1,250 now, it used to be 1,100.", "user: Our rent is 1,250 now, it used to be [outdated]."),
+    ("user: My GP is Dr. Kim, before that it was Dr. Osei.", "user: My GP is Dr. Kim, before that it was [outdated]."),
+    ("user: I ride a Brompton; previously it was a Dahon, and I miss it.",
+     "user: I ride a Brompton; previously it was [outdated], and I miss it."),
+    ("user: Previously I lived in Graz.", "user: Previously I lived in Graz."),  # history told as history
+    ("user: before that it was fine", "user: before that it was fine"),  # no value stated beside it
+])
+def test_hide_former_hides_only_a_former_value_named_beside_the_current_one(text: str, want: str) -> None:
+    from goodmemory._outdated import hide_former
+
+    assert hide_former(text) == want

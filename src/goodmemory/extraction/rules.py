@@ -19,8 +19,10 @@ from ..merge import changes
 from ..models import Candidate, MemoryKind, Message
 from ..secrets import find_secrets
 from . import _patterns as P
+from ._accept import accept_candidate
 from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import EXPIRY_RULE, FACT_RULES
+from ._retract import retracted
 from ._rule_prefs import PREFERENCE_RULES
 from ._rule_profile import PROFILE_RULES
 from ._rule_tasks import (
@@ -98,8 +100,16 @@ class RuleExtractor:
                                   [prev.id or "", msg.id or ""])
                 if len(run.out) == before and prev is not None and prev.role == "assistant":
                     self._qa(prev, msg, src, run)
+                    # "ok set it to 30%": the user's acceptance binds the value the assistant proposed
+                    bound = accept_candidate(prev, msg, timestamp=ts, domain=ctx.domain) if len(run.out) == before \
+                        else None
+                    if bound is not None:
+                        run.out.append(bound)
                 if self.statements:
                     self._statements(msg, prev if len(run.out) == before else None, silent, ts, run)
+                # "forget the retirement plan": what the user takes back ends the memory that names it
+                run.out[before:] = retracted(run.out[before:], msg, ctx.existing, timestamp=ts, domain=ctx.domain,
+                                             earlier=run.out[:before])
                 nxt = next((m for m in msgs[i + 1 :] if m.role in ("user", "assistant")), None)
                 said = _check_statement(msg.content) if len(run.out) == before else None
                 if said and nxt is not None and nxt.role == "assistant" and P.CONFIRMATIONS.match(nxt.content):
