@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._replaced import drop_replaced
 from ._value_types import FAMILY_SORTS, acts_on_another, change_frame, sorts_of
 from .embeddings import Embedder
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
@@ -26,7 +27,6 @@ from .merge import (
     adds,
     attribute_slot,
     changes,
-    drop_replaced,
     ended_clauses,
     names_in,
     new_family_key,

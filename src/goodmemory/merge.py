@@ -53,7 +53,7 @@ from .taxonomy import (
 )
 
 __all__ = ["Earlier", "Plan", "SlotView", "WritePolicy", "adds", "attribute_slot", "replaced_values", "changes", "decide", "names_in", "normalize_value",
-           "drop_replaced", "ended_clauses", "new_family_key", "record_from_candidate"]
+           "ended_clauses", "new_family_key", "record_from_candidate"]
 
 
 @dataclass(frozen=True)
@@ -322,11 +322,6 @@ def _distinct_words(value: str) -> set[str]:
     return out
 
 
-def _new_words(clause: str, names: set[str]) -> set[str]:
-    """The naming words of ``clause`` that are neither the old value's nor words of change ("moved", "dropped")."""
-    return {w for w in _distinct_words(clause) - names if not _CHANGE.fullmatch(w) and not _AWAY.fullmatch(w)}
-
-
 def _values_in(text: str) -> set[str]:
     """The names and numbers of ``text`` (capitalised words after its first, words with a digit)."""
     return {w.lower().strip(".,") for i, w in enumerate(_NAME_WORD.findall(text))
@@ -448,17 +443,14 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
 _COMES = re.compile(r"(?:joined|switched|started|signed up|went over|took up|enrolled)\b", re.I)
 _CLAUSES = re.compile(rf",\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:(?:i|i'm|i've|we|we're|my|our|now)\b|"
                       rf"{_COMES.pattern}))", re.I)
-_CONTRAST = re.compile(r"\s*,?\s*\b(?:instead of|rather than|not)\s+(?:the |my |a |an )?[^,.;]+$", re.I)
-_FROM_TO = re.compile(r"\bfrom\s+(?:the |my |a |an )?[^,.;]+?\s+to\b", re.I)
+
 
 
 # the verbs by which a value goes away: _AWAY (it left, something may take its place) and _ENDED (it is over)
 # share them and differ only in their own words
 _GONE_VERBS = r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got rid of|gave away|passed away|retired"
 _AWAY = re.compile(rf"\b(?:{_GONE_VERBS}|dropped|finished|moved|traded)\b", re.I)
-_SUBJECT = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|my|our|it's|is|are)\b", re.I)
-_SWAP = re.compile(r"\b(traded|swapped|exchanged|replaced)\s+(?:in\s+)?(?:the |my |our |a |an )?[^,.;]+?\s+(?:in\s+)?"
-                   r"(for|with)\b", re.I)
+
 
 
 # what says a value ended with nothing in its place ("we split up", "I sold the van", "cancelled my gym")
@@ -478,23 +470,3 @@ def ended_clauses(said: str, names: set[str]) -> bool:
     name before "and I" is no clause of its own: "Jo and I split up")."""
     parts = [p for p in _CLAUSES.split(said) if p and len(p.split()) > 2]
     return bool(parts) and all(_ENDED.search(p) for p in parts) and not _new_values(said, names)
-
-
-def drop_replaced(value: str, old: Earlier) -> str:
-    """A statement's value without the value it replaces: "switched me from A to B" -> "switched me to B",
-    "traded the A in for a B" -> "traded it for a B", "I dropped A, I'm studying B now" -> "I'm studying B
-    now" (a clause that says what went away goes when a clause with a subject is left)."""
-    names = old.names()
-    v = _FROM_TO.sub("to", value) if names & _words(" ".join(_FROM_TO.findall(value))) else value
-    v = _SWAP.sub(lambda m: f"{m.group(1)} it {m.group(2)}", v)
-    parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
-    # a clause that says what went away goes, unless it names something new ("swimming moved to Monday")
-    # (when it went is no new value: "I left Acme in June, I'm freelancing now")
-    kept = [p for p in parts if not _AWAY.search(p) or (_new_values(p, names) if _ENDED.search(p) else _values_in(p) - names)
-            or (_new_words(p, names) and not _words(p) & names)]
-    if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) or _COMES.match(p) for p in kept):
-        v = ", ".join(kept)
-    m = _CONTRAST.search(v)
-    if m and _words(m.group(0)) & names and m.start() > 0:
-        v = v[: m.start()]
-    return v.strip(" ,;") or value

@@ -184,14 +184,15 @@ def test_an_ending_is_told_from_an_ending_with_a_new_value() -> None:
 
 
 def test_when_a_value_ended_is_dropped_with_the_clause_that_says_so() -> None:
-    from goodmemory.merge import drop_replaced
+    from goodmemory._replaced import drop_replaced
 
     old = Earlier(key="profile.employer", value="Quayside Press", similarity=0.5, at=AT, family_key="profile.employer")
     assert drop_replaced("I left Quayside Press in August and I'm teaching now", old) == "I'm teaching now"
 
 
 def test_a_clause_that_brings_the_new_value_stays_when_the_old_one_goes() -> None:
-    from goodmemory.merge import drop_replaced, ended_clauses
+    from goodmemory._replaced import drop_replaced
+    from goodmemory.merge import ended_clauses
 
     old = Earlier(key="fact.event.tidewater", value="I swim at Tidewater Baths", similarity=0.3, at=AT,
                   family_key="fact.event")
