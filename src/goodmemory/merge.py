@@ -425,6 +425,12 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
         return (family.key if statement else own_key), "first value of the attribute"
     if adds(said):
         return own_key, "an addition to a multi-valued attribute"
+    # a slot whose value is a name ("Eleni"), not a sentence about someone ("Mia is in Year 3")
+    about = next((e for e in earlier if len(e.value.split()) <= 3 and _only_subject(said, names_in(e, family, said))),
+                 None)
+    if about is not None:
+        # "Eleni wants a new sofa": the person the slot holds is the one acting, not a new value of the slot
+        return own_key, f"about {about.value!r}, who is its subject: no new value of their slot"
     # a statement naming an earlier value replaces it only when it says so ("we bought a used X, registration
     # due in March" names the other car's registration, and changes nothing of it)
     named = [e for e in earlier if names_in(e, family, said) and e.key != own_key
@@ -437,6 +443,21 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
         if best.similarity >= min_similarity:
             return slot_of(best.key), f"a change, most alike earlier statement ({best.similarity:.2f})"
     return own_key, "its own value of a multi-valued attribute"
+
+
+# what says a person or thing of a slot went away when it is the subject ("Noor left", "Rex died", "we split up")
+_GOES = re.compile(r"\b(?:quit|left|stopped|broke up|passed away|retired|split up|separated|divorced|died|escaped|"
+                   r"ran away|moved out|no longer|is gone)\b", re.I)
+
+
+def _only_subject(said: str, names: set[str]) -> bool:
+    """Whether ``said`` names ``names`` only as the subject of its clauses ("Tomasz is thinking about a new car",
+    "Tomasz's job ...") and no such clause says they went away."""
+    if not names:
+        return False
+    mentions = [p for p in re.split(r"[,;.!?]\s*|\s+(?:but|so)\s+", said) if _words(p) & names]
+    lead = lambda p: (_NAME_WORD.findall(p)[:1] or [""])[0].lower().removesuffix("'s")  # noqa: E731
+    return bool(mentions) and all(lead(p) in names and not _GOES.search(p) for p in mentions)
 
 
 # "I dropped A and joined B": a verb by which a value comes starts a clause of its own, "I" or not

@@ -199,3 +199,26 @@ def test_a_clause_that_brings_the_new_value_stays_when_the_old_one_goes() -> Non
     said = "I gave up Tidewater and joined the Kestrel Leisure club instead"
     assert drop_replaced(said, old) == "joined the Kestrel Leisure club instead"
     assert not ended_clauses(said, old.names())  # the second clause brings a value: no bare ending
+
+
+def test_a_person_named_as_the_subject_is_no_new_value_of_their_slot() -> None:
+    fam = family_by_name("relation")
+    earlier = [_e("relation.husband", "Tomasz", 0.2)]
+    for said in ("Tomasz is thinking about a new car", "Tomasz wants us to repaint the hallway now",
+                 "Tomasz's new job starts in March"):
+        key, why = attribute_slot(said, fam, "relation.tomasz_x", earlier, statement=True, has_value=True)
+        assert key == "relation.tomasz_x", (said, why)
+    # a slot holding a sentence about a person is changed by a newer sentence about them
+    note = [_e("fact.note.ivo", "Our son Ivo is in Year 5 at Linden Primary", 0.6)]
+    key, why = attribute_slot("Ivo moved up to Year 6 now", family_by_name("note"), "fact.note.ivo_y6", note,
+                              statement=True, has_value=True)
+    assert key == "fact.note.ivo", why
+
+
+def test_a_named_person_who_went_away_still_takes_their_slot() -> None:
+    fam = family_by_name("relation")
+    earlier = [_e("relation.girlfriend", "Noor", 0.2)]
+    for said in ("Noor and I broke up last spring", "Noor left me for someone else",
+                 "I'm no longer with Noor, we're friends now"):
+        key, why = attribute_slot(said, fam, "relation.noor_x", earlier, statement=True, has_value=True)
+        assert key == "relation.girlfriend", (said, why)
