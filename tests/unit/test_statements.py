@@ -222,3 +222,17 @@ def test_a_named_person_who_went_away_still_takes_their_slot() -> None:
                  "I'm no longer with Noor, we're friends now"):
         key, why = attribute_slot(said, fam, "relation.noor_x", earlier, statement=True, has_value=True)
         assert key == "relation.girlfriend", (said, why)
+
+
+def test_a_clause_that_only_mentions_the_replaced_value_leaves_the_value() -> None:
+    from goodmemory._replaced import drop_replaced
+
+    old = Earlier(key="fact.insurance.x", value="Our home insurance is with Parkway Mutual", similarity=0.5, at=AT,
+                  family_key="fact.insurance")
+    assert drop_replaced("Parkway doubled the premium, so the house is insured by Lantern now", old) \
+        == "the house is insured by Lantern now"
+    assert drop_replaced("I'm with Lantern these days, Parkway's staff were a nightmare to deal with", old) \
+        == "I'm with Lantern these days"
+    # a clause naming the old value beside a new one stays; nothing left without a new value: the whole value stays
+    assert drop_replaced("Lantern is cheaper than Parkway", old) == "Lantern is cheaper than Parkway"
+    assert drop_replaced("Parkway was awful, honestly", old) == "Parkway was awful, honestly"
