@@ -252,13 +252,15 @@ class AttributeIndex:
             placed.candidate.metadata["replaces"] = r.id
         return placed
 
-    def _alike_elsewhere(self, vec: np.ndarray, fam: KeyFamily, said: str) -> MemoryRecord | None:
+    def _alike_elsewhere(self, vec: np.ndarray, fam: KeyFamily, said: str, about_other: bool) -> MemoryRecord | None:
         """The earlier memory of another family a change is alike (values masked), if any: at
-        ``same_attribute_similarity`` (one of several values only when ``said`` adds nothing)."""
+        ``same_attribute_similarity`` (one of several values only when ``said`` adds nothing); what was said of
+        another person only for a change said of another person ("Baby Jo arrived" is no change of "our son Leo")."""
         best, best_sim = None, min(self.min_cross_similarity, self.same_attribute_similarity)
         for r in self.records:
             other = self._family_of(r.key)
             if other is None or other is fam or r.id not in self.rec_vec or r.id in self.added \
+                    or about_other != bool(r.metadata.get("other_subject")) \
                     or other.name in ("task", "procedure", "instruction") or (other.multi and adds(said)):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
@@ -347,7 +349,7 @@ class AttributeIndex:
                    and not (statement and r.id in self.added and not c.is_correction)]
         alike = None
         if not earlier and vec is not None and changes(said or c.value):
-            alike = self._alike_elsewhere(vec, fam, said or c.value)
+            alike = self._alike_elsewhere(vec, fam, said or c.value, bool(c.metadata.get("other_subject")))
         if alike is not None:
             fam = self._family_of(alike.key) or fam
             key: str | None = slot_of(alike.key)

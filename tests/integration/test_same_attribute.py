@@ -317,3 +317,15 @@ def test_a_switch_to_a_thing_one_uses_keeps_the_home_and_the_job(mem: GoodMemory
                                                                   after: str, kept: str) -> None:
     _say(mem, user, (T1, before), (T2, after))
     assert kept in " ".join(_active(mem, user))
+
+
+def test_news_of_the_user_does_not_replace_what_was_said_of_another_person(mem: GoodMemory) -> None:
+    _say(mem, "kids", (T1, "Our daughter Petra is nine."), (T2, "Baby Jonah arrived last week, so now there are five of us!"))
+    active = " ".join(_active(mem, "kids"))
+    assert "Petra" in active and "Jonah" in active
+
+
+def test_a_change_said_of_another_person_still_replaces_what_was_said_of_them(mem: GoodMemory) -> None:
+    _say(mem, "sis", (T1, "My sister Agata lives in Gdansk."), (T2, "My sister moved to Krakow now."))
+    active = " ".join(_active(mem, "sis"))
+    assert "Krakow" in active and "Gdansk" not in active
