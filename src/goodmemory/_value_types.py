@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import re
 
+from .extraction._patterns import CAR_MAKES
+
 __all__ = ["FAMILY_SORTS", "acts_on_another", "change_frame", "sorts_of"]
 
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
     "home_city": "home", "occupation": "title", "role": "title", "employer": "employer", "education": "school",
-    "tool": "tool", "bank": "bank",
+    "tool": "tool", "bank": "bank", "vehicle": "vehicle",
 }
 # no clinician sort: a user has several (a dentist, a GP), and "the new doctor wants ..." changes none of them
 
@@ -43,6 +45,10 @@ _TITLE_SAID = re.compile(
     rf"\b(?:work(?:ing)? as|job (?:is|as)|(?:job )?title|my role|position as|i'?m an?|i am an?|promoted|made me|became)"
     rf"\s+(?:an?\s+|the\s+|is\s+)?(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS})s?\b", re.I)
 
+# a make as it is written ("Kia", "BMW"); "Ram" is as often a person's name
+_MAKE_NAMES = {f for m in CAR_MAKES if m.isalpha() and m != "ram" for f in (m.capitalize(), m.upper() if len(m) <= 3 else "")
+               if f}
+
 # category nouns a user names the attribute by, and heads of names that say what they name
 _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "gym": re.compile(r"\b(?:gyms?|fitness|crossfit|leisure cent(?:re|er)s?|health club|sports club|workouts?)\b", re.I),
@@ -62,9 +68,14 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|employer|company|firm|job at|hired|joined|"
                            r"started at|on the payroll|employed)\b", re.I),
     "bank": re.compile(r"\b(?:bank|banks|banking|current account|checking account)\b", re.I),
+    # a make said as a name ("the new Kia", "a used Skoda"): a vehicle, whatever the sentence's verb
+    "vehicle": re.compile(rf"\b(?-i:{'|'.join(sorted(_MAKE_NAMES, key=len, reverse=True))})\b"),
+    # a set of pronouns is its own sort of value ("she/her", "he/they", "xe/xem")
+    "pronouns": re.compile(r"\bpronouns?\b|\b(?:she|he|they|xe|ze|fae|ey|it)/(?:her|hers|him|his|them|theirs|they|"
+                           r"she|he|xem|xyr|zir|hir|faer|em)\b", re.I),
 }
 # a sort whose names must be heard as names: an employer or a school is a proper name ("joined Acme")
-_NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home"])
+_NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home", "vehicle"])
 
 # the frames by which an attribute takes a new value: these are English, not any rule's wording
 _CHANGE_FRAME = re.compile(
