@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._replaced import drop_replaced
-from ._value_types import FAMILY_SORTS, acts_on_another, change_frame, sorts_of
+from ._value_types import FAMILY_SORTS, acts_on_another, change_frame, lacks_shape, sorts_of
 from .embeddings import Embedder
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
 from .keys import slot_of
@@ -152,10 +152,12 @@ class AttributeIndex:
         """The nearest family: its examples, or the user's own earlier statements of it (values masked)."""
         fams, owner, protos = _prototypes(self.embedder)
         vec = self.cand_vec[id(c)]
-        sims = protos @ vec
+        # a family whose values have a shape the statement lacks is not its family, however alike it reads
+        shapeless = {i for i, f in enumerate(fams) if lacks_shape(f.name, c.value)}
+        sims = np.where(np.isin(owner, list(shapeless)), -1.0, protos @ vec)
         best = int(np.argmax(sims))
         fam, score = fams[int(owner[best])], float(sims[best])
-        names = {f.name for f in fams}  # family names are unique; comparing the dataclasses field by field was slow
+        names = {f.name for i, f in enumerate(fams) if i not in shapeless}  # unique; comparing dataclasses was slow
         for r in self.records:
             f = self._family_of(r.key)
             if f is None or f.name not in names or r.id not in self.rec_vec:

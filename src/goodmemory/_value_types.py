@@ -18,7 +18,7 @@ import re
 
 from .extraction._patterns import CAR_MAKES
 
-__all__ = ["FAMILY_SORTS", "acts_on_another", "change_frame", "sorts_of"]
+__all__ = ["FAMILY_SORTS", "acts_on_another", "change_frame", "lacks_shape", "sorts_of"]
 
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
@@ -126,3 +126,17 @@ _ACTS_ON = re.compile(r"\b(?:moved|switched|took|sent|enrolled|put|transferred|s
 def acts_on_another(text: str) -> bool:
     """Whether the change is done to another person ("we moved him to X Academy"): the value is theirs."""
     return bool(_ACTS_ON.search(text))
+
+
+# families whose every value has a shape of its own: a sentence without one is no value of theirs ("I take the number
+# 14 bus" is no phone number, "ported my number over to X" names none)
+_SHAPES: dict[str, re.Pattern[str]] = {
+    "phone": re.compile(r"\+?\d(?:[\s().\-]*\d){6,}"),
+    "email": re.compile(r"[\w.+\-]+@[\w\-]+\.[\w.\-]+"),
+}
+
+
+def lacks_shape(family: str, text: str) -> bool:
+    """Whether ``text`` holds no value of the shape every value of ``family`` has (False for a family of no shape)."""
+    shape = _SHAPES.get(family)
+    return shape is not None and not shape.search(text)

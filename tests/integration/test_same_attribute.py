@@ -329,3 +329,11 @@ def test_a_change_said_of_another_person_still_replaces_what_was_said_of_them(me
     _say(mem, "sis", (T1, "My sister Agata lives in Gdansk."), (T2, "My sister moved to Krakow now."))
     active = " ".join(_active(mem, "sis"))
     assert "Krakow" in active and "Gdansk" not in active
+
+
+def test_a_statement_without_a_phone_number_is_not_filed_as_one(mem: GoodMemory) -> None:
+    _say(mem, "tram", (T1, "These days I take the number 22 tram to the office, it's quicker."))
+    keys = [r.key for r in mem.list(user_id="tram") if r.kind != MemoryKind.EPISODE]
+    assert keys and not any(k.startswith("contact.phone") for k in keys)
+    _say(mem, "tel", (T1, "Ring me on 07700 900321, that's the mobile."))
+    assert any(r.key.startswith("contact.phone") for r in mem.list(user_id="tel"))
