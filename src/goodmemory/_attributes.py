@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._replaced import drop_replaced
-from ._value_types import FAMILY_SORTS, acts_on_another, change_frame, lacks_shape, sorts_of
+from ._value_types import FAMILY_SORTS, acts_on_another, asked_now, change_frame, lacks_shape, sorts_of
 from .embeddings import Embedder
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
 from .keys import slot_of
@@ -243,6 +243,24 @@ class AttributeIndex:
                 best, best_sim = r, sim
         return (best, best_sim) if best is not None else None
 
+    def _asked_now(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
+        """The user's earlier memory an answer replaces because the question asked what that attribute is now
+        ("Which team are you on these days?" -> the memory that names a team), the most alike such memory."""
+        noun = asked_now(c.keywords) if c.keywords else None
+        vec = self.cand_vec.get(id(c))
+        if noun is None or vec is None or adds(c.value) or c.metadata.get("other_subject"):
+            return None
+        says = re.compile(rf"\b{re.escape(noun)}s?\b", re.I)
+        hits = [(float(self.rec_vec[r.id] @ vec), r) for r in self.records
+                if r.id in self.rec_vec and r.id not in self.added and not r.metadata.get("other_subject")
+                and (f := self._family_of(r.key)) is not None and f.name not in _NO_STATEMENTS
+                and normalize_value(r.value) != normalize_value(c.value)
+                and says.search(f"{r.metadata.get('said') or r.value} {r.text}")]
+        if not hits:
+            return None
+        sim, r = max(hits, key=lambda h: h[0])
+        return r, sim
+
     def _replacing(self, c: Candidate, r: MemoryRecord, sim: float, why: str = "") -> Placement:
         fam = self._family_of(r.key)
         assert fam is not None
@@ -290,6 +308,9 @@ class AttributeIndex:
             sort = None if corrects_latest else self._same_sort(c)
             if sort is not None:
                 return self._replacing(c, *sort, why=f"a change of a value of the same sort ({sort[1]:.2f} alike)")
+            asked = None if corrects_latest else self._asked_now(c)
+            if asked is not None:
+                return self._replacing(c, *asked, why="the answer to a question of what it is now")
             named = self._named_change(c.value, self.cand_vec.get(id(c)))
             # a change said without "I" ("the new flat is in Derby") may also change the value of the family it
             # plainly belongs to, when that family holds one value the user gave

@@ -18,7 +18,7 @@ import re
 
 from .extraction._patterns import CAR_MAKES
 
-__all__ = ["FAMILY_SORTS", "acts_on_another", "change_frame", "lacks_shape", "sorts_of"]
+__all__ = ["FAMILY_SORTS", "acts_on_another", "asked_now", "change_frame", "lacks_shape", "sorts_of"]
 
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
@@ -140,3 +140,23 @@ def lacks_shape(family: str, text: str) -> bool:
     """Whether ``text`` holds no value of the shape every value of ``family`` has (False for a family of no shape)."""
     shape = _SHAPES.get(family)
     return shape is not None and not shape.search(text)
+
+
+# a question that asks what holds now ("Which team are you on these days?", "What's your email now?") names the
+# attribute by its noun; its answer is that attribute's current value, whether or not the answer says "now"
+_ASKED_NOW = re.compile(r"\b(?:now|these days|nowadays|currently|at the moment|still|any ?more)\b", re.I)
+_ASKED_NOUN = re.compile(r"\b(?:which|what)(?:'s| is| are)?\s+(?:your\s+)?(?:kind of\s+|sort of\s+)?([a-z]{3,})\b|"
+                         r"\b(?:who|where)(?:'s| is| are)\s+your\s+([a-z]{3,})\b", re.I)
+_NOT_NOUNS = frozenset(["are", "is", "do", "does", "did", "was", "were", "can", "should", "would", "will", "the", "your",
+                        "kind", "sort", "time", "day", "else", "about", "you"])
+
+
+def asked_now(question: str) -> str | None:
+    """The noun of the user's own attribute ``question`` asks the current value of ("team" for "Which team are you
+    on these days?"), or None (no question of the present, none about the user: "which team does your sister lead")."""
+    if not _ASKED_NOW.search(question) or not re.search(r"\byour?\b", question, re.I) \
+            or re.search(r"\b(?:does|did|has|do)\s+your\s+\w+", question, re.I):
+        return None  # "Which team does your sister lead ...": the question is about another person
+    m = _ASKED_NOUN.search(question)
+    noun = (m.group(1) or m.group(2)).lower() if m else None
+    return noun if noun and noun not in _NOT_NOUNS else None

@@ -337,3 +337,20 @@ def test_a_statement_without_a_phone_number_is_not_filed_as_one(mem: GoodMemory)
     assert keys and not any(k.startswith("contact.phone") for k in keys)
     _say(mem, "tel", (T1, "Ring me on 07700 900321, that's the mobile."))
     assert any(r.key.startswith("contact.phone") for r in mem.list(user_id="tel"))
+
+
+def _answer(mem: GoodMemory, user: str, at: datetime, question: str, answer: str) -> None:
+    mem.remember([{"role": "assistant", "content": question}, {"role": "user", "content": answer}],
+                 user_id=user, session_id="qa", at=at)
+
+
+def test_an_answer_to_a_question_about_the_current_value_replaces_the_earlier_one(mem: GoodMemory) -> None:
+    _say(mem, "squad", (T1, "I'm in the logistics team at the depot."))
+    _answer(mem, "squad", T2, "Which team are you in these days?", "Customer onboarding, since January.")
+    _replaced(mem, "squad", "logistics", "onboarding")
+
+
+def test_an_answer_about_another_persons_thing_leaves_the_users_value(mem: GoodMemory) -> None:
+    _say(mem, "squad2", (T1, "I'm in the logistics team at the depot."))
+    _answer(mem, "squad2", T2, "Which team does your sister lead these days?", "The design team, since January.")
+    assert "logistics" in " ".join(_active(mem, "squad2"))
