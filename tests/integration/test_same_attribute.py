@@ -354,3 +354,11 @@ def test_an_answer_about_another_persons_thing_leaves_the_users_value(mem: GoodM
     _say(mem, "squad2", (T1, "I'm in the logistics team at the depot."))
     _answer(mem, "squad2", T2, "Which team does your sister lead these days?", "The design team, since January.")
     assert "logistics" in " ".join(_active(mem, "squad2"))
+
+
+def test_a_household_supplier_is_filed_as_a_provider_not_an_employer(mem: GoodMemory) -> None:
+    _say(mem, "util", (T1, "Our gas and electricity supplier is Lumen Power."))
+    keys = [r.key for r in mem.list(user_id="util") if r.kind != MemoryKind.EPISODE]
+    assert keys and all(k.startswith("fact.provider") for k in keys), keys
+    _say(mem, "util2", (T1, "I work at Lumen Power in the billing department."))
+    assert not any(r.key.startswith("fact.provider") for r in mem.list(user_id="util2"))
