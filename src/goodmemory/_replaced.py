@@ -17,6 +17,7 @@ from .merge import (
     Earlier,
     _distinct_words,
     _new_values,
+    _sort,
     _values_in,
     _words,
 )
@@ -47,10 +48,12 @@ def drop_replaced(value: str, old: Earlier) -> str:
     # (when it went is no new value: "I left Acme in June, I'm freelancing now")
     kept = [p for p in parts if not _AWAY.search(p) or (_new_values(p, names) if _ENDED.search(p) else _values_in(p) - names)
             or (_new_words(p, names) and not _words(p) & names)]
-    if any(_new_values(p, names) for p in kept):
-        # a clause that only mentions the old value ("Parkway doubled the premium", "the Civic went to my nephew")
-        # goes when a clause bringing a name or number of its own is left
-        kept = [p for p in kept if _new_values(p, names) or not {w.removesuffix("'s") for w in _words(p)} & names]
+    brought = {_sort(v) for p in kept for v in _new_values(p, names)}
+    # a clause that only mentions the old value ("Parkway doubled the premium", "the Civic went to my nephew") goes
+    # when a clause bringing a new value of that sort is left (a name for a name): a clause naming the item whose
+    # number changed ("Sakura cut the scope, it's 15,000 words now") says which item it is
+    kept = [p for p in kept if _new_values(p, names)
+            or not {_sort(w) for w in {w.removesuffix("'s") for w in _words(p)} & names} & brought]
     if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) or _COMES.match(p) for p in kept):
         v = ", ".join(kept)
     m = _CONTRAST.search(v)

@@ -236,3 +236,13 @@ def test_a_clause_that_only_mentions_the_replaced_value_leaves_the_value() -> No
     # a clause naming the old value beside a new one stays; nothing left without a new value: the whole value stays
     assert drop_replaced("Lantern is cheaper than Parkway", old) == "Lantern is cheaper than Parkway"
     assert drop_replaced("Parkway was awful, honestly", old) == "Parkway was awful, honestly"
+
+
+
+def test_a_clause_naming_the_item_whose_number_changed_stays() -> None:
+    from goodmemory._replaced import drop_replaced
+
+    old = Earlier(key="fact.note.lantern", value="New client, Lantern Press, user manuals, 14,000 words", similarity=0.5,
+                  at=AT, family_key="fact.note")
+    assert drop_replaced("Lantern Press asked for less, it's 12,000 words now, not 14,000", old) \
+        == "Lantern Press asked for less, it's 12,000 words now"
