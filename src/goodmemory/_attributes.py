@@ -23,6 +23,7 @@ from .embeddings import Embedder
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
 from .keys import slot_of
 from .merge import (
+    ABOUT_HELD_PERSON,
     Earlier,
     adds,
     attribute_slot,
@@ -386,6 +387,9 @@ class AttributeIndex:
                                       statement=statement, has_value=has_value, min_similarity=self.min_similarity)
         if key is None:
             return Placement(None, why)
+        if statement and why.startswith(ABOUT_HELD_PERSON):
+            # what the user says of their wife or their dentist is the user's words about them, like any other person
+            return self._placed(c, _NOTE, _note_key(c.value), score, why, [])
         if statement and not (changes(c.value) or c.is_correction) and score < self.strong_family_score:
             hit = [e for e in earlier if slot_of(e.key) == key]
             if hit and max(e.similarity for e in hit) < self.restatement_similarity \

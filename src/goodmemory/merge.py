@@ -52,7 +52,7 @@ from .taxonomy import (
     volatility_for,
 )
 
-__all__ = ["Earlier", "Plan", "SlotView", "WritePolicy", "adds", "attribute_slot", "replaced_values", "changes", "decide", "names_in", "normalize_value",
+__all__ = ["ABOUT_HELD_PERSON", "Earlier", "Plan", "SlotView", "WritePolicy", "adds", "attribute_slot", "replaced_values", "changes", "decide", "names_in", "normalize_value",
            "ended_clauses", "new_family_key", "record_from_candidate"]
 
 
@@ -401,6 +401,10 @@ def new_family_key(family: KeyFamily, value: str) -> str:
     return normalize_key(f"{family.key}.{slot_key(' '.join(words))}") if words else family.key
 
 
+# the reason attribute_slot gives a statement whose subject is the person a slot holds ("Eleni wants a new sofa")
+ABOUT_HELD_PERSON = "about the person a slot holds, not a new value of it"
+
+
 def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence[Earlier], *,
                    statement: bool, has_value: bool, min_similarity: float = 0.3) -> tuple[str | None, str]:
     """The slot a candidate of ``family`` goes to, given the family's active memories (pure).
@@ -430,7 +434,7 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
                  None)
     if about is not None:
         # "Eleni wants a new sofa": the person the slot holds is the one acting, not a new value of the slot
-        return own_key, f"about {about.value!r}, who is its subject: no new value of their slot"
+        return own_key, f"{ABOUT_HELD_PERSON} ({about.value!r} is its subject)"
     # a statement naming an earlier value replaces it only when it says so ("we bought a used X, registration
     # due in March" names the other car's registration, and changes nothing of it)
     named = [e for e in earlier if names_in(e, family, said) and e.key != own_key
@@ -447,7 +451,7 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
 
 # what says a person or thing of a slot went away when it is the subject ("Noor left", "Rex died", "we split up")
 _GOES = re.compile(r"\b(?:quit|left|stopped|broke up|passed away|retired|split up|separated|divorced|died|escaped|"
-                   r"ran away|moved out|no longer|is gone)\b", re.I)
+                   r"ran away|moved (?:out|on|away|to (?:another|a different|a new))|no longer|is gone)\b", re.I)
 
 
 def _only_subject(said: str, names: set[str]) -> bool:

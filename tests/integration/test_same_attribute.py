@@ -362,3 +362,12 @@ def test_a_household_supplier_is_filed_as_a_provider_not_an_employer(mem: GoodMe
     assert keys and all(k.startswith("fact.provider") for k in keys), keys
     _say(mem, "util2", (T1, "I work at Lumen Power in the billing department."))
     assert not any(r.key.startswith("fact.provider") for r in mem.list(user_id="util2"))
+
+
+
+def test_what_is_said_of_a_person_the_user_named_keeps_them_and_is_a_note(mem: GoodMemory) -> None:
+    _say(mem, "wife", (T1, "My wife is called Ilse."), (T2, "Ilse wants a bigger garden now."))
+    recs = [r for r in mem.list(user_id="wife") if r.kind != MemoryKind.EPISODE]
+    assert any(r.value == "Ilse" for r in recs)
+    said = next(r for r in recs if "garden" in r.value)
+    assert said.key.startswith("fact.note") and said.kind == MemoryKind.FACT

@@ -219,7 +219,7 @@ def test_a_named_person_who_went_away_still_takes_their_slot() -> None:
     fam = family_by_name("relation")
     earlier = [_e("relation.girlfriend", "Noor", 0.2)]
     for said in ("Noor and I broke up last spring", "Noor left me for someone else",
-                 "I'm no longer with Noor, we're friends now"):
+                 "I'm no longer with Noor, we're friends now", "Noor moved on to another firm"):
         key, why = attribute_slot(said, fam, "relation.noor_x", earlier, statement=True, has_value=True)
         assert key == "relation.girlfriend", (said, why)
 
