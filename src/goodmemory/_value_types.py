@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .extraction._patterns import CAR_MAKES
-
-__all__ = ["FAMILY_SORTS", "acts_on_another", "asked_now", "change_frame", "lacks_shape", "sorts_of"]
+__all__ = ["CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "asked_now", "change_frame", "lacks_shape", "sorts_of"]
 
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
@@ -45,6 +43,8 @@ _TITLE_SAID = re.compile(
     rf"\b(?:work(?:ing)? as|job (?:is|as)|(?:job )?title|my role|position as|i'?m an?|i am an?|promoted|made me|became)"
     rf"\s+(?:an?\s+|the\s+|is\s+)?(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS})s?\b", re.I)
 
+# vehicle makes (the rules read "I drive a X" by them too)
+CAR_MAKES = frozenset(["acura", "alfa", "audi", "bentley", "bmw", "buick", "cadillac", "chevrolet", "chevy", "chrysler", "citroen", "dacia", "dodge", "ferrari", "fiat", "ford", "genesis", "gmc", "honda", "hyundai", "infiniti", "jaguar", "jeep", "kia", "lamborghini", "lexus", "lincoln", "lucid", "maserati", "mazda", "mercedes", "mercedes-benz", "mini", "mitsubishi", "nissan", "opel", "peugeot", "polestar", "porsche", "ram", "renault", "rivian", "saab", "skoda", "subaru", "suzuki", "tesla", "toyota", "vauxhall", "volkswagen", "vw", "volvo", "ducati", "harley", "harley-davidson", "kawasaki", "yamaha", "vespa"])
 # a make as it is written ("Kia", "BMW"); "Ram" is as often a person's name
 _MAKE_NAMES = {f for m in CAR_MAKES if m.isalpha() and m != "ram" for f in (m.capitalize(), m.upper() if len(m) <= 3 else "")
                if f}
