@@ -437,7 +437,7 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
         return own_key, f"{ABOUT_HELD_PERSON} ({about.value!r} is its subject)"
     # a statement naming an earlier value replaces it only when it says so ("we bought a used X, registration
     # due in March" names the other car's registration, and changes nothing of it)
-    named = [e for e in earlier if _names_item(e, family, said) and e.key != own_key
+    named = [e for e in earlier if names_in(e, family, said) and e.key != own_key
              and (changed or not statement or replaced_values(e.value, said))]
     if named:
         best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
@@ -447,16 +447,6 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
         if best.similarity >= min_similarity:
             return slot_of(best.key), f"a change, most alike earlier statement ({best.similarity:.2f})"
     return own_key, "its own value of a multi-valued attribute"
-
-
-def _names_item(e: Earlier, family: KeyFamily, said: str) -> set[str]:
-    """The words of ``said`` that name the earlier value ``e``; a whole sentence ("my cardiologist Dr. Aoun wants
-    me to walk more") is named by one of its names or numbers or by two of its words ("the planning application"),
-    not by one shared word: "Karim wants me to move" shares a verb, not the item."""
-    named = names_in(e, family, said)
-    if len(e.value.split()) < 6 or len(named) >= 2:
-        return named
-    return named & {v.removesuffix("'s") for v in _values_in(e.value)}
 
 
 # what says a person or thing of a slot went away when it is the subject ("Noor left", "Rex died", "we split up")

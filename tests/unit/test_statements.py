@@ -246,15 +246,3 @@ def test_a_clause_naming_the_item_whose_number_changed_stays() -> None:
                   at=AT, family_key="fact.note")
     assert drop_replaced("Lantern Press asked for less, it's 12,000 words now, not 14,000", old) \
         == "Lantern Press asked for less, it's 12,000 words now"
-
-
-
-def test_a_sentence_is_named_by_its_names_and_numbers_not_by_a_shared_verb() -> None:
-    fam = family_by_name("note")
-    earlier = [_e("fact.note.okoro", "My physio Dr. Okoro wants me to stretch every morning before work", 0.3)]
-    key, why = attribute_slot("Tomas wants me to visit Lisbon in spring", fam, "fact.note.tomas", earlier,
-                              statement=True, has_value=True)
-    assert key == "fact.note.tomas", why
-    key, why = attribute_slot("Dr. Okoro moved my stretching to the evenings now", fam, "fact.note.x", earlier,
-                              statement=True, has_value=True)
-    assert key == "fact.note.okoro", why
