@@ -44,6 +44,7 @@ class Life:
     gone: list[str] = field(default_factory=list)
     ok: list[str] = field(default_factory=list)
     traps: list[str] = field(default_factory=list)
+    source: str = ""  # the corpus file it is written in (lives added later are scored apart with --by-file)
 
     @property
     def half(self) -> str:
@@ -77,7 +78,7 @@ def load_corpus(path: Path = CORPUS) -> list[Life]:
                               current=[str(v) for v in raw.get("current", [])],
                               gone=[str(v) for v in raw.get("gone", [])],
                               ok=[str(v) for v in raw.get("ok", [])],
-                              traps=[str(v) for v in raw.get("traps", [])]))
+                              traps=[str(v) for v in raw.get("traps", [])], source=f.stem))
     ids = [life.id for life in lives]
     dup = [i for i, n in Counter(ids).items() if n > 1]
     if dup:
@@ -172,7 +173,7 @@ def score_life(life: Life, active: list[Any], everything: list[Any]) -> dict[str
                          "right": right, "rule": r.metadata.get("rule") or r.source.extractor,
                          "family_score": r.metadata.get("family_score")})
     ok = not missing and not still and not never
-    return {"id": life.id, "attr": life.attr, "type": life.type, "half": life.half, "pass": ok,
+    return {"id": life.id, "attr": life.attr, "type": life.type, "half": life.half, "source": life.source, "pass": ok,
             "missing": missing, "still_active": still, "never_stored": never, "garbled": garbles,
             "memories": memories}
 
@@ -289,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "reports" / "write_eval" / "summary.json"))
     ap.add_argument("--show-failures", action="store_true", help="print each failing life (tune half only unless --half test)")
     ap.add_argument("--only", default=None, help="comma-separated life ids")
+    ap.add_argument("--by-file", action="store_true",
+                    help="also score each half per corpus file (lives written later, e.g. rare_w51, apart)")
     ap.add_argument("--cross", type=int, default=0, metavar="N",
                     help="also replay N pairs of unrelated lives of the half and count false supersedes")
     args = ap.parse_args(argv)
@@ -306,6 +309,9 @@ def main(argv: list[str] | None = None) -> int:
         if rows:
             report[half] = summarize(rows)
             print(f"{half:>4}: {_fmt(report[half])}")
+            if args.by_file:
+                for src in sorted({r["source"] for r in rows}):
+                    print(f"      {src}: {_fmt(summarize([r for r in rows if r['source'] == src]))}")
     if args.cross:
         cross = cross_pairs(half_lives, args.cross)
         report["cross"] = cross

@@ -17,16 +17,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._value_types import FAMILY_SORTS, acts_on_another, change_frame, sorts_of
+from ._replaced import drop_replaced
+from ._value_types import FAMILY_SORTS, acts_on_another, asked_now, change_frame, lacks_shape, sorts_of
 from .embeddings import Embedder
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
 from .keys import slot_of
 from .merge import (
+    ABOUT_HELD_PERSON,
     Earlier,
     adds,
     attribute_slot,
     changes,
-    drop_replaced,
     ended_clauses,
     names_in,
     new_family_key,
@@ -152,10 +153,12 @@ class AttributeIndex:
         """The nearest family: its examples, or the user's own earlier statements of it (values masked)."""
         fams, owner, protos = _prototypes(self.embedder)
         vec = self.cand_vec[id(c)]
-        sims = protos @ vec
+        # a family whose values have a shape the statement lacks is not its family, however alike it reads
+        shapeless = {i for i, f in enumerate(fams) if lacks_shape(f.name, c.value)}
+        sims = np.where(np.isin(owner, list(shapeless)), -1.0, protos @ vec)
         best = int(np.argmax(sims))
         fam, score = fams[int(owner[best])], float(sims[best])
-        names = {f.name for f in fams}  # family names are unique; comparing the dataclasses field by field was slow
+        names = {f.name for i, f in enumerate(fams) if i not in shapeless}  # unique; comparing dataclasses was slow
         for r in self.records:
             f = self._family_of(r.key)
             if f is None or f.name not in names or r.id not in self.rec_vec:
@@ -241,6 +244,24 @@ class AttributeIndex:
                 best, best_sim = r, sim
         return (best, best_sim) if best is not None else None
 
+    def _asked_now(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
+        """The user's earlier memory an answer replaces because the question asked what that attribute is now
+        ("Which team are you on these days?" -> the memory that names a team), the most alike such memory."""
+        noun = asked_now(c.keywords) if c.keywords else None
+        vec = self.cand_vec.get(id(c))
+        if noun is None or vec is None or adds(c.value) or c.metadata.get("other_subject"):
+            return None
+        says = re.compile(rf"\b{re.escape(noun)}s?\b", re.I)
+        hits = [(float(self.rec_vec[r.id] @ vec), r) for r in self.records
+                if r.id in self.rec_vec and r.id not in self.added and not r.metadata.get("other_subject")
+                and (f := self._family_of(r.key)) is not None and f.name not in _NO_STATEMENTS
+                and normalize_value(r.value) != normalize_value(c.value)
+                and says.search(f"{r.metadata.get('said') or r.value} {r.text}")]
+        if not hits:
+            return None
+        sim, r = max(hits, key=lambda h: h[0])
+        return r, sim
+
     def _replacing(self, c: Candidate, r: MemoryRecord, sim: float, why: str = "") -> Placement:
         fam = self._family_of(r.key)
         assert fam is not None
@@ -252,13 +273,15 @@ class AttributeIndex:
             placed.candidate.metadata["replaces"] = r.id
         return placed
 
-    def _alike_elsewhere(self, vec: np.ndarray, fam: KeyFamily, said: str) -> MemoryRecord | None:
+    def _alike_elsewhere(self, vec: np.ndarray, fam: KeyFamily, said: str, about_other: bool) -> MemoryRecord | None:
         """The earlier memory of another family a change is alike (values masked), if any: at
-        ``same_attribute_similarity`` (one of several values only when ``said`` adds nothing)."""
+        ``same_attribute_similarity`` (one of several values only when ``said`` adds nothing); what was said of
+        another person only for a change said of another person ("Baby Jo arrived" is no change of "our son Leo")."""
         best, best_sim = None, min(self.min_cross_similarity, self.same_attribute_similarity)
         for r in self.records:
             other = self._family_of(r.key)
             if other is None or other is fam or r.id not in self.rec_vec or r.id in self.added \
+                    or about_other != bool(r.metadata.get("other_subject")) \
                     or other.name in ("task", "procedure", "instruction") or (other.multi and adds(said)):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
@@ -286,6 +309,9 @@ class AttributeIndex:
             sort = None if corrects_latest else self._same_sort(c)
             if sort is not None:
                 return self._replacing(c, *sort, why=f"a change of a value of the same sort ({sort[1]:.2f} alike)")
+            asked = None if corrects_latest else self._asked_now(c)
+            if asked is not None:
+                return self._replacing(c, *asked, why="the answer to a question of what it is now")
             named = self._named_change(c.value, self.cand_vec.get(id(c)))
             # a change said without "I" ("the new flat is in Derby") may also change the value of the family it
             # plainly belongs to, when that family holds one value the user gave
@@ -347,7 +373,7 @@ class AttributeIndex:
                    and not (statement and r.id in self.added and not c.is_correction)]
         alike = None
         if not earlier and vec is not None and changes(said or c.value):
-            alike = self._alike_elsewhere(vec, fam, said or c.value)
+            alike = self._alike_elsewhere(vec, fam, said or c.value, bool(c.metadata.get("other_subject")))
         if alike is not None:
             fam = self._family_of(alike.key) or fam
             key: str | None = slot_of(alike.key)
@@ -361,6 +387,9 @@ class AttributeIndex:
                                       statement=statement, has_value=has_value, min_similarity=self.min_similarity)
         if key is None:
             return Placement(None, why)
+        if statement and why.startswith(ABOUT_HELD_PERSON):
+            # what the user says of their wife or their dentist is the user's words about them, like any other person
+            return self._placed(c, _NOTE, _note_key(c.value), score, why, [])
         if statement and not (changes(c.value) or c.is_correction) and score < self.strong_family_score:
             hit = [e for e in earlier if slot_of(e.key) == key]
             if hit and max(e.similarity for e in hit) < self.restatement_similarity \

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FAMILY_SORTS", "acts_on_another", "change_frame", "sorts_of"]
+__all__ = ["CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "asked_now", "change_frame", "lacks_shape", "sorts_of"]
 
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
     "home_city": "home", "occupation": "title", "role": "title", "employer": "employer", "education": "school",
-    "tool": "tool", "bank": "bank",
+    "tool": "tool", "bank": "bank", "vehicle": "vehicle",
 }
 # no clinician sort: a user has several (a dentist, a GP), and "the new doctor wants ..." changes none of them
 
@@ -43,6 +43,12 @@ _TITLE_SAID = re.compile(
     rf"\b(?:work(?:ing)? as|job (?:is|as)|(?:job )?title|my role|position as|i'?m an?|i am an?|promoted|made me|became)"
     rf"\s+(?:an?\s+|the\s+|is\s+)?(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS})s?\b", re.I)
 
+# vehicle makes (the rules read "I drive a X" by them too)
+CAR_MAKES = frozenset(["acura", "alfa", "audi", "bentley", "bmw", "buick", "cadillac", "chevrolet", "chevy", "chrysler", "citroen", "dacia", "dodge", "ferrari", "fiat", "ford", "genesis", "gmc", "honda", "hyundai", "infiniti", "jaguar", "jeep", "kia", "lamborghini", "lexus", "lincoln", "lucid", "maserati", "mazda", "mercedes", "mercedes-benz", "mini", "mitsubishi", "nissan", "opel", "peugeot", "polestar", "porsche", "ram", "renault", "rivian", "saab", "skoda", "subaru", "suzuki", "tesla", "toyota", "vauxhall", "volkswagen", "vw", "volvo", "ducati", "harley", "harley-davidson", "kawasaki", "yamaha", "vespa"])
+# a make as it is written ("Kia", "BMW"); "Ram" is as often a person's name
+_MAKE_NAMES = {f for m in CAR_MAKES if m.isalpha() and m != "ram" for f in (m.capitalize(), m.upper() if len(m) <= 3 else "")
+               if f}
+
 # category nouns a user names the attribute by, and heads of names that say what they name
 _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "gym": re.compile(r"\b(?:gyms?|fitness|crossfit|leisure cent(?:re|er)s?|health club|sports club|workouts?)\b", re.I),
@@ -62,9 +68,14 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|employer|company|firm|job at|hired|joined|"
                            r"started at|on the payroll|employed)\b", re.I),
     "bank": re.compile(r"\b(?:bank|banks|banking|current account|checking account)\b", re.I),
+    # a make said as a name ("the new Kia", "a used Skoda"): a vehicle, whatever the sentence's verb
+    "vehicle": re.compile(rf"\b(?-i:{'|'.join(sorted(_MAKE_NAMES, key=len, reverse=True))})\b"),
+    # a set of pronouns is its own sort of value ("she/her", "he/they", "xe/xem")
+    "pronouns": re.compile(r"\bpronouns?\b|\b(?:she|he|they|xe|ze|fae|ey|it)/(?:her|hers|him|his|them|theirs|they|"
+                           r"she|he|xem|xyr|zir|hir|faer|em)\b", re.I),
 }
 # a sort whose names must be heard as names: an employer or a school is a proper name ("joined Acme")
-_NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home"])
+_NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home", "vehicle"])
 
 # the frames by which an attribute takes a new value: these are English, not any rule's wording
 _CHANGE_FRAME = re.compile(
@@ -115,3 +126,37 @@ _ACTS_ON = re.compile(r"\b(?:moved|switched|took|sent|enrolled|put|transferred|s
 def acts_on_another(text: str) -> bool:
     """Whether the change is done to another person ("we moved him to X Academy"): the value is theirs."""
     return bool(_ACTS_ON.search(text))
+
+
+# families whose every value has a shape of its own: a sentence without one is no value of theirs ("I take the number
+# 14 bus" is no phone number, "ported my number over to X" names none)
+_SHAPES: dict[str, re.Pattern[str]] = {
+    "phone": re.compile(r"\+?\d(?:[\s().\-]*\d){6,}"),
+    "email": re.compile(r"[\w.+\-]+@[\w\-]+\.[\w.\-]+"),
+}
+
+
+def lacks_shape(family: str, text: str) -> bool:
+    """Whether ``text`` holds no value of the shape every value of ``family`` has (False for a family of no shape)."""
+    shape = _SHAPES.get(family)
+    return shape is not None and not shape.search(text)
+
+
+# a question that asks what holds now ("Which team are you on these days?", "What's your email now?") names the
+# attribute by its noun; its answer is that attribute's current value, whether or not the answer says "now"
+_ASKED_NOW = re.compile(r"\b(?:now|these days|nowadays|currently|at the moment|still|any ?more)\b", re.I)
+_ASKED_NOUN = re.compile(r"\b(?:which|what)(?:'s| is| are)?\s+(?:your\s+)?(?:kind of\s+|sort of\s+)?([a-z]{3,})\b|"
+                         r"\b(?:who|where)(?:'s| is| are)\s+your\s+([a-z]{3,})\b", re.I)
+_NOT_NOUNS = frozenset(["are", "is", "do", "does", "did", "was", "were", "can", "should", "would", "will", "the", "your",
+                        "kind", "sort", "time", "day", "else", "about", "you"])
+
+
+def asked_now(question: str) -> str | None:
+    """The noun of the user's own attribute ``question`` asks the current value of ("team" for "Which team are you
+    on these days?"), or None (no question of the present, none about the user: "which team does your sister lead")."""
+    if not _ASKED_NOW.search(question) or not re.search(r"\byour?\b", question, re.I) \
+            or re.search(r"\b(?:does|did|has|do)\s+your\s+\w+", question, re.I):
+        return None  # "Which team does your sister lead ...": the question is about another person
+    m = _ASKED_NOUN.search(question)
+    noun = (m.group(1) or m.group(2)).lower() if m else None
+    return noun if noun and noun not in _NOT_NOUNS else None

@@ -52,8 +52,8 @@ from .taxonomy import (
     volatility_for,
 )
 
-__all__ = ["Earlier", "Plan", "SlotView", "WritePolicy", "adds", "attribute_slot", "replaced_values", "changes", "decide", "names_in", "normalize_value",
-           "drop_replaced", "ended_clauses", "new_family_key", "record_from_candidate"]
+__all__ = ["ABOUT_HELD_PERSON", "Earlier", "Plan", "SlotView", "WritePolicy", "adds", "attribute_slot", "replaced_values", "changes", "decide", "names_in", "normalize_value",
+           "ended_clauses", "new_family_key", "record_from_candidate"]
 
 
 @dataclass(frozen=True)
@@ -322,11 +322,6 @@ def _distinct_words(value: str) -> set[str]:
     return out
 
 
-def _new_words(clause: str, names: set[str]) -> set[str]:
-    """The naming words of ``clause`` that are neither the old value's nor words of change ("moved", "dropped")."""
-    return {w for w in _distinct_words(clause) - names if not _CHANGE.fullmatch(w) and not _AWAY.fullmatch(w)}
-
-
 def _values_in(text: str) -> set[str]:
     """The names and numbers of ``text`` (capitalised words after its first, words with a digit)."""
     return {w.lower().strip(".,") for i, w in enumerate(_NAME_WORD.findall(text))
@@ -406,6 +401,10 @@ def new_family_key(family: KeyFamily, value: str) -> str:
     return normalize_key(f"{family.key}.{slot_key(' '.join(words))}") if words else family.key
 
 
+# the reason attribute_slot gives a statement whose subject is the person a slot holds ("Eleni wants a new sofa")
+ABOUT_HELD_PERSON = "about the person a slot holds, not a new value of it"
+
+
 def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence[Earlier], *,
                    statement: bool, has_value: bool, min_similarity: float = 0.3) -> tuple[str | None, str]:
     """The slot a candidate of ``family`` goes to, given the family's active memories (pure).
@@ -430,6 +429,12 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
         return (family.key if statement else own_key), "first value of the attribute"
     if adds(said):
         return own_key, "an addition to a multi-valued attribute"
+    # a slot whose value is a name ("Eleni"), not a sentence about someone ("Mia is in Year 3")
+    about = next((e for e in earlier if len(e.value.split()) <= 3 and _only_subject(said, names_in(e, family, said))),
+                 None)
+    if about is not None:
+        # "Eleni wants a new sofa": the person the slot holds is the one acting, not a new value of the slot
+        return own_key, f"{ABOUT_HELD_PERSON} ({about.value!r} is its subject)"
     # a statement naming an earlier value replaces it only when it says so ("we bought a used X, registration
     # due in March" names the other car's registration, and changes nothing of it)
     named = [e for e in earlier if names_in(e, family, said) and e.key != own_key
@@ -444,21 +449,33 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
     return own_key, "its own value of a multi-valued attribute"
 
 
+# what says a person or thing of a slot went away when it is the subject ("Noor left", "Rex died", "we split up")
+_GOES = re.compile(r"\b(?:quit|left|stopped|broke up|passed away|retired|split up|separated|divorced|died|escaped|"
+                   r"ran away|moved (?:out|on|away|to (?:another|a different|a new))|no longer|is gone)\b", re.I)
+
+
+def _only_subject(said: str, names: set[str]) -> bool:
+    """Whether ``said`` names ``names`` only as the subject of its clauses ("Tomasz is thinking about a new car",
+    "Tomasz's job ...") and no such clause says they went away."""
+    if not names:
+        return False
+    mentions = [p for p in re.split(r"[,;.!?]\s*|\s+(?:but|so)\s+", said) if _words(p) & names]
+    lead = lambda p: (_NAME_WORD.findall(p)[:1] or [""])[0].lower().removesuffix("'s")  # noqa: E731
+    return bool(mentions) and all(lead(p) in names and not _GOES.search(p) for p in mentions)
+
+
 # "I dropped A and joined B": a verb by which a value comes starts a clause of its own, "I" or not
 _COMES = re.compile(r"(?:joined|switched|started|signed up|went over|took up|enrolled)\b", re.I)
-_CLAUSES = re.compile(rf",\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:(?:i|i'm|i've|we|we're|my|our|now)\b|"
+_CLAUSES = re.compile(rf"(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:(?:i|i'm|i've|we|we're|my|our|now)\b|"
                       rf"{_COMES.pattern}))", re.I)
-_CONTRAST = re.compile(r"\s*,?\s*\b(?:instead of|rather than|not)\s+(?:the |my |a |an )?[^,.;]+$", re.I)
-_FROM_TO = re.compile(r"\bfrom\s+(?:the |my |a |an )?[^,.;]+?\s+to\b", re.I)
+
 
 
 # the verbs by which a value goes away: _AWAY (it left, something may take its place) and _ENDED (it is over)
 # share them and differ only in their own words
 _GONE_VERBS = r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got rid of|gave away|passed away|retired"
 _AWAY = re.compile(rf"\b(?:{_GONE_VERBS}|dropped|finished|moved|traded)\b", re.I)
-_SUBJECT = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|my|our|it's|is|are)\b", re.I)
-_SWAP = re.compile(r"\b(traded|swapped|exchanged|replaced)\s+(?:in\s+)?(?:the |my |our |a |an )?[^,.;]+?\s+(?:in\s+)?"
-                   r"(for|with)\b", re.I)
+
 
 
 # what says a value ended with nothing in its place ("we split up", "I sold the van", "cancelled my gym")
@@ -478,23 +495,3 @@ def ended_clauses(said: str, names: set[str]) -> bool:
     name before "and I" is no clause of its own: "Jo and I split up")."""
     parts = [p for p in _CLAUSES.split(said) if p and len(p.split()) > 2]
     return bool(parts) and all(_ENDED.search(p) for p in parts) and not _new_values(said, names)
-
-
-def drop_replaced(value: str, old: Earlier) -> str:
-    """A statement's value without the value it replaces: "switched me from A to B" -> "switched me to B",
-    "traded the A in for a B" -> "traded it for a B", "I dropped A, I'm studying B now" -> "I'm studying B
-    now" (a clause that says what went away goes when a clause with a subject is left)."""
-    names = old.names()
-    v = _FROM_TO.sub("to", value) if names & _words(" ".join(_FROM_TO.findall(value))) else value
-    v = _SWAP.sub(lambda m: f"{m.group(1)} it {m.group(2)}", v)
-    parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
-    # a clause that says what went away goes, unless it names something new ("swimming moved to Monday")
-    # (when it went is no new value: "I left Acme in June, I'm freelancing now")
-    kept = [p for p in parts if not _AWAY.search(p) or (_new_values(p, names) if _ENDED.search(p) else _values_in(p) - names)
-            or (_new_words(p, names) and not _words(p) & names)]
-    if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) or _COMES.match(p) for p in kept):
-        v = ", ".join(kept)
-    m = _CONTRAST.search(v)
-    if m and _words(m.group(0)) & names and m.start() > 0:
-        v = v[: m.start()]
-    return v.strip(" ,;") or value

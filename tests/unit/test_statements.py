@@ -184,17 +184,65 @@ def test_an_ending_is_told_from_an_ending_with_a_new_value() -> None:
 
 
 def test_when_a_value_ended_is_dropped_with_the_clause_that_says_so() -> None:
-    from goodmemory.merge import drop_replaced
+    from goodmemory._replaced import drop_replaced
 
     old = Earlier(key="profile.employer", value="Quayside Press", similarity=0.5, at=AT, family_key="profile.employer")
     assert drop_replaced("I left Quayside Press in August and I'm teaching now", old) == "I'm teaching now"
 
 
 def test_a_clause_that_brings_the_new_value_stays_when_the_old_one_goes() -> None:
-    from goodmemory.merge import drop_replaced, ended_clauses
+    from goodmemory._replaced import drop_replaced
+    from goodmemory.merge import ended_clauses
 
     old = Earlier(key="fact.event.tidewater", value="I swim at Tidewater Baths", similarity=0.3, at=AT,
                   family_key="fact.event")
     said = "I gave up Tidewater and joined the Kestrel Leisure club instead"
     assert drop_replaced(said, old) == "joined the Kestrel Leisure club instead"
     assert not ended_clauses(said, old.names())  # the second clause brings a value: no bare ending
+
+
+def test_a_person_named_as_the_subject_is_no_new_value_of_their_slot() -> None:
+    fam = family_by_name("relation")
+    earlier = [_e("relation.husband", "Tomasz", 0.2)]
+    for said in ("Tomasz is thinking about a new car", "Tomasz wants us to repaint the hallway now",
+                 "Tomasz's new job starts in March"):
+        key, why = attribute_slot(said, fam, "relation.tomasz_x", earlier, statement=True, has_value=True)
+        assert key == "relation.tomasz_x", (said, why)
+    # a slot holding a sentence about a person is changed by a newer sentence about them
+    note = [_e("fact.note.ivo", "Our son Ivo is in Year 5 at Linden Primary", 0.6)]
+    key, why = attribute_slot("Ivo moved up to Year 6 now", family_by_name("note"), "fact.note.ivo_y6", note,
+                              statement=True, has_value=True)
+    assert key == "fact.note.ivo", why
+
+
+def test_a_named_person_who_went_away_still_takes_their_slot() -> None:
+    fam = family_by_name("relation")
+    earlier = [_e("relation.girlfriend", "Noor", 0.2)]
+    for said in ("Noor and I broke up last spring", "Noor left me for someone else",
+                 "I'm no longer with Noor, we're friends now", "Noor moved on to another firm"):
+        key, why = attribute_slot(said, fam, "relation.noor_x", earlier, statement=True, has_value=True)
+        assert key == "relation.girlfriend", (said, why)
+
+
+def test_a_clause_that_only_mentions_the_replaced_value_leaves_the_value() -> None:
+    from goodmemory._replaced import drop_replaced
+
+    old = Earlier(key="fact.insurance.x", value="Our home insurance is with Parkway Mutual", similarity=0.5, at=AT,
+                  family_key="fact.insurance")
+    assert drop_replaced("Parkway doubled the premium, so the house is insured by Lantern now", old) \
+        == "the house is insured by Lantern now"
+    assert drop_replaced("I'm with Lantern these days, Parkway's staff were a nightmare to deal with", old) \
+        == "I'm with Lantern these days"
+    # a clause naming the old value beside a new one stays; nothing left without a new value: the whole value stays
+    assert drop_replaced("Lantern is cheaper than Parkway", old) == "Lantern is cheaper than Parkway"
+    assert drop_replaced("Parkway was awful, honestly", old) == "Parkway was awful, honestly"
+
+
+
+def test_a_clause_naming_the_item_whose_number_changed_stays() -> None:
+    from goodmemory._replaced import drop_replaced
+
+    old = Earlier(key="fact.note.lantern", value="New client, Lantern Press, user manuals, 14,000 words", similarity=0.5,
+                  at=AT, family_key="fact.note")
+    assert drop_replaced("Lantern Press asked for less, it's 12,000 words now, not 14,000", old) \
+        == "Lantern Press asked for less, it's 12,000 words now"

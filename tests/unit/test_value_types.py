@@ -78,3 +78,33 @@ def test_a_change_done_to_another_person_is_theirs() -> None:
 ])
 def test_a_change_frame_in_the_perfect_or_without_moved(text: str, sort: str) -> None:
     assert sort in change_frame(text)
+
+
+@pytest.mark.parametrize(("text", "sort"), [
+    ("Parking the new Renault Zoe at the station costs nothing", "vehicle"),
+    ("We swapped to a Subaru Outback now, the hatchback was too small", "vehicle"),
+    ("Please use xe/xem pronouns for me from now on", "pronouns"),
+    ("I go by he/they now", "pronouns"),
+])
+def test_a_vehicle_or_pronouns_change_is_read_from_the_make_or_the_pronoun_pair(text: str, sort: str) -> None:
+    assert sort in change_frame(text)
+
+
+def test_a_car_not_the_users_or_no_change_frames_no_vehicle_change() -> None:
+    assert change_frame("We hired a Peugeot 208 for the holiday") == frozenset()  # no frame of change
+    assert "vehicle" not in sorts_of("the ford across the river")  # no make named as a name
+    assert "pronouns" in sorts_of("my pronouns are she/her") and "vehicle" not in sorts_of("my pronouns are she/her")
+
+
+@pytest.mark.parametrize(("question", "noun"), [
+    ("Which choir are you singing with these days?", "choir"),
+    ("What's your locker number now?", "locker"),
+    ("Who's your physio at the moment?", "physio"),
+    ("Which choir does your brother sing in now?", None),  # another person's
+    ("Which choir would you like to join?", None),  # no question of what holds now
+    ("What are you doing these days?", None),  # no noun
+])
+def test_a_question_of_what_holds_now_names_its_attribute(question: str, noun: str | None) -> None:
+    from goodmemory._value_types import asked_now
+
+    assert asked_now(question) == noun

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .._value_types import CAR_MAKES  # noqa: F401  (read as P.CAR_MAKES by the rules)
 from ._dates import When, resolve_when
 from ._sentence_patterns import (  # noqa: F401  (the sentence level, read as P.X by the rules)
     CHANGE,
@@ -340,9 +341,6 @@ R_PLATE_BARE = re.compile(
 R_OWN_VEHICLE = re.compile(
     r"\bi (?:drive|own|have|just bought|bought|recently bought|leased|just leased|got|just got) (?:a|an|my) (?:new |used |old )?(?P<year>(?:19|20)\d{2}) (?P<veh>(?-i:[A-Z][\w\-]*(?: [A-Z0-9][\w\-]*){0,3}))",
     I,
-)
-CAR_MAKES = frozenset(
-    ["acura", "alfa", "audi", "bentley", "bmw", "buick", "cadillac", "chevrolet", "chevy", "chrysler", "citroen", "dacia", "dodge", "ferrari", "fiat", "ford", "genesis", "gmc", "honda", "hyundai", "infiniti", "jaguar", "jeep", "kia", "lamborghini", "lexus", "lincoln", "lucid", "maserati", "mazda", "mercedes", "mercedes-benz", "mini", "mitsubishi", "nissan", "opel", "peugeot", "polestar", "porsche", "ram", "renault", "rivian", "saab", "skoda", "subaru", "suzuki", "tesla", "toyota", "vauxhall", "volkswagen", "vw", "volvo", "ducati", "harley", "harley-davidson", "kawasaki", "yamaha", "vespa"]
 )
 PRODUCT = r"(?P<x>(?-i:[A-Z][\w\-]*(?: [A-Z0-9][\w\-]*){0,3}))(?P<tail> (?:credit card|card|laptop|phone|plan|policy))?"
 # card issuers, for a card chosen by product name only ("the Gold Card" in a conversation with Amex)

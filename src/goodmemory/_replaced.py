@@ -1,0 +1,62 @@
+"""A replacing statement's value without the value it replaces (pure; split out of ``merge``).
+
+"I left Quayside Press in August and I'm teaching now" replaces the employer: the memory's value is what
+holds now ("I'm teaching now"), while its text keeps the user's whole sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .merge import (
+    _AWAY,
+    _CHANGE,
+    _CLAUSES,
+    _COMES,
+    _ENDED,
+    Earlier,
+    _distinct_words,
+    _new_values,
+    _sort,
+    _values_in,
+    _words,
+)
+
+__all__ = ["drop_replaced"]
+
+_CONTRAST = re.compile(r"\s*,?\s*\b(?:instead of|rather than|not)\s+(?:the |my |a |an )?[^,.;]+$", re.I)
+_FROM_TO = re.compile(r"\bfrom\s+(?:the |my |a |an )?[^,.;]+?\s+to\b", re.I)
+_SUBJECT = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|my|our|it's|is|are)\b", re.I)
+_SWAP = re.compile(r"\b(traded|swapped|exchanged|replaced)\s+(?:in\s+)?(?:the |my |our |a |an )?[^,.;]+?\s+(?:in\s+)?"
+                   r"(for|with)\b", re.I)
+
+
+def _new_words(clause: str, names: set[str]) -> set[str]:
+    """The naming words of ``clause`` that are neither the old value's nor words of change ("moved", "dropped")."""
+    return {w for w in _distinct_words(clause) - names if not _CHANGE.fullmatch(w) and not _AWAY.fullmatch(w)}
+
+
+def drop_replaced(value: str, old: Earlier) -> str:
+    """A statement's value without the value it replaces: "switched me from A to B" -> "switched me to B",
+    "traded the A in for a B" -> "traded it for a B", "I dropped A, I'm studying B now" -> "I'm studying B
+    now" (a clause that says what went away goes when a clause with a subject is left)."""
+    names = old.names()
+    v = _FROM_TO.sub("to", value) if names & _words(" ".join(_FROM_TO.findall(value))) else value
+    v = _SWAP.sub(lambda m: f"{m.group(1)} it {m.group(2)}", v)
+    parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
+    # a clause that says what went away goes, unless it names something new ("swimming moved to Monday")
+    # (when it went is no new value: "I left Acme in June, I'm freelancing now")
+    kept = [p for p in parts if not _AWAY.search(p) or (_new_values(p, names) if _ENDED.search(p) else _values_in(p) - names)
+            or (_new_words(p, names) and not _words(p) & names)]
+    brought = {_sort(v) for p in kept for v in _new_values(p, names)}
+    # a clause that only mentions the old value ("Parkway doubled the premium", "the Civic went to my nephew") goes
+    # when a clause bringing a new value of that sort is left (a name for a name): a clause naming the item whose
+    # number changed ("Sakura cut the scope, it's 15,000 words now") says which item it is
+    kept = [p for p in kept if _new_values(p, names)
+            or not {_sort(w) for w in {w.removesuffix("'s") for w in _words(p)} & names} & brought]
+    if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) or _COMES.match(p) for p in kept):
+        v = ", ".join(kept)
+    m = _CONTRAST.search(v)
+    if m and _words(m.group(0)) & names and m.start() > 0:
+        v = v[: m.start()]
+    return v.strip(" ,;") or value
