@@ -36,9 +36,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--embedder", choices=("minilm", "hashing"), default="minilm")
     p.add_argument("--output", type=Path)
     p.add_argument("--store-dir", type=Path, help="write GoodMemory's stores once under DIR, re-read them after")
+    p.add_argument("--settings", default=None,
+                   help='with --store-dir: GoodMemoryConfig fields for the reads, as JSON, e.g. '
+                        '\'{"context_settings": {"dense_weight": 0.7}}\'')
     args = p.parse_args(argv)
     from goodmemory.embeddings import CachedEmbedder, HashingEmbedder, MiniLMEmbedder
 
+    from goodmemory.config import GoodMemoryConfig
+
+    if args.settings is not None and args.store_dir is None:
+        p.error("--settings needs --store-dir (the stores are written with the default config)")
+    read_config = GoodMemoryConfig(**json.loads(args.settings)) if args.settings else None
     embedder = CachedEmbedder(HashingEmbedder() if args.embedder == "hashing" else MiniLMEmbedder())
     budgets = [int(b) for b in args.budgets.split(",")]
     names = [n for n in args.systems.split(",") if n]
@@ -52,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         systems = make_systems(names, embedder, warn=lambda m: print(m, file=sys.stderr))
         if args.store_dir is not None:
             store = args.store_dir / f"{name}-{args.embedder}"
-            systems = [StoredGoodMemory(store, embedder) if s.name == "goodmemory" else s for s in systems]
+            systems = [StoredGoodMemory(store, embedder, read_config) if s.name == "goodmemory" else s for s in systems]
         res = run_read_sets(users, systems, budgets, progress=lambda m: print(m, file=sys.stderr, end="\r"))
         for s in systems:
             s.close()

@@ -238,3 +238,26 @@ def test_at_a_small_budget_the_nearest_turns_go_before_a_hits_polite_neighbours(
             assert {"hit", "race", "achilles", "past"} <= set(cited) and "a:1" not in cited, cited
     finally:
         m.close()
+
+
+def test_a_reply_said_in_every_session_takes_one_place_of_the_dense_floor(mem, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The same polite reply in every session ("Let me check what we can do.") took the first four places of the
+    dense list on the service set (MiniLM) and pushed the user's own turns down the fusion; the packing showed it
+    once anyway. The dense list fused now holds one record per text, the nearest."""
+    import goodmemory._read as read
+
+    facts = ["The boiler in the loft is a Worcester combi from 2014.", "The boiler pressure drops after I bleed radiators.",
+             "Our boiler service contract ends in May.", "The boiler makes a banging noise at six in the morning."]
+    for k, fact in enumerate(facts):
+        mem.remember([{"role": "user", "content": fact, "id": f"f{k}"}]
+                     + [{"role": "assistant", "content": "Let me check the boiler for you."},
+                        {"role": "user", "content": FILLER[k].format(d=f"day {k}")}] * 3,
+                     user_id="u1", session_id=f"s{k}", at=T0 + timedelta(days=k))
+    fused: list[list[list[str]]] = []
+    real = read.fuse_orders
+    monkeypatch.setattr(read, "fuse_orders", lambda lists, *a: fused.append(lists) or real(lists, *a))
+    mem.build_context("what about my boiler", user_id="u1", max_tokens=120)
+    text = {r.id: r.text for r in mem.list(user_id="u1")}
+    dense = [text[m] for m in fused[0][1]]
+    assert sum("Let me check the boiler" in t for t in dense) == 1, dense  # before: 12 of the list
+    assert len(dense) == len(set(dense)) and {f"user: {f}" for f in facts} <= set(dense)

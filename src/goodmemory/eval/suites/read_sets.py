@@ -80,8 +80,9 @@ class StoredGoodMemory(GoodMemorySystem):
     copy, so whatever a read writes never reaches the next run). Delete ``store_dir`` after a write-path change.
     """
 
-    def __init__(self, store_dir: Path, embedder: Any = None) -> None:
+    def __init__(self, store_dir: Path, embedder: Any = None, read_config: Any = None) -> None:
         super().__init__(embedder=embedder)
+        self.read_config = read_config  # a GoodMemoryConfig for the reads (the stores are written with the default)
         self.store_dir = Path(store_dir)
         self.store_dir.mkdir(parents=True, exist_ok=True)
         self._copies = tempfile.TemporaryDirectory(prefix="gm-read-")
@@ -103,7 +104,10 @@ class StoredGoodMemory(GoodMemorySystem):
         copy = Path(self._copies.name) / path.name
         shutil.copyfile(path, copy)
         self.url = f"sqlite:///{copy}"
-        self.memories[user_id] = self._new()
+        if self.read_config is None:
+            self.memories[user_id] = self._new()
+        else:
+            self.memories[user_id] = self._factory(self.url, embedder=self.embedder, config=self.read_config)
 
     def close(self) -> None:
         super().close()
