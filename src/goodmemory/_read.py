@@ -28,7 +28,7 @@ from .models import (
     RecallHit,
     RecallResult,
 )
-from .ranking import RankedHit, fuse_orders, rank
+from .ranking import RankedHit, fuse_orders, rank, speaker_of
 from .routing import Intent, QueryPlan, plan_query
 from .storage.base import ACTIVE_ONLY, MemoryFilter, Storage, TextQuery, VectorQuery, list_many
 from .text import terms
@@ -116,6 +116,18 @@ def _distinct_texts(records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
     for r in records:
         first.setdefault(r.text, r)
     return list(first.values())
+
+
+def _spoken_by(turns: list[MemoryRecord], names: set[str]) -> list[MemoryRecord]:
+    """The turns spoken by someone the question names, when anyone it names speaks in them; else all of them.
+
+    A question about a person in a conversation between people ("What activities has Melanie done with her
+    family?") is answered by what that person said: the other speaker's nearest turns ("How have your family been
+    supportive?") took places of the dense list and left the evidence further down. Turns of a user and an
+    assistant have no named speaker, so this never applies to them.
+    """
+    named = [r for r in turns if speaker_of(r.text) in names]
+    return named or turns
 
 
 def _is_statement(r: MemoryRecord) -> bool:
@@ -394,6 +406,8 @@ def run_build_context(
     # one place per distinct text: a reply said in every session ("Let me check what we can do.") took the first
     # four places of the dense list on the service set and pushed the user's turns down (the packing shows it once)
     distinct = _distinct_texts(turns)
+    if cc.dense_named_speakers and plan_names:
+        distinct = _spoken_by(distinct, plan_names)
     lists = [([r for r, _ in ranked_extra], cc.ranked_weight),
              (distinct[:cc.dense_fused_turns], cc.compact_dense_weight if compact and cc.dense_weight else cc.dense_weight),
              ([*profile, *style], cc.standing_weight), (about, cc.hinted_weight)]
