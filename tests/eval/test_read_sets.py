@@ -94,3 +94,19 @@ def test_a_stored_store_is_written_once_and_reads_identically(tmp_path: Path) ->
     assert stored.stat().st_mtime_ns == written  # the second run read a copy and wrote nothing
     # without the stored file the same data gets new record ids, and the block's text with them
     assert read(GoodMemorySystem(embedder=emb))[0] != read(GoodMemorySystem(embedder=emb))[0]
+
+
+def test_a_stored_store_reads_with_the_config_given_for_the_reads(tmp_path: Path) -> None:
+    from goodmemory.config import GoodMemoryConfig
+    from goodmemory.embeddings import HashingEmbedder
+    from goodmemory.eval.suites.read_sets import StoredGoodMemory
+
+    user, emb = _user(), HashingEmbedder()
+    case = user.cases[0]
+    texts = []
+    for cfg in (None, GoodMemoryConfig(context_settings={"compact_below_tokens": 0})):
+        s = StoredGoodMemory(tmp_path, emb, cfg)
+        s.load(user.user_id, user.sessions)
+        texts.append(s.context(user.user_id, case.question, 200, case.at).text)
+        s.close()
+    assert "## " not in texts[0] and "## " in texts[1]  # 200 tokens is compact (no headers) unless the reads say not
