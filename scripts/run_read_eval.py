@@ -1,7 +1,11 @@
 """Read-path eval on the unseen sets (fixtures/read_sets): GoodMemory beside the plain baselines, per half.
 
     OMP_NUM_THREADS=1 PYTHONPATH=src python scripts/run_read_eval.py [--sets preferences,service]
-        [--budgets 150,200,500,1000,2000] [--half tune|test|both] [--users N] [--output FILE]
+        [--budgets 150,200,500,1000,2000] [--half tune|test|both] [--users N] [--output FILE] [--store-dir DIR]
+
+--store-dir DIR: GoodMemory's stores are SQLite files under DIR/<set>/, written on the first run and re-read
+(from a fresh copy) by every later one, so that a read-path A/B compares identical records and ids. Delete DIR
+after any change to the write path or the embedder.
 
 Split rule (frozen, goodmemory.eval.suites.read_sets.half): sha256(case id), first byte even -> tune, odd ->
 test. Scores are gold recall: the share of a question's gold turns the context cites. full_context always
@@ -16,7 +20,7 @@ import sys
 from pathlib import Path
 
 from goodmemory.eval.suites.baselines import make_systems
-from goodmemory.eval.suites.read_sets import SETS, load_set, run_read_sets
+from goodmemory.eval.suites.read_sets import SETS, StoredGoodMemory, load_set, run_read_sets
 
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "read_sets"
 SYSTEMS = ("recent_window", "bm25_turns", "dense_turns", "full_context", "goodmemory")
@@ -31,9 +35,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--systems", default=",".join(SYSTEMS))
     p.add_argument("--embedder", choices=("minilm", "hashing"), default="minilm")
     p.add_argument("--output", type=Path)
+    p.add_argument("--store-dir", type=Path, help="write GoodMemory's stores once under DIR, re-read them after")
+    p.add_argument("--settings", default=None,
+                   help='with --store-dir: GoodMemoryConfig fields for the reads, as JSON, e.g. '
+                        '\'{"context_settings": {"dense_weight": 0.7}}\'')
     args = p.parse_args(argv)
     from goodmemory.embeddings import CachedEmbedder, HashingEmbedder, MiniLMEmbedder
 
+    from goodmemory.config import GoodMemoryConfig
+
+    if args.settings is not None and args.store_dir is None:
+        p.error("--settings needs --store-dir (the stores are written with the default config)")
+    read_config = GoodMemoryConfig(**json.loads(args.settings)) if args.settings else None
     embedder = CachedEmbedder(HashingEmbedder() if args.embedder == "hashing" else MiniLMEmbedder())
     budgets = [int(b) for b in args.budgets.split(",")]
     names = [n for n in args.systems.split(",") if n]
@@ -45,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
                 u.cases = [c for c in u.cases if c.half == args.half]
             users = [u for u in users if u.cases]
         systems = make_systems(names, embedder, warn=lambda m: print(m, file=sys.stderr))
+        if args.store_dir is not None:
+            store = args.store_dir / f"{name}-{args.embedder}"
+            systems = [StoredGoodMemory(store, embedder, read_config) if s.name == "goodmemory" else s for s in systems]
         res = run_read_sets(users, systems, budgets, progress=lambda m: print(m, file=sys.stderr, end="\r"))
         for s in systems:
             s.close()

@@ -28,7 +28,7 @@ from .models import (
     RecallHit,
     RecallResult,
 )
-from .ranking import RankedHit, fuse_orders, rank
+from .ranking import RankedHit, fuse_orders, rank, speaker_of
 from .routing import Intent, QueryPlan, plan_query
 from .storage.base import ACTIVE_ONLY, MemoryFilter, Storage, TextQuery, VectorQuery, list_many
 from .text import terms
@@ -108,6 +108,26 @@ def _ranked(
 
 def _raw_turn(r: MemoryRecord) -> bool:
     return r.kind == MemoryKind.EPISODE and not r.metadata.get("digest")
+
+
+def _distinct_texts(records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
+    """The first record of each text, in order."""
+    first: dict[str, MemoryRecord] = {}
+    for r in records:
+        first.setdefault(r.text, r)
+    return list(first.values())
+
+
+def _spoken_by(turns: list[MemoryRecord], names: set[str]) -> list[MemoryRecord]:
+    """The turns spoken by someone the question names, when anyone it names speaks in them; else all of them.
+
+    A question about a person in a conversation between people ("What activities has Melanie done with her
+    family?") is answered by what that person said: the other speaker's nearest turns ("How have your family been
+    supportive?") took places of the dense list and left the evidence further down. Turns of a user and an
+    assistant have no named speaker, so this never applies to them.
+    """
+    named = [r for r in turns if speaker_of(r.text) in names]
+    return named or turns
 
 
 def _is_statement(r: MemoryRecord) -> bool:
@@ -383,8 +403,13 @@ def run_build_context(
     # what the question is about: the facts of the families it names, and the open tasks when it asks what
     # is pending ("where were we", "to-do")
     about = [r for found in hinted for r in found if r.id in hinted_ids] + (loops if task else [])
+    # one place per distinct text: a reply said in every session ("Let me check what we can do.") took the first
+    # four places of the dense list on the service set and pushed the user's turns down (the packing shows it once)
+    distinct = _distinct_texts(turns)
+    if cc.dense_named_speakers and plan_names:
+        distinct = _spoken_by(distinct, plan_names)
     lists = [([r for r, _ in ranked_extra], cc.ranked_weight),
-             (turns[:cc.dense_fused_turns], cc.compact_dense_weight if compact and cc.dense_weight else cc.dense_weight),
+             (distinct[:cc.dense_fused_turns], cc.compact_dense_weight if compact and cc.dense_weight else cc.dense_weight),
              ([*profile, *style], cc.standing_weight), (about, cc.hinted_weight)]
     pool = {r.id: r for found, _ in lists for r in found}
     # a statement quotes one turn: it and the raw turn are one piece of evidence, so they fuse as one (the turn,
@@ -401,7 +426,7 @@ def run_build_context(
     # the dense list deeper than the fusion reads, in its own order after the fused lists: fused whole, the turns
     # a larger budget reads deeper would reorder what a smaller one packs (preferences tune, 1000 -> 2000 tokens:
     # 44 of 106 questions packed less at 2000)
-    for r in turns[cc.dense_fused_turns:] if cc.dense_weight else ():
+    for r in distinct[cc.dense_fused_turns:] if cc.dense_weight else ():
         if sum(e.tokens for e in order) > max_tokens:
             break
         add(r, 0.0)

@@ -20,7 +20,7 @@ from .routing import QueryPlan
 from .text import words
 from .verification import StalenessConfig, Verdict, assess
 
-__all__ = ["RECIPES", "RankedHit", "RetrievalConfig", "fuse_orders", "rank", "rrf", "score"]
+__all__ = ["RECIPES", "RankedHit", "RetrievalConfig", "fuse_orders", "rank", "rrf", "score", "speaker_of"]
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def _similarity(a: set[str], b: set[str]) -> float:
 _SPEAKER = re.compile(r"^([^:\n]{1,40}):")
 
 
-def _speaker(text: str) -> str | None:
+def speaker_of(text: str) -> str | None:
     """The speaker of a raw turn (episodes read "<name or role>: <text>"), lowercased."""
     m = _SPEAKER.match(text)
     return m.group(1).strip().lower() if m else None
@@ -138,7 +138,7 @@ def score(
     if r.kind == MemoryKind.EPISODE:
         # specific turns (ids, numbers, names) inform; "sounds good" does not
         terms["density"] = config.density_floor + config.density_weight * float(r.metadata.get("density", 0.5))
-        if plan.names and _speaker(r.text) in plan.names:
+        if plan.names and speaker_of(r.text) in plan.names:
             terms["speaker"] = config.speaker_boost
     # recency: decays with the memory's volatility, so stable facts stay put
     age_days = max(0.0, (now - r.event_time).total_seconds() / 86400.0)
@@ -167,7 +167,7 @@ def _explain(r: MemoryRecord, plan: QueryPlan, named: dict[str, float], marker: 
     if "kind" in named:
         out.append(f"kind {r.kind.value} x{named['kind']:.1f} for {plan.intent.value} intent")
     if "speaker" in named:
-        out.append(f"spoken by {_speaker(r.text)}, whom the question names")
+        out.append(f"spoken by {speaker_of(r.text)}, whom the question names")
     if "key_hint" in named:
         out.append(f"key {r.key} matches what the question is about")
     if "feedback" in named:

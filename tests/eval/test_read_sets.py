@@ -57,3 +57,56 @@ def test_gold_recall_and_the_runner_on_a_tiny_set() -> None:
     h = half("x")
     assert res["halves"][h]["1000"]["recent_window"]["recall"] == 1.0
     assert res["halves"][h]["10"]["recent_window"]["recall"] == 0.5  # only the newest turn fits
+
+
+def _user() -> ReadUser:
+    from datetime import datetime
+
+    t0 = datetime(2024, 3, 1, 9, 0)
+    said = ["I'm allergic to peanuts, so keep them out of anything you suggest.",
+            "Our flat is on the fourth floor and the lift is broken half the time.",
+            "I play the cello in a community orchestra on Thursdays."]
+    turns = [Turn(f"m{i}", role, text, t0) for i, (role, text) in enumerate(
+        (r, x) for s in said for r, x in (("user", s), ("assistant", "Noted, thanks for telling me.")))]
+    return ReadUser("u/1", [Session("s1", t0, turns)],
+                    [ReadCase("q", "What snack should I bring to rehearsal?", ("m0",), datetime(2024, 4, 1), "t")])
+
+
+def test_a_stored_store_is_written_once_and_reads_identically(tmp_path: Path) -> None:
+    from goodmemory.embeddings import HashingEmbedder
+    from goodmemory.eval.suites.baselines import GoodMemorySystem
+    from goodmemory.eval.suites.read_sets import StoredGoodMemory
+
+    user, emb = _user(), HashingEmbedder()
+    case = user.cases[0]
+
+    def read(system: GoodMemorySystem) -> tuple[str, list[str]]:
+        system.load(user.user_id, user.sessions)
+        ctx = system.context(user.user_id, case.question, 200, case.at)
+        system.close()
+        return ctx.text, ctx.cited
+
+    first = read(StoredGoodMemory(tmp_path, emb))
+    (stored,) = tmp_path.glob("*.sqlite")
+    written = stored.stat().st_mtime_ns
+    second = read(StoredGoodMemory(tmp_path, emb))
+    assert first == second and first[1]
+    assert stored.stat().st_mtime_ns == written  # the second run read a copy and wrote nothing
+    # without the stored file the same data gets new record ids, and the block's text with them
+    assert read(GoodMemorySystem(embedder=emb))[0] != read(GoodMemorySystem(embedder=emb))[0]
+
+
+def test_a_stored_store_reads_with_the_config_given_for_the_reads(tmp_path: Path) -> None:
+    from goodmemory.config import GoodMemoryConfig
+    from goodmemory.embeddings import HashingEmbedder
+    from goodmemory.eval.suites.read_sets import StoredGoodMemory
+
+    user, emb = _user(), HashingEmbedder()
+    case = user.cases[0]
+    texts = []
+    for cfg in (None, GoodMemoryConfig(context_settings={"compact_below_tokens": 0})):
+        s = StoredGoodMemory(tmp_path, emb, cfg)
+        s.load(user.user_id, user.sessions)
+        texts.append(s.context(user.user_id, case.question, 200, case.at).text)
+        s.close()
+    assert "## " not in texts[0] and "## " in texts[1]  # 200 tokens is compact (no headers) unless the reads say not

@@ -238,3 +238,72 @@ def test_at_a_small_budget_the_nearest_turns_go_before_a_hits_polite_neighbours(
             assert {"hit", "race", "achilles", "past"} <= set(cited) and "a:1" not in cited, cited
     finally:
         m.close()
+
+
+def test_a_reply_said_in_every_session_takes_one_place_of_the_dense_floor(mem, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The same polite reply in every session ("Let me check what we can do.") took the first four places of the
+    dense list on the service set (MiniLM) and pushed the user's own turns down the fusion; the packing showed it
+    once anyway. The dense list fused now holds one record per text, the nearest."""
+    import goodmemory._read as read
+
+    facts = ["The boiler in the loft is a Worcester combi from 2014.", "The boiler pressure drops after I bleed radiators.",
+             "Our boiler service contract ends in May.", "The boiler makes a banging noise at six in the morning."]
+    for k, fact in enumerate(facts):
+        mem.remember([{"role": "user", "content": fact, "id": f"f{k}"}]
+                     + [{"role": "assistant", "content": "Let me check the boiler for you."},
+                        {"role": "user", "content": FILLER[k].format(d=f"day {k}")}] * 3,
+                     user_id="u1", session_id=f"s{k}", at=T0 + timedelta(days=k))
+    fused: list[list[list[str]]] = []
+    real = read.fuse_orders
+    monkeypatch.setattr(read, "fuse_orders", lambda lists, *a: fused.append(lists) or real(lists, *a))
+    mem.build_context("what about my boiler", user_id="u1", max_tokens=120)
+    text = {r.id: r.text for r in mem.list(user_id="u1")}
+    dense = [text[m] for m in fused[0][1]]
+    assert sum("Let me check the boiler" in t for t in dense) == 1, dense  # before: 12 of the list
+    assert len(dense) == len(set(dense)) and {f"user: {f}" for f in facts} <= set(dense)
+
+
+def _dense_fused(mem, monkeypatch, question: str, **kw) -> list[str]:  # type: ignore[no-untyped-def]
+    """The texts of the dense list build_context fuses for ``question``."""
+    import goodmemory._read as read
+
+    fused: list[list[list[str]]] = []
+    real = read.fuse_orders
+    monkeypatch.setattr(read, "fuse_orders", lambda lists, *a: fused.append(lists) or real(lists, *a))
+    user = kw.pop("user_id", "u1")
+    mem.build_context(question, user_id=user, max_tokens=kw.pop("max_tokens", 400))
+    text = {r.id: r.text for r in mem.list(user_id=user)}
+    return [text[m] for m in fused[-1][1]]
+
+
+def test_a_question_naming_a_speaker_keeps_that_speakers_turns_in_the_dense_list(monkeypatch) -> None:
+    """Two named people talking: the question about Priya's hobbies is answered by what Priya said, and Tomas's
+    questions about hobbies ("What hobbies keep you busy?") sat near it in the dense list."""
+    m = create_good_memory("sqlite://", embedder=FakeEmbedder(), clock=FrozenClock(T0 + timedelta(days=60)))
+    try:
+        talk = [("Tomas", "What hobbies keep you busy these days, Priya?"), ("Priya", "Mostly pottery and bouldering."),
+                ("Tomas", "My hobbies are woodwork and chess."), ("Priya", "I also started a choir on Tuesdays."),
+                ("Tomas", "Do your hobbies leave you any free weekends?"), ("Priya", "Not many, honestly.")]
+        m.remember([{"role": "user", "content": f"{who}: {said}", "name": who} for who, said in talk],
+                   user_id="u1", session_id="s1", at=T0)
+        dense = _dense_fused(m, monkeypatch, "What hobbies does Priya have?")
+        assert len(dense) == 3 and all(t.startswith("Priya: ") for t in dense), dense  # before: Tomas's too
+        off = create_good_memory("sqlite://", embedder=FakeEmbedder(), clock=FrozenClock(T0 + timedelta(days=60)),
+                                 config={"context_settings": {"dense_named_speakers": False}})
+        try:
+            off.remember([{"role": "user", "content": f"{who}: {said}", "name": who} for who, said in talk],
+                         user_id="u1", session_id="s1", at=T0)
+            assert any("Tomas" in t for t in _dense_fused(off, monkeypatch, "What hobbies does Priya have?"))
+        finally:
+            off.close()
+    finally:
+        m.close()
+
+
+def test_a_named_person_who_never_speaks_leaves_the_dense_list_whole(mem, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A user talking to an assistant about their sister: no turn is Anna's, so no turn is dropped."""
+    mem.remember([{"role": "user", "content": "My sister Anna is visiting in June."},
+                  {"role": "assistant", "content": "Lovely, shall I plan something for Anna's visit?"},
+                  {"role": "user", "content": "Yes, she likes museums."}], user_id="u1", session_id="s1", at=T0)
+    dense = _dense_fused(mem, monkeypatch, "What does Anna like?")
+    assert len(dense) == 3, dense
