@@ -540,23 +540,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             # every timed call embeds its query: templates that differ only in names ("a flight to Oslo" /
             # "... to Lima") embed the same text once names are left out, and the cache would answer
             uncached = mem.embedder.clear
-            with GcPauses() as gc_pauses:
-                recall_ms, _ = _time_calls(lambda q, d: mem.recall(q, user_id=USER_ID, domain=d), q_recall,
-                                           "recall", progress, before=uncached)
-                ctx_ms, ctxs = _time_calls(
-                    lambda q, d: mem.build_context(q, user_id=USER_ID, domain=d, max_tokens=args.max_tokens),
-                    q_ctx, "build_context", progress, before=uncached)
+
+            def reads(label: str) -> tuple[list[float], list[float], list[Any], GcPauses]:
+                with GcPauses() as pauses:
+                    r_ms, _ = _time_calls(lambda q, d: mem.recall(q, user_id=USER_ID, domain=d), q_recall,
+                                          f"recall{label}", progress, before=uncached)
+                    c_ms, contexts = _time_calls(
+                        lambda q, d: mem.build_context(q, user_id=USER_ID, domain=d, max_tokens=args.max_tokens),
+                        q_ctx, f"build_context{label}", progress, before=uncached)
+                return r_ms, c_ms, contexts, pauses
+
+            recall_ms, ctx_ms, ctxs, gc_pauses = reads("")
             # the same calls again after goodmemory.tune_process() (gc.collect + gc.freeze: what is alive now,
             # the model included, is no longer walked by full collections), undone afterwards so what follows is
             # measured as before; the same queries, the embedder cache cleared before each call as above
             tuned = goodmemory.tune_process(mem)
             try:
-                with GcPauses() as gc_tuned:
-                    recall_tuned_ms, _ = _time_calls(lambda q, d: mem.recall(q, user_id=USER_ID, domain=d), q_recall,
-                                                     "recall (tuned)", progress, before=uncached)
-                    ctx_tuned_ms, _ = _time_calls(
-                        lambda q, d: mem.build_context(q, user_id=USER_ID, domain=d, max_tokens=args.max_tokens),
-                        q_ctx, "build_context (tuned)", progress, before=uncached)
+                recall_tuned_ms, ctx_tuned_ms, _, gc_tuned = reads(" (tuned)")
             finally:
                 gc.unfreeze()
             tokens = [c.tokens for c in ctxs]
