@@ -56,7 +56,7 @@ RESTATED = [
 
 
 def _stored(tmp_path: Path, name: str, storage: Any, monkeypatch: pytest.MonkeyPatch,
-            sessions: list[list[tuple[str, str]]] = SESSIONS) -> list[str]:
+            sessions: list[list[tuple[str, str]]] = SESSIONS, query: str | None = None) -> list[str]:
     rng = random.Random(7)
     monkeypatch.setattr(uuid, "uuid4", lambda: uuid.UUID(int=rng.getrandbits(128), version=4))
     clock = FrozenClock(T0)
@@ -66,6 +66,8 @@ def _stored(tmp_path: Path, name: str, storage: Any, monkeypatch: pytest.MonkeyP
         clock.set(at)
         mem.remember([{"role": r, "content": c} for r, c in turns], user_id="u", session_id=f"s{i}", at=at,
                      domain="life" if i % 2 else None)
+    if query is not None:  # the read side borrows too (the replacements an outdated turn's flag names)
+        assert "8:10" in mem.build_context(query, user_id="u").text
     records = sorted(mem.storage.list("u"), key=lambda r: (r.kind.value, r.key, r.text, r.status.value))
     mem.close()
     names = {r.id: f"ID{i}" for i, r in enumerate(records)}
@@ -86,7 +88,8 @@ def test_sqlite_stores_what_the_reference_adapter_stores(tmp_path: Path, monkeyp
     from goodmemory.storage import _common
 
     _common.forget_parsed()
-    fast = _stored(tmp_path, "a", f"sqlite:///{tmp_path / 'a.db'}", monkeypatch, SESSIONS + RESTATED)
+    fast = _stored(tmp_path, "a", f"sqlite:///{tmp_path / 'a.db'}", monkeypatch, SESSIONS + RESTATED,
+                   "When does our ferry leave?")
     kept = dict(_common._PARSED)
     reference = _stored(tmp_path, "m", "memory://", monkeypatch, SESSIONS + RESTATED)
     # the marks' reads (the borrowed ones) ran: a turn other than the old value's own is marked
