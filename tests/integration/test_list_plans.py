@@ -74,3 +74,23 @@ def test_a_few_rows_by_session_or_key_are_read_through_their_index(tmp_path: Pat
     got, want, plan = _listed_with_plan(tmp_path, flt, limit)
     assert got == want and got
     assert f"INDEX {index} " in plan, plan
+
+
+def test_lists_by_key_and_prefix_of_one_shape_share_a_statement_and_answer_their_own_values(tmp_path: Path) -> None:
+    store = SQLStorage(f"sqlite:///{tmp_path / 'bound.db'}")
+    store.write("u", WriteBatch(inserts=_records()))
+    seen: list[str] = []
+    event.listen(store.engine, "before_cursor_execute", lambda *a: seen.append(a[2]))
+    try:
+        for keys, prefix in [(("episode.s1:6", "episode.s4:9"), "episode.s2:"), (("episode.s0:0", "episode.s3:13"),
+                                                                                  "episode.s4:")]:
+            requests = [(MemoryFilter(statuses=None, keys=keys), None),
+                        (MemoryFilter(statuses=None, key_prefix=prefix), None)]
+            got = store.list_many("u", requests)
+            want = [store.list("u", f, limit=n) for f, n in requests]
+            assert [[r.id for r in g] for g in got] == [[r.id for r in w] for w in want]
+            assert got[0] and got[1] and all(r.key.startswith(prefix) for r in got[1])
+    finally:
+        store.close()
+    unions = [s for s in seen if "UNION ALL" in s]
+    assert len(unions) == 2 and unions[0] == unions[1]  # one statement, the values bound

@@ -107,10 +107,16 @@ def memory_row(r: MemoryRecord) -> dict[str, Any]:
     }
 
 
+def prefix_bounds(prefix: str) -> tuple[str, str]:
+    """The strings starting with ``prefix`` are those from the first bound (inclusive) to the second (exclusive)."""
+    return prefix, prefix + "\U0010ffff"
+
+
 def key_range(column: Any, prefix: str) -> list[Any]:
     """``key`` starts with ``prefix`` as a range, which a (user_id, key) index serves under binary
     collation (SQLite). Databases with linguistic collations pass their own condition."""
-    return [column >= prefix, column < prefix + "\U0010ffff"]
+    lo, hi = prefix_bounds(prefix)
+    return [column >= lo, column < hi]
 
 
 def where(user_id: Any, flt: MemoryFilter,
@@ -201,9 +207,9 @@ class StatementCache:
                    select_for: Callable[[Any, MemoryFilter, int | None], Any]) -> tuple[Any, dict[str, Any]]:
         """A statement answering ``requests`` (see :func:`list_union`) and its parameters."""
         if not cacheable(*(f for f, _ in requests)):
-            return list_union(requests, lambda f, n: select_for(user_id, f, n)), {}
+            return list_union(requests, lambda f, n, _i: select_for(user_id, f, n)), {}
         stmt = self.get(("list", tuple(requests)),
-                        lambda: list_union(requests, lambda f, n: select_for(user_param(), f, n)))
+                        lambda: list_union(requests, lambda f, n, _i: select_for(user_param(), f, n)))
         return stmt, {USER_PARAM: user_id}
 
 
@@ -220,17 +226,18 @@ def cacheable(*filters: MemoryFilter) -> bool:
 
 
 def list_union(requests: Sequence[tuple[MemoryFilter, int | None]],
-               select_for: Callable[[MemoryFilter, int | None], Any]) -> Any:
+               select_for: Callable[[MemoryFilter, int | None, int], Any]) -> Any:
     """One ``UNION ALL`` statement for several lists: each branch tagged with its request's index.
 
-    ``select_for`` gives a branch's ``SELECT data, created_at, id ... ORDER BY ... LIMIT``; its order
+    ``select_for(filter, limit, index)`` gives a branch's ``SELECT data, created_at, id ... ORDER BY ... LIMIT``
+    (the index names the branch's own bound parameters where it binds them); its order
     is restored by :func:`split_lists` (a union does not promise to keep it).
     """
     from sqlalchemy import literal, select, union_all
 
     branches = []
     for i, (flt, limit) in enumerate(requests):
-        sub = select_for(flt, limit).subquery()
+        sub = select_for(flt, limit, i).subquery()
         branches.append(select(literal(i).label("q"), *sub.c))
     return union_all(*branches) if len(branches) > 1 else branches[0]
 

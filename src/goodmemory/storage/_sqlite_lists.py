@@ -14,16 +14,20 @@ from typing import Any
 from sqlalchemy import bindparam, column, func, literal_column, select
 
 from . import _schema as S
-from ._common import where
+from ._common import key_range, prefix_bounds, where
 from .base import MemoryFilter
 
-__all__ = ["list_index", "list_select"]
+__all__ = ["bound_params", "list_index", "list_select", "shape"]
 
 
 def list_select(user_id: Any, flt: MemoryFilter, limit: int | None, *, ids_param: bool = False,
-                keys_param: bool = False) -> Any:
-    """The ``SELECT data, created_at, id`` of a list. ``ids_param``: the ids come as one JSON array bound to ``gm_ids`` (any number of them); ``keys_param``:
-    the keys as a list bound to ``gm_keys``."""
+                keys_param: bool = False, bind_suffix: str | None = None) -> Any:
+    """The ``SELECT data, created_at, id`` of a list. ``ids_param``: the ids come as one JSON array bound to
+    ``gm_ids`` (any number of them); ``keys_param``: the keys as a list bound to ``gm_keys``. ``bind_suffix``:
+    the keys and the key prefix are bound, as ``gm_keys<suffix>`` and ``gm_lo<suffix>``/``gm_hi<suffix>``
+    (see :func:`bound_params`), so one statement serves every list of the filter's shape."""
+    if bind_suffix is not None:
+        keys_param = flt.keys is not None
     c = S.memories.c
     selective = (flt.keys is not None or flt.memory_ids is not None or flt.key_prefix is not None
                  or flt.kinds is not None)
@@ -39,10 +43,13 @@ def list_select(user_id: Any, flt: MemoryFilter, limit: int | None, *, ids_param
     if flt.most_important_first:
         order = [func.json_extract(c.data, "$.importance").desc(), func.json_extract(c.data, "$.confidence").desc(),
                  c.id]
+    sfx = bind_suffix or ""
+    by_prefix: Any = key_range if bind_suffix is None else (
+        lambda col, _p: [col >= bindparam(f"gm_lo{sfx}"), col < bindparam(f"gm_hi{sfx}")])
     conds = where(user_id, replace(flt, memory_ids=None if ids_param else flt.memory_ids,
-                                   keys=None if keys_param else flt.keys))
+                                   keys=None if keys_param else flt.keys), by_prefix)
     if keys_param:
-        conds.append(c.key.in_(bindparam("gm_keys", expanding=True)))
+        conds.append(c.key.in_(bindparam(f"gm_keys{sfx}", expanding=True)))
     if ids_param:
         conds.append(c.id.in_(select(column("value")).select_from(func.json_each(bindparam("gm_ids")))))
     if flt.memory_ids is not None:
@@ -78,3 +85,19 @@ def list_index(flt: MemoryFilter, limit: int | None, *, ids_param: bool = False)
             and flt.newest_first and limit is not None):
         return None
     return "gm_mem_user_kind_domain" if flt.domain is not None else "gm_mem_user_kind"
+
+
+def shape(flt: MemoryFilter) -> MemoryFilter:
+    """``flt`` without the values :func:`list_select` binds under ``bind_suffix``: the key of its statement."""
+    return replace(flt, keys=None if flt.keys is None else (), key_prefix=None if flt.key_prefix is None else "")
+
+
+def bound_params(flt: MemoryFilter, suffix: str) -> dict[str, Any]:
+    """The values of ``flt`` that :func:`list_select` binds under ``bind_suffix=suffix``."""
+    out: dict[str, Any] = {}
+    if flt.keys is not None:
+        out[f"gm_keys{suffix}"] = list(flt.keys)
+    if flt.key_prefix is not None:
+        out[f"gm_lo{suffix}"], out[f"gm_hi{suffix}"] = prefix_bounds(flt.key_prefix)
+    return out
+

@@ -59,6 +59,7 @@ from ._common import (
     delete_rows,
     event_rows,
     forget_parsed,
+    list_union,
     load_user_hasher,
     memory_row,
     new_turn_keys,
@@ -83,7 +84,7 @@ from ._sqlite import (
     scrub_file,
     top_k,
 )
-from ._sqlite_lists import list_select
+from ._sqlite_lists import bound_params, list_select, shape
 from ._tags import tagged_ids, write_tags
 from ._text import choose_terms, fts5_match, search_body
 from ._url import redact_url
@@ -357,7 +358,16 @@ class SQLStorage:
         return [read_record(r[0]) for r in rows]
 
     def list_many(self, user_id: str, requests: Sequence[ListRequest]) -> builtins.list[builtins.list[MemoryRecord]]:
-        stmt, params = self._statements.list_union(user_id, requests, self._list_select)
+        if any(f.memory_ids is not None for f, _ in requests):
+            stmt, params = self._statements.list_union(user_id, requests, self._list_select)
+        else:
+            # remember reads a call's slots as one union of lists by key and by key prefix: building it cost ~2x
+            # running it, so keys and prefixes are bound and one statement serves every call of the same shape
+            stmt = self._statements.get(("bound", tuple((shape(f), n) for f, n in requests)), lambda: list_union(
+                requests, lambda f, n, i: list_select(user_param(), f, n, bind_suffix=f"_{i}")))
+            params = {USER_PARAM: user_id}
+            for i, (f, _) in enumerate(requests):
+                params.update(bound_params(f, f"_{i}"))
         with self._conn() as conn:
             rows = conn.execute(stmt, params).all()
         return split_lists(rows, requests)
