@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from ._outdated import HIDDEN, RETRACTED, hide_former, hide_in, states_already, without_denials
 from .models import MemoryKind, MemoryRecord, MemoryStatus
-from .storage.base import MemoryFilter, Storage
+from .storage.base import MemoryFilter, Storage, borrowed_reads
 
 __all__ = ["Replacements", "outdated_shown"]
 
@@ -30,7 +30,9 @@ class Replacements:
         missing = tuple(dict.fromkeys(i for i in ids if i and i not in self._records))
         if not missing:
             return []
-        found = self._storage.list(self._user_id, MemoryFilter(statuses=None, memory_ids=missing))
+        # only read here (status, value, denials, the next link), never handed out: borrowed, not copied
+        with borrowed_reads():
+            found = self._storage.list(self._user_id, MemoryFilter(statuses=None, memory_ids=missing))
         self._records.update(dict.fromkeys(missing))
         self._records.update((r.id, r) for r in found)
         return found

@@ -17,6 +17,7 @@ KEYS = (
     "build_context_p95_ms", "tokens_per_context", "bytes_per_memory", "peak_rss_mb", "bruteforce_p50_ms",
     "bruteforce_p95_ms", "memories", "messages", "storage", "seed", "remember_call_p50_ms", "remember_call_p95_ms",
     "remember_last10pct_msgs_per_s", "remember_msgs_per_cpu_s", "embed_share_of_remember", "second_instance_p50_ms",
+    "recall_tuned_p50_ms", "recall_tuned_p95_ms", "build_context_tuned_p50_ms", "build_context_tuned_p95_ms",
 )
 
 
@@ -47,6 +48,9 @@ def test_bench_quick_writes_json_and_table(tmp_path: Path) -> None:
     assert gc_["collections"] >= gc_["full"] >= 0 and gc_["collections"] > 0
     assert gc_["max_pause_ms"] >= 0 and gc_["total_pause_ms"] >= gc_["max_pause_ms"]
     assert "GC pauses while reads were timed" in proc.stdout
+    # the same reads after goodmemory.tune_process(): labelled apart, with what it froze
+    assert data["gc_during_reads_tuned"]["frozen_objects"] > 0
+    assert "recall p50 / p95 after tune_process()" in proc.stdout and "GC pauses after tune_process()" in proc.stdout
 
 
 def test_gc_pauses_records_collections() -> None:

@@ -46,7 +46,9 @@ def _rows(conn: Any) -> dict[str, str]:
 
 
 def _make_v9_with_legacy_metadata(conn: Any) -> tuple[list[str], dict[str, str]]:
-    """What a v9 store with those values is: v10 adds no table, column or index, only rewrites ``data``."""
+    """What a v9 store with those values is: v10 adds no table, column or index, only rewrites ``data``; v11
+    adds one index."""
+    conn.execute(text("DROP INDEX gm_mem_user_kind_domain"))
     rows = _rows(conn)
     facts = sorted(mid for mid, data in rows.items()
                    if json.loads(data)["kind"] != MemoryKind.EPISODE and json.loads(data)["user_id"] == "u1")
@@ -103,7 +105,7 @@ def test_a_v9_sqlite_file_migrates_its_metadata_to_the_typed_form(tmp_path: Path
     caplog.set_level(logging.WARNING, logger="goodmemory.storage")
     with _open(f"sqlite:///{db}") as mem:
         with mem.storage.engine.connect() as conn:
-            assert S.current_version(conn) == S.SCHEMA_VERSION == 10
+            assert S.current_version(conn) == S.SCHEMA_VERSION == 11
             _check_migrated(conn, picked, before, caplog)
         _check_expiry(mem, picked)
 
@@ -126,7 +128,7 @@ def test_a_v9_postgres_schema_migrates_its_metadata_to_the_typed_form(pg_schema:
     with _open(store) as mem:
         with engine.begin() as conn:
             conn.execute(text(f'SET LOCAL search_path TO "{pg_schema}"'))
-            assert conn.execute(text("SELECT value FROM gm_meta WHERE name = 'schema_version'")).scalar() == "10"
+            assert conn.execute(text("SELECT value FROM gm_meta WHERE name = 'schema_version'")).scalar() == "11"
             _check_migrated(conn, picked, before, caplog)
         _check_expiry(mem, picked)
     store.close()

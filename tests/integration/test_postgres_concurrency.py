@@ -316,9 +316,9 @@ def test_sqlite_upgrades_a_v1_database_and_refuses_a_newer_one(tmp_path: Path) -
     finally:
         s.close()
     with engine.begin() as conn:
-        assert S.current_version(conn) == S.SCHEMA_VERSION == 10
+        assert S.current_version(conn) == S.SCHEMA_VERSION == 11
         assert {"gm_mem_user_created", "gm_tomb_user", "gm_mem_user_kind", "gm_mem_user_session",
-                "gm_mem_user_recent", "gm_tags_mem"} <= _index_names(conn)
+                "gm_mem_user_recent", "gm_tags_mem", "gm_mem_user_kind_domain"} <= _index_names(conn)
         conn.execute(text("UPDATE gm_meta SET value = '99' WHERE name = 'schema_version'"))
     with pytest.raises(SchemaVersionError, match="99"):
         SQLStorage(url)
@@ -394,9 +394,9 @@ def test_postgres_upgrades_a_v1_database_and_refuses_a_newer_one() -> None:
         finally:
             s.close()
         with engine.begin() as conn:
-            assert S.current_version(conn) == S.SCHEMA_VERSION == 10
+            assert S.current_version(conn) == S.SCHEMA_VERSION == 11
             assert {"gm_mem_user_created", "gm_tomb_user", "gm_one_active_slot", "gm_mem_tsv", "gm_mem_user_kind",
-                    "gm_mem_user_session", "gm_mem_user_recent", "gm_tags_mem"} <= _index_names(conn)
+                    "gm_mem_user_session", "gm_mem_user_recent", "gm_tags_mem", "gm_mem_user_kind_domain"} <= _index_names(conn)
             conn.execute(text("UPDATE gm_meta SET value = '99' WHERE name = 'schema_version'"))
         with pytest.raises(SchemaVersionError, match="99"):
             PostgresStorage(PG_URL, schema=schema)
@@ -435,7 +435,7 @@ def test_postgres_v4_full_text_is_reindexed_with_stems() -> None:
         finally:
             s.close()
         with engine.connect() as conn:
-            assert S.current_version(conn) == S.SCHEMA_VERSION == 10
+            assert S.current_version(conn) == S.SCHEMA_VERSION == 11
     finally:
         with engine.begin() as conn:
             conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))

@@ -47,8 +47,9 @@ def _check_after(mem: Any, before: dict[str, Any]) -> None:
 
 
 def _downgrade_to_v8(conn: Any) -> None:
-    """What a v8 store is: v9 minus the tag table (v9 adds nothing else)."""
+    """What a v8 store is: v9 minus the tag table (v9 adds nothing else, v10 no table or index), minus v11's index."""
     conn.execute(text("DROP TABLE gm_memory_tags"))
+    conn.execute(text("DROP INDEX gm_mem_user_kind_domain"))
     conn.execute(text("UPDATE gm_meta SET value = '8' WHERE name = 'schema_version'"))
 
 

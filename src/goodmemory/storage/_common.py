@@ -26,7 +26,7 @@ from ..errors import DimensionMismatchError, InvalidInputError, SlotConflictErro
 from ..models import MemoryKind, MemoryRecord, new_id
 from . import _schema as S
 from ._tags import delete_tags, tag_condition
-from .base import DeleteCounts, MemoryEvent, MemoryFilter, WriteBatch, slot_scope
+from .base import BORROWING, DeleteCounts, MemoryEvent, MemoryFilter, WriteBatch, slot_scope
 
 __all__ = ["UserHasher", "check_batch", "forget_parsed", "read_record", "delete_rows", "tombstone", "load_user_hasher", "check_bulk_batch", "check_new_turns", "chunks", "event_rows", "key_range", "memory_row",
            "new_turn_keys", "tombstone_dicts", "where"]
@@ -107,10 +107,16 @@ def memory_row(r: MemoryRecord) -> dict[str, Any]:
     }
 
 
+def prefix_bounds(prefix: str) -> tuple[str, str]:
+    """The strings starting with ``prefix`` are those from the first bound (inclusive) to the second (exclusive)."""
+    return prefix, prefix + "\U0010ffff"
+
+
 def key_range(column: Any, prefix: str) -> list[Any]:
     """``key`` starts with ``prefix`` as a range, which a (user_id, key) index serves under binary
     collation (SQLite). Databases with linguistic collations pass their own condition."""
-    return [column >= prefix, column < prefix + "\U0010ffff"]
+    lo, hi = prefix_bounds(prefix)
+    return [column >= lo, column < hi]
 
 
 def where(user_id: Any, flt: MemoryFilter,
@@ -201,9 +207,9 @@ class StatementCache:
                    select_for: Callable[[Any, MemoryFilter, int | None], Any]) -> tuple[Any, dict[str, Any]]:
         """A statement answering ``requests`` (see :func:`list_union`) and its parameters."""
         if not cacheable(*(f for f, _ in requests)):
-            return list_union(requests, lambda f, n: select_for(user_id, f, n)), {}
+            return list_union(requests, lambda f, n, _i: select_for(user_id, f, n)), {}
         stmt = self.get(("list", tuple(requests)),
-                        lambda: list_union(requests, lambda f, n: select_for(user_param(), f, n)))
+                        lambda: list_union(requests, lambda f, n, _i: select_for(user_param(), f, n)))
         return stmt, {USER_PARAM: user_id}
 
 
@@ -220,17 +226,18 @@ def cacheable(*filters: MemoryFilter) -> bool:
 
 
 def list_union(requests: Sequence[tuple[MemoryFilter, int | None]],
-               select_for: Callable[[MemoryFilter, int | None], Any]) -> Any:
+               select_for: Callable[[MemoryFilter, int | None, int], Any]) -> Any:
     """One ``UNION ALL`` statement for several lists: each branch tagged with its request's index.
 
-    ``select_for`` gives a branch's ``SELECT data, created_at, id ... ORDER BY ... LIMIT``; its order
+    ``select_for(filter, limit, index)`` gives a branch's ``SELECT data, created_at, id ... ORDER BY ... LIMIT``
+    (the index names the branch's own bound parameters where it binds them); its order
     is restored by :func:`split_lists` (a union does not promise to keep it).
     """
     from sqlalchemy import literal, select, union_all
 
     branches = []
     for i, (flt, limit) in enumerate(requests):
-        sub = select_for(flt, limit).subquery()
+        sub = select_for(flt, limit, i).subquery()
         branches.append(select(literal(i).label("q"), *sub.c))
     return union_all(*branches) if len(branches) > 1 else branches[0]
 
@@ -247,29 +254,38 @@ _PARSED_LOCK = threading.Lock()
 def _thaw(value: Any) -> Any:
     """A fresh copy of a JSON value's containers (what ``copy.deepcopy`` does for JSON, several times faster)."""
     if isinstance(value, dict):  # scalars are kept without a call each: most values of a record's metadata
-        return {k: (_thaw(v) if isinstance(v, dict | list) else v) for k, v in value.items()}
+        return {k: (_thaw(v) if isinstance(v, _CONTAINERS) else v) for k, v in value.items()}
     if isinstance(value, list):
-        return [(_thaw(v) if isinstance(v, dict | list) else v) for v in value]
+        return [(_thaw(v) if isinstance(v, _CONTAINERS) else v) for v in value]
     return value
 
 
+_CONTAINERS = (dict, list)  # a tuple: isinstance with ``dict | list`` is ~2x slower, on every metadata value
 _SCALARS = (str, int, float, bool, datetime, Enum, type(None))
-_MUTABLE_FIELDS: dict[type, tuple[str, ...]] = {}
+_FLAT, _DEEP = 0, 1
+_MUTABLE_FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}
 
 
-def _mutable_fields(cls: type[BaseModel]) -> tuple[str, ...]:
+def _is_scalar(ann: Any) -> bool:
+    args = get_args(ann) if get_origin(ann) in (Union, UnionType) else (ann,)
+    return all(isinstance(a, type) and issubclass(a, _SCALARS) for a in args)
+
+
+def _mutable_fields(cls: type[BaseModel]) -> tuple[tuple[str, int], ...]:
     """The fields of ``cls`` whose values may be containers or models (all but str/number/bool/datetime/enum,
-    optional or not): only these need copying, found once per class from the annotations."""
-    names = _MUTABLE_FIELDS.get(cls)
-    if names is None:
+    optional or not), each with how it is copied: ``_FLAT`` for a ``list[<scalar>]`` (a shallow copy shares
+    nothing mutable: a record's message ids, tags, conflicts), ``_DEEP`` for the rest. Found once per class."""
+    plan = _MUTABLE_FIELDS.get(cls)
+    if plan is None:
         out = []
         for name, f in cls.model_fields.items():
             ann = f.annotation
-            args = get_args(ann) if get_origin(ann) in (Union, UnionType) else (ann,)
-            if not all(isinstance(a, type) and issubclass(a, _SCALARS) for a in args):
-                out.append(name)
-        names = _MUTABLE_FIELDS[cls] = tuple(out)
-    return names
+            if _is_scalar(ann):
+                continue
+            flat = get_origin(ann) is list and len(get_args(ann)) == 1 and _is_scalar(get_args(ann)[0])
+            out.append((name, _FLAT if flat else _DEEP))
+        plan = _MUTABLE_FIELDS[cls] = tuple(out)
+    return plan
 
 
 def _fresh(model: Any) -> Any:
@@ -280,11 +296,13 @@ def _fresh(model: Any) -> Any:
     cls = type(model)
     out = object.__new__(cls)
     state = model.__dict__.copy()
-    for name in _mutable_fields(cls):
+    for name, how in _mutable_fields(cls):
         v = state[name]
-        if isinstance(v, BaseModel):
+        if how == _FLAT and type(v) is list:
+            state[name] = v.copy()
+        elif isinstance(v, BaseModel):
             state[name] = _fresh(v)
-        elif isinstance(v, list | dict):
+        elif isinstance(v, _CONTAINERS):
             state[name] = _thaw(v)
     setattr_ = object.__setattr__
     setattr_(out, "__dict__", state)
@@ -304,7 +322,8 @@ def forget_parsed() -> None:
 
 
 def read_record(data: str | bytes) -> MemoryRecord:
-    """A stored record (its JSON from our own table), as a record the caller may change freely."""
+    """A stored record (its JSON from our own table), as a record the caller may change freely (inside
+    ``base.borrowed_reads``: the parsed record itself, which the caller must not change)."""
     key = data if isinstance(data, str) else data.decode("utf-8")
     with _PARSED_LOCK:
         hit = _PARSED.get(key)
@@ -316,7 +335,7 @@ def read_record(data: str | bytes) -> MemoryRecord:
             _PARSED[key] = hit
             if len(_PARSED) > _PARSED_MAX:
                 _PARSED.popitem(last=False)
-    return _fresh(hit)
+    return hit if BORROWING.on else _fresh(hit)
 
 
 def split_lists(rows: Sequence[Any], requests: Sequence[tuple[MemoryFilter, int | None]]) -> list[list[MemoryRecord]]:

@@ -39,6 +39,9 @@ History:
    they are; a typed value it cannot read (``expires_at: "soon"``) is left as stored, read as absent, and named in
    a warning of the ``goodmemory.storage`` logger. No column: no query selects by a metadata key (``maintain()``
    reads every active record of a user anyway), and a column nothing reads would be one more thing to keep equal.
+11. index on memories by (user, kind, domain, status, created_at, id): every ``remember`` that replaces a value
+   lists a domain's newest turns to find restatements of it; through (user, kind, status, created_at) that walked
+   every turn of the user's other domains in between (SQLite names it, as it has no statistics).
 """
 
 from __future__ import annotations
@@ -335,6 +338,11 @@ def _v10(conn: Connection, fts: str) -> None:
                     "as stored and read as absent: %s", len(unread), "; ".join(unread[:50]))
 
 
+def _v11(conn: Connection, fts: str) -> None:
+    conn.execute(text("CREATE INDEX IF NOT EXISTS gm_mem_user_kind_domain "
+                      "ON gm_memories (user_id, kind, domain, status, created_at, id)"))
+
+
 Migration = Callable[[Connection, str], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial schema: memories, vectors, events, tombstones, full-text", _v1),
@@ -347,6 +355,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (8, "partial index: memories that are not raw turns by (user, status, created_at, id)", _v8),
     (9, "tags: gm_memory_tags by (user, tag, memory) and by (user, memory)", _v9),
     (10, "typed metadata: shared metadata keys in the canonical form of MemoryMeta", _v10),
+    (11, "index: memories by (user, kind, domain, status, created_at, id)", _v11),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

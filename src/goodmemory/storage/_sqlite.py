@@ -296,14 +296,3 @@ def scrub_file(conn: Callable[[], AbstractContextManager[Connection]],
     except StorageError:
         pass
     return done
-
-
-def walks_kind_index(flt: MemoryFilter, limit: int | None, *, ids_param: bool = False) -> bool:
-    """Whether a list is one kind in one status, newest first with a limit: (user, kind, status, created_at) holds
-    those rows in that order, so a walk of it stops at the limit. The index is named, since without statistics
-    SQLite walks (user, created_at) over every row instead, and "+created_at" sorts all of them: a domain's 400
-    newest turns at 10k memories took 30-40 ms either way, 12 ms on this index (the restatement search of every
-    remember)."""
-    return (flt.kinds is not None and len(flt.kinds) == 1 and flt.statuses is not None
-            and len(flt.statuses) == 1 and flt.newest_first and limit is not None and flt.keys is None
-            and flt.memory_ids is None and flt.key_prefix is None and not ids_param)
