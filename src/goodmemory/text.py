@@ -9,6 +9,7 @@ lose words such as "next" or keep "tell"); the two differ on purpose.
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -31,11 +32,22 @@ def terms(text: str) -> list[str]:
     return [w for w in words(text) if w not in STOPWORDS]
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> Any:
-    import snowballstemmer  # type: ignore[import-untyped]
+_LOCAL = threading.local()
 
-    return snowballstemmer.stemmer("english")
+
+def _stemmer() -> Any:
+    # A Snowball stemmer keeps the word it works on in the object: one shared by threads mixes their
+    # words ("string index out of range"), so each thread has its own
+    found = getattr(_LOCAL, "stemmer", None)
+    if found is None:
+        import snowballstemmer  # type: ignore[import-untyped]
+
+        found = _LOCAL.stemmer = snowballstemmer.stemmer("english")
+    return found
+
+
+def _stem_word(word: str) -> str:
+    return str(_stemmer().stemWord(word))
 
 
 @lru_cache(maxsize=200_000)
@@ -44,9 +56,9 @@ def stem(word: str) -> str:
 
     SQLite's FTS5 stems with its ``porter`` tokenizer; PostgreSQL ('simple' config, so identifiers
     match as written) and the in-memory adapter index and query these stems, so that every adapter
-    finds "painting" for "paints". Digits and identifiers come back unchanged.
+    finds "painting" for "paints". Digits and identifiers come back unchanged. Thread-safe.
     """
-    return str(_stemmer().stemWord(word))
+    return _stem_word(word)
 
 
 def prefix_stem(word: str) -> str:

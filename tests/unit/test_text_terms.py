@@ -39,3 +39,36 @@ def test_rarest_terms_fit_the_budget_in_query_order() -> None:
     # the rarest term is kept even when it alone is over the budget
     assert choose_terms(["think", "last"], stats.estimate, 10) == ["last"]
     assert choose_terms(["think"], stats.estimate, 10) == ["think"]
+
+
+def test_stem_is_thread_safe() -> None:
+    """Threads stemming at once get the stems one thread gets (a shared Snowball object mixed their words)."""
+    import sys
+    import threading
+
+    from goodmemory import text
+
+    base = ["scheduling", "painting", "relaxation", "organizational", "happiness", "running", "generously"]
+    words = [f"{w}{'s' * (i % 3)}" for i in range(300) for w in base]
+    expected = [text._stem_word(w) for w in words]
+    results: list[list[str]] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            results.append([text._stem_word(w) for w in words for _ in range(3)][::3])
+        except BaseException as exc:  # noqa: BLE001 - the failure under test is any exception
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # switch threads often, so that a shared stemmer shows its race every run
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
+    assert results == [expected] * 4
