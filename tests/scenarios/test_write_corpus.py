@@ -36,8 +36,10 @@ def results() -> list[dict[str, Any]]:
 def test_split_is_fixed_and_balanced() -> None:
     lives = wev.load_corpus()
     assert len(lives) >= 200 and len({life.attr for life in lives}) >= 40
-    halves = [life.half for life in lives]
-    assert 0.4 < halves.count("test") / len(halves) < 0.6
+    # the hash halves any set of ids; the corpus itself leans to tune because helpers add tune-only lives
+    halves = [wev.split_of(f"life-{i}") for i in range(2000)]
+    assert 0.45 < halves.count("test") / len(halves) < 0.55
+    assert sum(life.half == "test" for life in lives) >= 100
     assert wev.split_of("home-we-relocated") == "test" and wev.split_of("home-correction-typo") == "tune"
 
 
