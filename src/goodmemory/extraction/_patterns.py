@@ -19,6 +19,7 @@ from ._sentence_patterns import (  # noqa: F401  (the sentence level, read as P.
     HEDGE_ANY,
     HEDGE_LEAD,
     HYPOTHETICAL,
+    IRONY,
     LEAD,
     LOWER_SENTENCE_SPLIT,
     NEGATED_CHANGE,

@@ -246,6 +246,8 @@ def _bare_correction(c: Clause, m: Match | None) -> None:
     assert m
     run = c.run
     v, old = m.group("v").strip(), (m.group("old") or "").strip()
+    if not content_words(v):
+        return  # "Still not sure it worked": a correction names its new value, an adverb names none
     pool = {**run.ctx.existing, **{x.key: x.value for x in run.out}}
     key = None
     if old:

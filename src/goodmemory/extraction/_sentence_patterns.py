@@ -64,3 +64,10 @@ HEDGE_LEAD = re.compile(
     I,
 )
 HEDGE_ANY = re.compile(r"\b(?:maybe|probably|perhaps|possibly|might|i think|i guess|not sure|kind of|sort of)\b", I)
+# an ironic lead turns what follows around ("Oh sure, I just love waiting on hold", "Great, another Monday, my
+# favourite thing"): the sentence says the opposite of its words, so no rule takes it at its word
+IRONY = re.compile(
+    r"^(?:oh,? (?:sure|great|joy|brilliant|wonderful|fantastic|perfect|lovely)\b|yeah,? right\b|"
+    r"(?:great|brilliant|fantastic|wonderful|perfect|lovely),? (?:another|just what)\b|just what i needed\b|lucky me\b)",
+    I,
+)

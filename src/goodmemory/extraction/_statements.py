@@ -20,7 +20,7 @@ from ..merge import changes
 from ..models import Candidate, MemoryKind
 from . import _patterns as P
 
-__all__ = ["STATEMENT_KEY", "known_names", "mask_values", "masks_a_value", "statement_candidate"]
+__all__ = ["STATEMENT_KEY", "known_names", "mask_values", "masks_a_value", "passing", "statement_candidate"]
 
 STATEMENT_KEY = "statement.pending"  # replaced by the family's key on the write path, never stored
 
@@ -72,6 +72,38 @@ _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 # got a job in Rome") is about them, not an attribute of the user's, unless the user is in it too ("my partner and I",
 # "my boss moved my review"); an impersonal "they" ("they switched me to X") acts on the user's things
 _OTHER_SUBJECT = P.OTHER_SUBJECT
+# A one-off happening at a recent point in time ("I ran into my landlord at the post office on Thursday", "Had a
+# call with my cousin last night about the boiler") holds nothing about the user that lasts: the raw turn keeps it
+# as an episode. Only activities count (meeting, calling, going, seeing, dealing with, spending time): a change at a
+# point in time ("I sold the car yesterday", "got promoted on Friday", "we adopted a puppy at the weekend") is no
+# activity of this class and stays, and so does anything said to last or to come.
+_RECENT_POINT = re.compile(
+    r"\b(?:this (?:morning|afternoon|evening)|earlier today|earlier on|last night|yesterday|(?:over|at|on) the weekend|"
+    r"last weekend|(?:on|last) (?:mon|tues|wednes|thurs|fri|satur|sun)day(?!s)|at lunch(?:time)?|after work|"
+    r"first thing|the other day|just now)\b", re.I)
+_ACTIVITY = re.compile(
+    r"\b(?:ran|bumped) into|\b(?:met|caught) up with|\bhad (?:a|an|my|our) (?:quick |long |short |nice )?"
+    r"(?:call|chat|meeting|lunch|coffee|drink|dinner|catch-up|talk|look|walk)\b|\b(?:called|rang|phoned|texted|"
+    r"emailed|messaged|visited|saw|watched|walked|wandered|popped (?:in|into|over|round|by)|stopped by|dropped by|"
+    r"went (?:to|for|out|round|over|past)|spoke (?:to|with)|talked (?:to|with)|chatted|dealt with|sorted(?: out)?|"
+    r"spent|tidied|cleaned|cooked|baked|played|worked on|looked at|asked me|told me)\b", re.I)
+_TO_COME = re.compile(r"\b(?:will|'ll|going to|gonna|next|tomorrow|tonight|plan(?:ning)? to|have to|need to|must)\b", re.I)
+_LASTS = re.compile(r"\b(?:since|every|always|usually|often|still|these days|nowadays|anymore|any more|no longer|"
+                    r"for (?:\d+|a|an|two|three|four|five|six|seven|eight|nine|ten|many|several) (?:years?|months?|weeks?))\b",
+                    re.I)
+# A remark that leans on what came before ("It was fine, nothing special", "I keep putting it off", "What a day",
+# "Not my favourite way to spend an hour") is not self-contained: no one reading it later knows what it is about
+# (a short one ending on "it": in a longer sentence "it" may point back inside it, "my husband loves spicy
+# food, I can't stand it").
+_LEANING = re.compile(
+    r"^(?:it|that|this)(?:'s| is| was| went| looks| looked| seems| seemed| feels| felt| sounds| sounded)\b|"
+    r"^what an? \w+(?: \w+)?\W*$|^(?:not|never) (?:my|the) (?:favou?rite|idea|kind|cup of tea)\b|^at least\b|"
+    r"^(?:\S+\s+){0,4}(?:it|that|this)(?: off| up| out| over| back)?\W*$", re.I)
+# small talk about the weather or the traffic is about the day, not the user ("This rain is driving me mad")
+_SMALL_TALK = re.compile(
+    r"^(?:(?:the|this|that|what|such|an?|all this|lovely|nice|awful|horrible|terrible|beautiful|gorgeous|glorious|"
+    r"miserable|crazy|weird)\s+)*(?:weather|rain|sunshine|sun|snow|heat|heatwave|cold|wind|fog|forecast|storm|"
+    r"drizzle|humidity|traffic)\b", re.I)
 _MIN_WORDS = 3
 _MAX_WORDS = 40
 
@@ -122,6 +154,21 @@ def known_names(values: object) -> frozenset[str]:
     return frozenset(w for v in values for w in _known_words(str(v)))  # type: ignore[attr-defined]
 
 
+def passing(sentence: str) -> bool:
+    """Whether ``sentence`` is talk that passes with the day: irony, a one-off activity at a recent point in
+    time, a remark leaning on what came before, small talk about the weather (the raw turn keeps it all)."""
+    raw = sentence.strip()
+    if P.IRONY.match(raw):
+        return True
+    s = _clean(raw).rstrip(" .!")
+    if _SMALL_TALK.match(s):
+        return True
+    if _LEANING.search(s) and not masks_a_value(s) and not any(ch.isdigit() for ch in s):
+        return True
+    return bool(_RECENT_POINT.search(s) and _ACTIVITY.search(s) and not _TO_COME.search(s) and not _LASTS.search(s)
+                and not change_frame(s))
+
+
 def _clean(sentence: str) -> str:
     s = _LEAD.sub("", sentence.strip()).strip()
     return s[:1].upper() + s[1:] if s else s
@@ -136,7 +183,11 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     A sentence with no "I"/"my"/"we" is about the user's world only when it answers a question or names
     something the user already told about (``known``: lowercased names from their current memories)."""
     correction = correction or bool(_CORRECTING.search(sentence.strip()))
-    s = _clean(sentence).rstrip()
+    # an answer keeps its sentences that say something lasting; a statement is dropped when it passes
+    kept = [x for x in P.SENTENCE_SPLIT.split(sentence.strip()) if x.strip() and not passing(x)]
+    if not kept:
+        return None
+    s = _clean(" ".join(kept) if question else sentence).rstrip()
     words = s.split()
     if secret or not (_MIN_WORDS - (1 if question else 0) <= len(words) <= _MAX_WORDS) or s.endswith("?"):
         return None

@@ -179,7 +179,7 @@ class RuleExtractor:
             if assistant:
                 s = _ASSIST_LEAD.sub("", s)
                 s = _ASSIST_TAIL.sub("", s).rstrip("?")
-            if len(s) < 4 or s.endswith("?") or len(s) > 400:
+            if len(s) < 4 or s.endswith("?") or len(s) > 400 or P.IRONY.match(s):
                 continue
             fl = Flags()
             for _ in range(3):

@@ -1,0 +1,107 @@
+"""Talk that passes with the day is no memory (issue 17, w52): irony, a one-off activity at a recent point in time,
+a remark leaning on what came before, small talk about the weather. The raw turn keeps it as an episode; a change,
+a habit, a plan or anything said to last stays a statement."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from goodmemory.extraction.rules import RuleExtractor
+from goodmemory.extraction._statements import passing, statement_candidate
+from goodmemory.extraction.base import ExtractionContext
+from goodmemory.models import Candidate, Message
+
+AT = datetime(2025, 3, 12, 10, tzinfo=UTC)
+
+
+def _extract(*turns: str, existing: dict[str, str] | None = None) -> list[Candidate]:
+    msgs = [Message(id=f"m{i}", role="assistant" if t.startswith("A: ") else "user",
+                    content=t[3:] if t.startswith("A: ") else t, timestamp=AT) for i, t in enumerate(turns)]
+    return RuleExtractor().extract(msgs, ExtractionContext(user_id="u", at=AT, existing=existing or {}))
+
+
+def _said(*turns: str) -> list[str]:
+    return [c.value for c in _extract(*turns) if c.metadata.get("statement")]
+
+
+@pytest.mark.parametrize("text", [
+    "I bumped into my old maths teacher at the bakery this morning.",
+    "Had a long chat with my aunt last night about her allotment.",
+    "We walked along the canal on Sunday, it was packed.",
+    "My uncle rang me yesterday about the wedding photos.",
+    "Spent after work sorting out the shed.",
+])
+def test_a_one_off_activity_at_a_recent_point_in_time_passes(text: str) -> None:
+    assert passing(text)
+    assert _said(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "I sold my van on Saturday.",                              # a change at a point in time
+    "We adopted a rescue greyhound last weekend.",              # an acquisition
+    "I've visited my gran every Sunday since March.",          # a habit
+    "I'm going to call the council tomorrow about the bins.",  # a plan
+    "I visit the climbing wall on Tuesdays.",                  # a weekday as a habit
+    "I cycle to the lab every day.",
+])
+def test_a_change_a_habit_or_a_plan_does_not_pass(text: str) -> None:
+    assert not passing(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Oh sure, I just adore queuing at the post office.",
+    "Oh great, my favourite thing, a flat tyre.",
+    "Brilliant, another bank holiday spent doing paperwork.",
+])
+def test_irony_is_not_taken_at_its_word(text: str) -> None:
+    assert passing(text)
+    assert [c for c in _extract(text) if c.kind.value != "episode"] == []
+
+
+def test_a_plain_like_after_a_plain_lead_is_still_a_like() -> None:
+    got = _extract("Oh, I really love sea swimming.")
+    assert [c.key for c in got] == ["preference.like.sea_swimming"]
+    assert not passing("Great, I'm moving to Hull in May.")
+
+
+@pytest.mark.parametrize("text", ["That was a waste of an evening.", "What a week.", "I keep forgetting it.",
+                                  "Not my idea of fun, honestly.", "At least it's over."])
+def test_a_remark_leaning_on_what_came_before_passes(text: str) -> None:
+    assert passing(text)
+    assert _said(text) == []
+
+
+def test_a_remark_naming_a_value_or_pointing_back_inside_itself_stays() -> None:
+    assert not passing("It's Castlebrook Leisure now.")
+    assert _said("My flatmate adores horror films, I can't watch them at all.")
+
+
+@pytest.mark.parametrize("text", ["The fog this morning is unreal.", "Such a glorious sunshine today.",
+                                  "The traffic on the ring road is driving me up the wall."])
+def test_small_talk_about_the_weather_passes(text: str) -> None:
+    assert passing(text)
+    assert _said(text) == []
+
+
+def test_the_heating_of_the_users_home_is_no_weather() -> None:
+    assert not passing("The heating in my flat is electric.")
+
+
+def test_an_answer_keeps_only_its_sentences_that_last() -> None:
+    c = statement_candidate("Walked the dog after work. I'm a pharmacist in Derby.", question="Anything else today?",
+                            message_ids=["m0", "m1"], timestamp=AT, domain=None, correction=False, secret=False)
+    assert c is not None and c.value == "I'm a pharmacist in Derby"
+    assert statement_candidate("Walked the dog after work. What a day.", question="Anything else today?",
+                               message_ids=["m0", "m1"], timestamp=AT, domain=None, correction=False,
+                               secret=False) is None
+
+
+def test_a_bare_correction_names_its_new_value() -> None:
+    existing = {"fact.note.new_kettle.a1b2c3": "I bought a new kettle because the old one was not working"}
+    assert [c for c in _extract("Still not convinced it helped.", existing=existing)
+            if c.metadata.get("rule") == "correction"] == []
+    got = [c for c in _extract("Sorry, it's 4412, not 4421.", existing={"card.visa.last4": "4421"})
+           if c.metadata.get("rule") == "correction"]
+    assert [(c.key, c.value) for c in got] == [("card.visa.last4", "4412")]
