@@ -105,3 +105,37 @@ def test_a_bare_correction_names_its_new_value() -> None:
     got = [c for c in _extract("Sorry, it's 4412, not 4421.", existing={"card.visa.last4": "4421"})
            if c.metadata.get("rule") == "correction"]
     assert [(c.key, c.value) for c in got] == [("card.visa.last4", "4412")]
+
+
+# ---------------------------------------------------------------- picks among the assistant's options
+def _kept(*turns: str) -> list[tuple[str, str]]:
+    return [(c.key, c.value) for c in _extract(*turns) if c.kind.value not in ("episode",) and not
+            c.metadata.get("statement")]
+
+
+def test_a_pick_after_thinking_aloud_and_saying_the_options_back() -> None:
+    got = _kept("A: Window or aisle for the Lyon flight?", "Hmm, window or aisle... aisle, I need to stretch my legs.")
+    assert got == [("preference.seat", "aisle")]  # the why is no task
+    assert [(k, v.lower()) for k, v in _kept("A: Tea or coffee then?", "Um, tea or coffee. Coffee, please.")] == \
+        [("preference.choice.coffee_vs_tea", "coffee")]
+
+
+def test_a_task_added_beside_the_pick_stays_a_task() -> None:
+    got = _kept("A: Tea or coffee this morning?", "Tea, and I also need to book a taxi for noon.")
+    assert ("preference.choice.coffee_vs_tea", "Tea") in got and any(k.startswith("task.") for k, _ in got)
+
+
+def test_options_said_back_without_a_pick_pick_nothing() -> None:
+    assert not [k for k, _ in _kept("A: Window or aisle for the Lyon flight?", "Hmm, window or aisle, no idea.")
+                if k == "preference.seat"]
+
+
+# ---------------------------------------------------------------- likes said with an idiom or an intensifier
+def test_give_me_x_any_day_is_a_preference() -> None:
+    assert ("preference.prefer.bluegrass", "bluegrass") in _kept("I can't stand techno, give me bluegrass any day.")
+    assert _kept("Give me a second to check.") == []
+
+
+def test_an_intensifier_is_no_part_of_what_is_disliked() -> None:
+    assert _kept("I don't enjoy cruises at all.") == [("preference.like.cruises", "dislikes cruises")]
+    assert _kept("I'm not keen on musicals in the slightest.") == [("preference.like.musicals", "dislikes musicals")]

@@ -87,7 +87,7 @@ OBJ_STOP = re.compile(
     r"and my|and we|whereas|except)\b.*$|\s*(?:[,;!?()]|:(?!\d))\s*.*$|\.\s*$|\.\s+.*$",
     I,
 )
-OBJ_TAIL = re.compile(r"\s+(?:too|a lot|so much|very much|really|anymore|any more|as well|either|though|lately|now|these days|nowadays)$", I)
+OBJ_TAIL = re.compile(r"\s+(?:too|a lot|so much|very much|really|anymore|any more|as well|either|though|lately|now|these days|nowadays|at all|one bit|in the (?:slightest|least)|whatsoever)$", I)
 OBJ_REJECT = re.compile(
     r"^(?:it|that|this|them|those|these|him|her|you|your|yours|what|how|when|where|which|the idea|"
     r"the (?:first|second|third|last|other|same|new|previous) |the one|that one|this one|one|doing that|"

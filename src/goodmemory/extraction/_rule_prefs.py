@@ -259,6 +259,23 @@ def _prefer(c: Clause, m: Match | None) -> None:
     c.emit(key, val, text, transferable=trans, keywords=f"prefers preference {v} {alt or ''}".strip())
 
 
+# "give me punk any day", "I'll take the train over flying every time": a standing pick, said as an idiom
+_R_ANY_DAY = re.compile(r"\b(?:give me|i'?ll take|i'?d take|i'?ll pick|i'?d pick|i'?ll choose)\s+(?P<v>[a-z][\w\- ]{1,30}?)"
+                        r"(?:\s+(?:over|instead of)\s+(?P<alt>[a-z][\w\- ]{1,30}?))?\s+(?:any day|every time|any time|anytime)"
+                        r"(?:\s+(?:over|instead of)\s+(?P<alt2>[a-z][\w\- ]{1,30}?))?(?=$|[,.;!])", re.I)
+
+
+def _any_day(c: Clause, m: Match | None) -> None:
+    assert m
+    v, alt = obj(third(m.group("v"))), m.group("alt") or m.group("alt2")
+    if v:
+        alt = obj(alt) if alt else None
+        key = slot_key("preference", "choice", "_vs_".join(sorted((slug(v), slug(alt))))) if alt else \
+            slot_key("preference", "prefer", v)
+        c.emit(key, v, f"User prefers {v} over {alt}." if alt else f"User prefers {v}.", transferable=_transferable(c, v),
+               keywords=f"prefers preference favourite {v} {alt or ''}".strip())
+
+
 def _please(c: Clause, m: Match | None) -> bool:
     assert m
     act = obj(third(m.group("v")), max_words=10)
@@ -360,6 +377,11 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
              Example("I prefer oat milk.", "preference.prefer.oat_milk", "oat milk"),
              Example("I'd prefer a text message.", "preference.communication.channel", "text"),
              Example("I prefer it."))),
+    Rule("any_day", K.PREFERENCE, ("prefer",), "User prefers {v}.", _any_day, pattern=_R_ANY_DAY, importance=0.6,
+         examples=(
+             Example("Give me paperbacks any day.", "preference.prefer.paperbacks", "paperbacks"),
+             Example("I'll take the train over flying every time.", "preference.choice.flying_vs_the_train", "the train"),
+             Example("Give me a minute."))),
     Rule("please_always_never", K.PREFERENCE, ("instruction",), "User asks the assistant to {v}.", _please,
          pattern=P.R_PLEASE, anchored=True, confidence=0.8, importance=0.7, quiet=True, stop=True, examples=(
              Example("Never suggest recipes with coriander.", "preference.instruction.suggest_recipes_coriander",
