@@ -45,6 +45,7 @@ def test_a_one_off_activity_at_a_recent_point_in_time_passes(text: str) -> None:
     "I'm going to call the council tomorrow about the bins.",  # a plan
     "I visit the climbing wall on Tuesdays.",                  # a weekday as a habit
     "I cycle to the lab every day.",
+    "I saw a cardiologist last Tuesday and he put me on beta blockers.",  # a lasting fact in its second clause
 ])
 def test_a_change_a_habit_or_a_plan_does_not_pass(text: str) -> None:
     assert not passing(text)
@@ -67,6 +68,7 @@ def test_a_plain_like_after_a_plain_lead_is_still_a_like() -> None:
 
 
 @pytest.mark.parametrize("text", ["That was a waste of an evening.", "What a week.", "I keep forgetting it.",
+                                  "Hello, it's me again about the refund.",
                                   "Not my idea of fun, honestly.", "At least it's over."])
 def test_a_remark_leaning_on_what_came_before_passes(text: str) -> None:
     assert passing(text)

@@ -87,6 +87,7 @@ _ACTIVITY = re.compile(
     r"emailed|messaged|visited|saw|watched|walked|wandered|popped (?:in|into|over|round|by)|stopped by|dropped by|"
     r"went (?:to|for|out|round|over|past)|spoke (?:to|with)|talked (?:to|with)|chatted|dealt with|sorted(?: out)?|"
     r"spent|tidied|cleaned|cooked|baked|played|worked on|looked at|asked me|told me)\b", re.I)
+_CLAUSES = re.compile(r",\s+|\s+(?:and|but|so)\s+", re.I)
 _TO_COME = re.compile(r"\b(?:will|'ll|going to|gonna|next|tomorrow|tonight|plan(?:ning)? to|have to|need to|must)\b", re.I)
 _LASTS = re.compile(r"\b(?:since|every|always|usually|often|still|these days|nowadays|anymore|any more|no longer|"
                     r"for (?:\d+|a|an|two|three|four|five|six|seven|eight|nine|ten|many|several) (?:years?|months?|weeks?))\b",
@@ -160,13 +161,18 @@ def passing(sentence: str) -> bool:
     raw = sentence.strip()
     if P.IRONY.match(raw):
         return True
-    s = _clean(raw).rstrip(" .!")
+    s = P.LEAD.sub("", _clean(raw)).rstrip(" .!")  # a greeting leads in too ("Hi, it's me again")
     if _SMALL_TALK.match(s):
         return True
     if _LEANING.search(s) and not masks_a_value(s) and not any(ch.isdigit() for ch in s):
         return True
-    return bool(_RECENT_POINT.search(s) and _ACTIVITY.search(s) and not _TO_COME.search(s) and not _LASTS.search(s)
-                and not change_frame(s))
+    if not (_RECENT_POINT.search(s) and _ACTIVITY.search(s)) or _TO_COME.search(s) or _LASTS.search(s) \
+            or change_frame(s):
+        return False
+    # every clause must be part of the happening or a word on it: "I saw a cardiologist last Tuesday and he put me
+    # on beta blockers" tells a lasting fact in its second clause ("..., it was packed" / "no fillings needed" do not)
+    return all(_ACTIVITY.search(part) or _RECENT_POINT.search(part) or len(part.split()) <= 3
+               or _LEANING.search(part) for part in _CLAUSES.split(s))
 
 
 def _clean(sentence: str) -> str:
