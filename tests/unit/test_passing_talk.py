@@ -141,3 +141,14 @@ def test_give_me_x_any_day_is_a_preference() -> None:
 def test_an_intensifier_is_no_part_of_what_is_disliked() -> None:
     assert _kept("I don't enjoy cruises at all.") == [("preference.like.cruises", "dislikes cruises")]
     assert _kept("I'm not keen on musicals in the slightest.") == [("preference.like.musicals", "dislikes musicals")]
+
+
+# ---------------------------------------------------------------- what the assistant asks is not what it issues
+def test_a_value_the_assistant_asks_about_is_not_issued() -> None:
+    got = _kept("A: So your flight home is on the 22nd?", "No, the 23rd, the early one.")
+    assert not [v for _, v in got if "22" in v], got
+
+
+def test_a_reference_the_assistant_issues_before_a_question_is_kept() -> None:
+    got = _kept("Please book the table for six.", "A: Booked, your reference is TB-55190. Anything else?", "No, thanks.")
+    assert any("TB-55190" in v for _, v in got), got
