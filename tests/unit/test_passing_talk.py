@@ -152,3 +152,26 @@ def test_a_value_the_assistant_asks_about_is_not_issued() -> None:
 def test_a_reference_the_assistant_issues_before_a_question_is_kept() -> None:
     got = _kept("Please book the table for six.", "A: Booked, your reference is TB-55190. Anything else?", "No, thanks.")
     assert any("TB-55190" in v for _, v in got), got
+
+
+# ---------------------------------------------------------------- not asserted: denied likes, wishes, advice
+def test_a_like_under_a_denied_saying_is_not_a_like() -> None:
+    assert not [k for k, _ in _kept("I wouldn't say I enjoy gardening, but the roses need me.") if "like" in k]
+    assert ("preference.like.gardening", "likes gardening") in _kept("I enjoy gardening.")
+
+
+def test_a_wish_is_no_statement() -> None:
+    assert _said("Honestly I'd love to live by the sea in Whitby one day.") == []
+    assert _said("I live by the sea in Whitby.")
+
+
+def test_someone_elses_advice_opens_no_task() -> None:
+    assert not [k for k, _ in _kept("My physio said I should swim twice a week.") if k.startswith("task.")]
+    assert [k for k, _ in _kept("I should swim twice a week.") if k.startswith("task.")] or \
+        _kept("I need to book a swim lesson.")
+
+
+def test_a_past_dislike_after_an_adverb_is_no_garbled_habit() -> None:
+    texts = [c.text for c in _extract("I never really liked musicals.") if c.kind.value != "episode"]
+    assert not any("reallies" in t for t in texts), texts
+    assert ("preference.habit.cycle_work", "usually cycles to work") in _kept("I usually really cycle to work.")

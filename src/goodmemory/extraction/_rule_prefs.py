@@ -155,8 +155,14 @@ def _workstyle(c: Clause, m: Match | None) -> None:
         c.emit("preference.work.best_time", v, text, keywords="work style productive schedule focus")
 
 
+# "I wouldn't say I love running", "not that I enjoy it": a like under a denied saying or thinking is not asserted
+_DENIED = re.compile(r"\b(?:(?:wouldn'?t|would not|don'?t|do not|can'?t|cannot) (?:say|think|claim|pretend)|not that)\b", re.I)
+
+
 def _like(c: Clause, m: Match | None) -> None:
     assert m
+    if _DENIED.search(c.s[:m.start()]):
+        return
     o = obj(third(m.group("v")))
     verb = m.group("verb").lower().replace("cannot", "can't").replace("do not", "don't")
     if not o or (verb == "like" and re.match(r"to (?:know|ask|see|get|book|make|order|open|change|cancel)\b", o)):
@@ -292,10 +298,12 @@ def _please(c: Clause, m: Match | None) -> bool:
 
 def _habit(c: Clause, m: Match | None) -> None:
     assert m
-    if re.match(r"(?:have to|need|wanted|thought|wonder|forget to ask|get confused)", m.group("v"), re.I) \
-            or P.past_tense(m.group("v").split()[0]):
+    # the verb is what follows the adverbs: "I never really liked opera" is past, no habit ("never reallies liked")
+    said = re.sub(r"^(?:(?:really|actually|ever|even|just|still|quite|truly|honestly)\s+)+", "", m.group("v"), flags=re.I)
+    if not said or re.match(r"(?:have to|need|wanted|thought|wonder|forget to ask|get confused)", said, re.I) \
+            or P.past_tense(said.split()[0]):
         return
-    act = obj(m.group("v"), max_words=10)
+    act = obj(said, max_words=10)
     if act:
         adv, act3 = m.group("adv").lower(), conj(act)
         c.emit(slot_key("preference", "habit", " ".join(content_words(act)[:5])), f"{adv} {act3}",
@@ -351,6 +359,7 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
              Example("My team works best remotely."))),
     Rule("like", K.PREFERENCE, ("like",), "User likes {v}.", _like, pattern=P.R_LIKE, importance=0.55, examples=(
         Example("I love sea kayaking.", "preference.like.sea_kayaking", "likes sea kayaking"),
+        Example("I wouldn't say I enjoy gardening, but the roses need me."),
         Example("I can't stand loud restaurants.", "preference.like.loud_restaurants", "dislikes loud restaurants"),
         Example("I strongly dislike cold showers.", "preference.like.cold_showers", "dislikes cold showers"),
         Example("I have a deep aversion to horror films.", "preference.like.horror_films", "dislikes horror films"),

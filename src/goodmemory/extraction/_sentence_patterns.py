@@ -40,7 +40,7 @@ HYPOTHETICAL = re.compile(
     I,
 )
 REPORTED = re.compile(
-    r"\b(?:he|she|they|someone|somebody|people|[A-Z][a-z]+|my \w+) (?:said|says|told me|thinks|claims|"
+    r"\b(?:he|she|they|someone|somebody|people|[A-Z][a-z]+|[Mm]y \w+|[Oo]ur \w+) (?:said|says|told me|thinks|claims|"
     r"asked|mentioned|believes|wrote)\b|[\"“][^\"”]{3,}[\"”]"
 )
 LEAD = re.compile(

@@ -32,7 +32,9 @@ _NOT_A_FACT = re.compile(
     r"^(?:thanks?|thank you|cheers|great|perfect|ok(?:ay)?|cool|nice|sounds good|no worries|bye|hi|hello|hey|"
     r"good (?:morning|night|evening)|sure|yes|yeah|no|nope|lol|haha)\W*$|\b(?:can you|could you|would you|will you|"
     r"help me|tell me|show me|let me know|do you know|i wonder|i was wondering|i think you|you should)\b", re.I)
-_HYPOTHETICAL = re.compile(r"\b(?:if i|suppose|imagine|hypothetically|what if|let'?s say|pretend|i wish)\b", re.I)
+# a wish is no fact either ("I'd love to live by the sea one day")
+_HYPOTHETICAL = re.compile(r"\b(?:if i|suppose|imagine|hypothetically|what if|let'?s say|pretend|i wish|i'?d love to|"
+                           r"i would love to|one day|someday|some day|my dream)\b", re.I)
 # someone else's words, a request or a wish is no fact about the user
 _REPORTED = re.compile(r"\b(?:said|says|told me|tells me|thinks|claims|mentioned|believes|reckons)\b", re.I)
 _REQUEST = re.compile(r"\b(?:i'?m looking for|i am looking for|i'?m interested in|i am interested in|i'?d like to|i would like to|i want to|i'?m trying to|"
