@@ -175,3 +175,15 @@ def test_a_past_dislike_after_an_adverb_is_no_garbled_habit() -> None:
     texts = [c.text for c in _extract("I never really liked musicals.") if c.kind.value != "episode"]
     assert not any("reallies" in t for t in texts), texts
     assert ("preference.habit.cycle_work", "usually cycles to work") in _kept("I usually really cycle to work.")
+
+
+def test_an_appointment_moved_from_one_day_to_another_is_on_the_new_day() -> None:
+    got = dict(_kept("My optician appointment was moved from the 14th to the 21st."))
+    assert got.get("appointment.optician") == "2025-03-21", got
+    assert dict(_kept("My optician appointment is on the 14th.")).get("appointment.optician") == "2025-03-14"
+
+
+def test_an_undecided_choice_is_no_statement() -> None:
+    assert _said("Either the oak desk or the walnut one, I can't decide.") == []
+    assert _said("I'm torn between Rust and Kotlin for the app.") == []
+    assert _said("I picked the walnut desk in the end.")
