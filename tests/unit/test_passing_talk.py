@@ -187,3 +187,25 @@ def test_an_undecided_choice_is_no_statement() -> None:
     assert _said("Either the oak desk or the walnut one, I can't decide.") == []
     assert _said("I'm torn between Rust and Kotlin for the app.") == []
     assert _said("I picked the walnut desk in the end.")
+
+
+# ---------------------------------------------------------------- preferences said in other words
+def test_prefer_not_to_is_one_preference_not_a_choice_of_not() -> None:
+    got = _kept("I'd prefer not to discuss my salary.")
+    assert got == [("preference.prefer.not_to_discuss_their_salary", "not to discuss their salary")], got
+    assert _kept("I prefer tea to coffee.") == [("preference.choice.coffee_vs_tea", "tea")]
+
+
+def test_praise_of_the_assistant_is_no_statement() -> None:
+    assert _said("I love how you break things down.") == []
+    assert _said("I love how quiet Dalby Forest is in winter.")
+
+
+def test_a_request_with_a_standing_marker_is_kept_in_the_users_words() -> None:
+    assert _said("Large print please, always.")
+    assert _said("Large print please.") == []
+
+
+def test_a_one_off_appraisal_at_a_recent_point_passes() -> None:
+    assert passing("I enjoyed the quiz at the pub last night.")
+    assert not passing("I enjoy the quiz at the pub on Tuesdays.")

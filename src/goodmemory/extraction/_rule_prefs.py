@@ -246,6 +246,9 @@ def _moved_on(c: Clause, m: Match | None) -> None:
 def _prefer(c: Clause, m: Match | None) -> None:
     assert m
     v, alt = obj(third(m.group("v"))), obj(m.group("alt") or "") if m.group("alt") else None
+    if v and v.lower() == "not" and m.group("alt"):
+        # "I'd prefer not to talk about my health": the "to" is the infinitive's, not "X to Y"
+        v, alt = obj(third(f"not to {m.group('alt')}"), max_words=10), None
     if not v:
         return
     seat, chan, part = _SEAT.search(v), _CHANNEL.search(v), _DAYPART.search(v)
@@ -385,6 +388,8 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
          importance=0.65, guards=(lambda c, m: not [f for f in c.fired if f != "like"],), examples=(
              Example("I prefer oat milk.", "preference.prefer.oat_milk", "oat milk"),
              Example("I'd prefer a text message.", "preference.communication.channel", "text"),
+             Example("I'd prefer not to discuss my salary.", "preference.prefer.not_to_discuss_their_salary",
+                     "not to discuss their salary"),
              Example("I prefer it."))),
     Rule("any_day", K.PREFERENCE, ("prefer",), "User prefers {v}.", _any_day, pattern=_R_ANY_DAY, importance=0.6,
          examples=(

@@ -31,7 +31,9 @@ _QUESTION = re.compile(
 _NOT_A_FACT = re.compile(
     r"^(?:thanks?|thank you|cheers|great|perfect|ok(?:ay)?|cool|nice|sounds good|no worries|bye|hi|hello|hey|"
     r"good (?:morning|night|evening)|sure|yes|yeah|no|nope|lol|haha)\W*$|\b(?:can you|could you|would you|will you|"
-    r"help me|tell me|show me|let me know|do you know|i wonder|i was wondering|i think you|you should)\b", re.I)
+    r"help me|tell me|show me|let me know|do you know|i wonder|i was wondering|i think you|you should)\b|"
+    # what the user thinks of the assistant is feedback on the talk, not a fact of theirs ("I love how you explain")
+    r"\bi (?:really )?(?:love|like|appreciate|enjoy|hate) (?:how|the way|that|it when) you\b", re.I)
 # a wish is no fact either ("I'd love to live by the sea one day")
 _HYPOTHETICAL = re.compile(r"\b(?:if i|suppose|imagine|hypothetically|what if|let'?s say|pretend|i wish|i'?d love to|"
                            r"i would love to|one day|someday|some day|my dream)\b", re.I)
@@ -89,7 +91,7 @@ _ACTIVITY = re.compile(
     r"(?:call|chat|meeting|lunch|coffee|drink|dinner|catch-up|talk|look|walk)\b|\b(?:called|rang|phoned|texted|"
     r"emailed|messaged|visited|saw|watched|walked|wandered|popped (?:in|into|over|round|by)|stopped by|dropped by|"
     r"went (?:to|for|out|round|over|past)|spoke (?:to|with)|talked (?:to|with)|chatted|dealt with|sorted(?: out)?|"
-    r"spent|tidied|cleaned|cooked|baked|played|worked on|looked at|asked me|told me)\b", re.I)
+    r"spent|tidied|cleaned|cooked|baked|played|worked on|looked at|asked me|told me|enjoyed|loved|hated)\b", re.I)
 _CLAUSES = re.compile(r",\s+|\s+(?:and|but|so)\s+", re.I)
 _TO_COME = re.compile(r"\b(?:will|'ll|going to|gonna|next|tomorrow|tonight|plan(?:ning)? to|have to|need to|must)\b", re.I)
 _LASTS = re.compile(r"\b(?:since|every|always|usually|often|still|these days|nowadays|anymore|any more|no longer|"
@@ -216,8 +218,10 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     # a sentence with a number and no "I" ("Report due 30 June", "rent is 900 a month") is still the user's
     # world when the user says it; without a number it is as likely chatter about anything
     numbered = (any(ch.isdigit() for ch in s) or bool(_NUMBER_WORD.search(s))) and len(words) >= _MIN_WORDS
+    # "Dark mode please, always": a request with a standing marker is the user's own way of wanting things
+    standing = bool(re.search(r"\bplease\b", s, re.I) and _STANDING.search(s))
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
-            and not numbered and not (known & set(_known_words(s))):
+            and not numbered and not standing and not (known & set(_known_words(s))):
         if not (has_value and (changes(s) or change_frame(s))):  # "She started at X Academy": a change frame
             return None
         # "The new place is in Ipswich": a change with a value and no "I" is the user's world only where it
