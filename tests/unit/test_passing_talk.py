@@ -209,3 +209,14 @@ def test_a_request_with_a_standing_marker_is_kept_in_the_users_words() -> None:
 def test_a_one_off_appraisal_at_a_recent_point_passes() -> None:
     assert passing("I enjoyed the quiz at the pub last night.")
     assert not passing("I enjoy the quiz at the pub on Tuesdays.")
+
+
+# ---------------------------------------------------------------- what is never done is no task
+def test_a_routine_or_a_momentary_need_opens_no_task() -> None:
+    assert not [k for k, _ in _kept("I have to clock in by 7 every morning.") if k.startswith("task.")]
+    assert not [k for k, _ in _kept("I need to rant for a minute.") if k.startswith("task.")]
+    assert [k for k, _ in _kept("I have to clock in early on Friday.") if k.startswith("task.")]
+
+
+def test_a_request_of_the_assistant_is_no_statement() -> None:
+    assert _said("I need you to look over my cover letter.") == []

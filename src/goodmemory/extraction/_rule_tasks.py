@@ -44,6 +44,8 @@ def _commitment(c: Clause, m: Match | None) -> bool:
 
 _TASK_ADVERB = re.compile(r"^(?:(?:probably|really|definitely|maybe|perhaps|honestly|seriously|just|also|actually)\s+)+",
                           re.I)
+_NEVER_DONE = re.compile(r"\b(?:every|each) (?:day|morning|evening|night|week|weekday|month)\b|\b(?:on weekdays|daily)\b|"
+                         r"\bfor a (?:second|sec|minute|moment|bit)\b", re.I)
 _RESOLUTION = re.compile(r"^\w+(?: [\w']+){0,3} (?:more|less|better|healthier|earlier|regularly|often)$", re.I)
 
 
@@ -58,6 +60,8 @@ def _open_task(c: Clause, verb: str, raw: str, text_t: str | None = None) -> boo
     core = _TASK_ADVERB.sub("", core).strip()  # "I should probably exercise": the hedge is no part of the chore
     if _RESOLUTION.search(core):
         return False  # "I should exercise more", "I need to sleep better": a resolution with no point of done
+    if _NEVER_DONE.search(rest):
+        return False  # "I have to be at work by 8 every day" is a routine, "I need to vent for a second" the talk
     if "haven" in verb or "have not" in verb:
         head, _, tail = core.partition(" ")
         if head.lower() in P.HAVENT_STATES or P.R_SPAN.search(raw):
