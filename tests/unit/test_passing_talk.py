@@ -220,3 +220,10 @@ def test_a_routine_or_a_momentary_need_opens_no_task() -> None:
 
 def test_a_request_of_the_assistant_is_no_statement() -> None:
     assert _said("I need you to look over my cover letter.") == []
+
+
+def test_a_quantified_relative_as_subject_is_another_person() -> None:
+    got = [c for c in _extract("Both my sisters are retired nurses.") if c.metadata.get("statement")]
+    assert got and all(c.metadata.get("other_subject") for c in got)
+    mine = [c for c in _extract("I'm a retired nurse, honestly.") if c.kind.value != "episode"]
+    assert mine and not any(c.metadata.get("other_subject") for c in mine)

@@ -25,10 +25,10 @@ FORMER_TAIL = re.compile(r",\s*(?:before that|before then|previously|until then|
                          r"[^,;]*?[.!]?$", I)
 # a clause whose subject is another person ("My wife works as ...", "She got a job in Rome"), see _statements
 OTHER_SUBJECT = re.compile(
-    r"^(?:(?:my|our)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
+    r"^(?:(?:(?:both|all|one|two|three|some|most|each|either|neither)(?: of)?\s+)?(?:my|our)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
     r"child|wife|husband|partner|boyfriend|girlfriend|friend|friends|neighbou?r|neighbou?rs|boss|colleague|"
     r"colleagues|manager|cousin|uncle|aunt|grandma|grandpa|grandmother|grandfather|flatmate|roommate|landlord|"
-    r"teacher|coworker|co-worker|in-laws)|he|she|he's|she's)\b", I)
+    r"teacher|coworker|co-worker|in-laws)s?|he|she|he's|she's)\b", I)
 QUESTION_START = re.compile(
     r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|"
     r"do|does|did|is|are|am|was|were|have|has|may|might)\b",
