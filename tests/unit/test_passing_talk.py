@@ -227,3 +227,22 @@ def test_a_quantified_relative_as_subject_is_another_person() -> None:
     assert got and all(c.metadata.get("other_subject") for c in got)
     mine = [c for c in _extract("I'm a retired nurse, honestly.") if c.kind.value != "episode"]
     assert mine and not any(c.metadata.get("other_subject") for c in mine)
+
+
+# ---------------------------------------------------------------- answers
+def _answer(reply: str, question: str) -> Candidate | None:
+    return statement_candidate(reply, question=question, message_ids=["m0", "m1"], timestamp=AT, domain=None,
+                               correction=False, secret=False)
+
+
+def test_a_yes_keeps_the_question_it_confirms() -> None:
+    c = _answer("Yes, since I was a teenager.", "Are you pescatarian?")
+    assert c is not None and "pescatarian" in c.text and "since I was a teenager" in c.text
+    c = _answer("Lindqvist, with a q.", "What's your surname?")
+    assert c is not None and c.text == 'The user answered: "Lindqvist, with a q."'
+
+
+def test_news_after_a_short_no_is_kept() -> None:
+    c = _answer("Not really. My wrist has been sore since the climbing trip.", "Anything else I can help with?")
+    assert c is not None and c.value == "My wrist has been sore since the climbing trip"
+    assert _answer("Not really, thanks.", "Anything else I can help with?") is None

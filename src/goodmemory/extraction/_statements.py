@@ -71,6 +71,8 @@ _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|
                        r"paid|sent|spent|met|had|became|won|quit|switched|started|moved)\s+(?!you\b)", re.I)
 _AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|correct|right|exactly|perfect|great|sounds good|not really|that'?s (?:right|correct|"
                        r"fine|great|perfect)|that all sounds|that sounds|thanks|thank you|no problem|ok|okay|fine)\b", re.I)
+_YES = re.compile(r"^(?:yes|yeah|yep|yup|i am|i do|i have|we are|we do|we have|correct|that'?s right)\b", re.I)
+_YES_NO = re.compile(r"^(?:are|is|do|does|did|have|has|can|will|would|was|were)\s+(?:you|your)\b", re.I)
 _NUMBER_WORD = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                           r"hundred|thousand|million|half|twice|once)\b", re.I)
 _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
@@ -197,8 +199,11 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     correction = correction or bool(_CORRECTING.search(sentence.strip()))
     # an answer keeps its sentences that say something lasting; a statement is dropped when it passes
     kept = [x for x in P.SENTENCE_SPLIT.split(sentence.strip()) if x.strip() and not passing(x)]
+    if question and len(kept) > 1 and _AGREEING.match(kept[0]) and len(kept[0].split()) <= 3:
+        kept = kept[1:]  # "Not really. My knee's been playing up since the marathon": the news is what follows
     if not kept:
         return None
+    confirmed = bool(question and _YES.match(sentence.strip()) and _YES_NO.match(question.strip()))
     s = _clean(" ".join(kept) if question else sentence).rstrip()
     words = s.split()
     if secret or not (_MIN_WORDS - (1 if question else 0) <= len(words) <= _MAX_WORDS) or s.endswith("?"):
@@ -237,7 +242,9 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         q = question.strip()
         # the question stays searchable (keywords) and decides the family (about); the text shows the answer,
         # so a memory costs the context no more than the turn it came from
-        text = f'The user answered: "{body}."'
+        # a yes to "Are you vegetarian?" confirms the question: the answer alone ("For ten years") says nothing
+        text = f'Asked "{q}", the user answered: "Yes, {body[:1].lower() + body[1:]}."' if confirmed \
+            else f'The user answered: "{body}."'
         about = f"{mask_values(q)} {mask_values(body)}"
     else:
         text = f'The user said: "{body}."'
