@@ -246,3 +246,8 @@ def test_news_after_a_short_no_is_kept() -> None:
     c = _answer("Not really. My wrist has been sore since the climbing trip.", "Anything else I can help with?")
     assert c is not None and c.value == "My wrist has been sore since the climbing trip"
     assert _answer("Not really, thanks.", "Anything else I can help with?") is None
+
+
+def test_a_number_to_call_the_user_on_is_their_phone() -> None:
+    assert ("contact.phone", "0113 496 0555") in _kept("Call me on 0113 496 0555, or email if it's late.")
+    assert not [k for k, _ in _kept("Call me on Thursday at 4.") if k.startswith("contact.phone")]

@@ -430,7 +430,8 @@ FACT_RULES: tuple[Rule, ...] = (
     Rule("phone", K.FACT, ("phone",), "User's {typ}phone number is {v}.", _phone, pattern=P.R_PHONE, confidence=0.9,
          importance=0.7, examples=(
              Example("My mobile number is 0612 345 987.", "contact.phone.mobile", "0612 345 987"),
-             Example("My phone is 3 years old."))),
+             Example("Ring me on 0161 496 0732 after six.", "contact.phone", "0161 496 0732"),
+             Example("My phone is 3 years old."), Example("Call me on Monday at 10."))),
     Rule("address", K.FACT, ("address",), "User's {typ} address is {v}.", _address, pattern=P.R_ADDRESS, confidence=0.9,
          importance=0.7, examples=(
              Example("My address is 42 Larch Street, Dunedin.", "profile.address", "42 Larch Street, Dunedin"),
