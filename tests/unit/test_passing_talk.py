@@ -251,3 +251,12 @@ def test_news_after_a_short_no_is_kept() -> None:
 def test_a_number_to_call_the_user_on_is_their_phone() -> None:
     assert ("contact.phone", "0113 496 0555") in _kept("Call me on 0113 496 0555, or email if it's late.")
     assert not [k for k, _ in _kept("Call me on Thursday at 4.") if k.startswith("contact.phone")]
+
+
+def test_really_into_is_a_like() -> None:
+    assert ("preference.like.bell_ringing", "likes bell ringing") in _kept("I'm really into bell ringing lately.")
+
+
+def test_a_verbless_standing_request_is_kept_in_the_users_words() -> None:
+    assert _said("Oat milk, always.")
+    assert _said("The tram is always late.") == []

@@ -189,7 +189,7 @@ R_LIKE = re.compile(
     r"(?<!would )(?<!'d )\bi(?: (?:really |absolutely |totally |genuinely |kind of |do |still |strongly |deeply |"
     r"truly |actually |honestly |generally |always )?|(?='m))"
     r"(?P<verb>love|like|enjoy|adore|hate|dislike|detest|loathe|avoid|can'?t stand|cannot stand|don'?t like|do not like|"
-    r"don'?t enjoy|do not enjoy|can'?t bear|am into|'m into|am a big fan of|'m a big fan of|am not a fan of|'m not a fan of|"
+    r"don'?t enjoy|do not enjoy|can'?t bear|am (?:really |so |totally )?into|'m (?:really |so |totally )?into|am a big fan of|'m a big fan of|am not a fan of|'m not a fan of|"
     r"am (?:not )?keen on|'m (?:not )?keen on|am fond of|'m fond of|have an? (?:strong |real |deep )?aversion to)\s+(?P<v>.+)",
     I,
 )

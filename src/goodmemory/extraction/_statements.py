@@ -225,7 +225,8 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     # world when the user says it; without a number it is as likely chatter about anything
     numbered = (any(ch.isdigit() for ch in s) or bool(_NUMBER_WORD.search(s))) and len(words) >= _MIN_WORDS
     # "Dark mode please, always": a request with a standing marker is the user's own way of wanting things
-    standing = bool(re.search(r"\bplease\b", s, re.I) and _STANDING.search(s))
+    standing = bool(re.search(r"\bplease\b", s, re.I) and _STANDING.search(s)
+                    or re.search(r",\s*(?:always|every time|never)\W*$", s, re.I))  # "Aisle seat, always"
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
             and not numbered and not standing and not (known & set(_known_words(s))):
         if not (has_value and (changes(s) or change_frame(s))):  # "She started at X Academy": a change frame
