@@ -260,3 +260,22 @@ def test_really_into_is_a_like() -> None:
 def test_a_verbless_standing_request_is_kept_in_the_users_words() -> None:
     assert _said("Oat milk, always.")
     assert _said("The tram is always late.") == []
+
+
+# ---------------------------------------------------------------- "I'd rather ..." is a preference, never the value it names
+def test_rather_not_share_a_value_is_a_preference_not_that_value() -> None:
+    got = _extract("I'd rather not share my home address.")
+    assert [(c.kind.value, c.key) for c in got if c.kind.value != "episode"] == \
+        [("preference", "preference.prefer.not_share_their_home_address")]
+    assert [c for c in _extract("I'd rather not say.") if c.kind.value != "episode"] == []
+
+
+def test_rather_you_did_not_call_me_a_name_is_no_preferred_name() -> None:
+    got = _kept("I'd rather you didn't call me Jules.")
+    assert ("profile.preferred_name", "Jules") not in got
+    assert any(k.startswith("preference.instruction.") for k, _ in got), got
+    assert ("profile.preferred_name", "Jules") in _kept("Please call me Jules.")
+
+
+def test_rather_x_than_y_is_a_choice() -> None:
+    assert ("preference.choice.bus_vs_walk", "walk") in _kept("I'd sooner walk than take the bus.")

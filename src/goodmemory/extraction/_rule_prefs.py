@@ -285,6 +285,39 @@ def _any_day(c: Clause, m: Match | None) -> None:
                keywords=f"prefers preference favourite {v} {alt or ''}".strip())
 
 
+# "I'd rather not share my address", "I'd rather you didn't use my first name", "I'd sooner walk than drive":
+# a preference, never a value of the thing it names (the address, the name)
+_R_RATHER = re.compile(r"\bi(?:'d| would) (?:much )?(?:rather|sooner) (?P<v>[a-z].+?)(?:\s+(?:than|over|instead of)\s+(?P<alt>.+))?$",
+                       re.I)
+_TAKE = re.compile(r"^(?:have|get|take|use|go with|drink|eat|do)\s+(?:an? |the )?", re.I)
+
+
+def _rather(c: Clause, m: Match | None) -> None:
+    assert m
+    raw = re.sub(r"^you (?:didn'?t|did not|don'?t|do not|wouldn'?t|would not) ", "you not ", m.group("v"), flags=re.I)
+    if re.match(r"(?:you )?not (?:say|tell|answer|comment|share|discuss|talk about it|go into it)\W*$", raw, re.I):
+        return  # "I'd rather not say": a refusal, no preference
+    if raw.lower().startswith("you "):
+        act = obj(third(raw[4:]), max_words=10)
+        if act:
+            c.emit(slot_key("preference", "instruction", act), f"the assistant {act}", f"User would rather the assistant "
+                   f"{act.replace('not ', 'did not ', 1) if act.startswith('not ') else act}.", transferable=True,
+                   keywords=f"prefers instruction rather {act}")
+        return
+    v = obj(third(raw), max_words=10)
+    if not v:
+        return
+    alt = obj(third(m.group("alt"))) if m.group("alt") else None
+    if alt:
+        pick, other = _TAKE.sub("", v), _TAKE.sub("", alt)
+        c.emit(slot_key("preference", "choice", "_vs_".join(sorted((slug(pick), slug(other))))), pick,
+               f"User would rather {v} than {alt}.", transferable=_transferable(c, v),
+               keywords=f"prefers preference rather {pick} {other}")
+    else:
+        c.emit(slot_key("preference", "prefer", v), v, f"User would rather {v}.", transferable=_transferable(c, v),
+               keywords=f"prefers preference rather {v}")
+
+
 def _please(c: Clause, m: Match | None) -> bool:
     assert m
     act = obj(third(m.group("v")), max_words=10)
@@ -391,6 +424,14 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
              Example("I'd prefer not to discuss my salary.", "preference.prefer.not_to_discuss_their_salary",
                      "not to discuss their salary"),
              Example("I prefer it."))),
+    Rule("rather", K.PREFERENCE, ("prefer", "instruction"), "User would rather {v}.", _rather, pattern=_R_RATHER,
+         importance=0.65, quiet=True, examples=(
+             Example("I'd rather not share my salary.", "preference.prefer.not_share_their_salary",
+                     "not share their salary"),
+             Example("I'd rather you didn't call me Bob.", "preference.instruction.not_call_them_bob",
+                     "the assistant not call them Bob"),
+             Example("I'd sooner cycle than drive.", "preference.choice.cycle_vs_drive", "cycle"),
+             Example("I'd rather not say."))),
     Rule("any_day", K.PREFERENCE, ("prefer",), "User prefers {v}.", _any_day, pattern=_R_ANY_DAY, importance=0.6,
          examples=(
              Example("Give me paperbacks any day.", "preference.prefer.paperbacks", "paperbacks"),

@@ -32,7 +32,7 @@ _NOT_A_FACT = re.compile(
     r"^(?:thanks?|thank you|cheers|great|perfect|ok(?:ay)?|cool|nice|sounds good|no worries|bye|hi|hello|hey|"
     r"good (?:morning|night|evening)|sure|yes|yeah|no|nope|lol|haha)\W*$|\b(?:can you|could you|would you|will you|"
     r"help me|tell me|show me|let me know|do you know|i wonder|i was wondering|i think you|you should|"
-    r"i need you to|i want you to|i'?d like you to)\b|"
+    r"i need you to|i want you to|i'?d like you to|i'?d rather not (?:say|tell|answer|comment|share))\b|"
     # what the user thinks of the assistant is feedback on the talk, not a fact of theirs ("I love how you explain")
     r"\bi (?:really )?(?:love|like|appreciate|enjoy|hate) (?:how|the way|that|it when) you\b", re.I)
 # a wish is no fact either ("I'd love to live by the sea one day")
