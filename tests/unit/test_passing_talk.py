@@ -279,3 +279,10 @@ def test_rather_you_did_not_call_me_a_name_is_no_preferred_name() -> None:
 
 def test_rather_x_than_y_is_a_choice() -> None:
     assert ("preference.choice.bus_vs_walk", "walk") in _kept("I'd sooner walk than take the bus.")
+
+
+def test_a_yes_to_a_check_question_keeps_the_question() -> None:
+    c = _answer("Yes, Robin is, quite badly.", "Your husband said he's allergic to wasps?")
+    assert c is not None and "wasps" in c.text and '"Yes, Robin is, quite badly."' in c.text
+    c = _answer("Yes, weekday mornings work best.", "Which days suit you for the install?")
+    assert c is not None and "install" not in c.text

@@ -72,7 +72,9 @@ _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|
 _AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|correct|right|exactly|perfect|great|sounds good|not really|that'?s (?:right|correct|"
                        r"fine|great|perfect)|that all sounds|that sounds|thanks|thank you|no problem|ok|okay|fine)\b", re.I)
 _YES = re.compile(r"^(?:yes|yeah|yep|yup|i am|i do|i have|we are|we do|we have|correct|that'?s right)\b", re.I)
-_YES_NO = re.compile(r"^(?:are|is|do|does|did|have|has|can|will|would|was|were)\s+(?:you|your)\b", re.I)
+# a question the user can answer with yes: "Are you ...?", "Do you ...?", or a check ("Your partner is allergic to nuts?")
+_YES_NO = re.compile(r"^(?:(?:are|is|do|does|did|have|has|can|will|would|was|were)\s+(?:you|your)\b|"
+                     r"(?!(?:what|what's|where|who|whom|whose|why|how|which|when)\b)[^?]*\byour?\b[^?]*\?$)", re.I)
 _NUMBER_WORD = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                           r"hundred|thousand|million|half|twice|once)\b", re.I)
 _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
@@ -244,7 +246,8 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         # the question stays searchable (keywords) and decides the family (about); the text shows the answer,
         # so a memory costs the context no more than the turn it came from
         # a yes to "Are you vegetarian?" confirms the question: the answer alone ("For ten years") says nothing
-        text = f'Asked "{q}", the user answered: "Yes, {body[:1].lower() + body[1:]}."' if confirmed \
+        said = " ".join(kept).strip().rstrip(".!")  # the user's own words, with their yes
+        text = f'Asked "{q}", the user answered: "{said}."' if confirmed \
             else f'The user answered: "{body}."'
         about = f"{mask_values(q)} {mask_values(body)}"
     else:
