@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from goodmemory.extraction.rules import RuleExtractor
 from goodmemory.extraction._statements import passing, statement_candidate
 from goodmemory.extraction.base import ExtractionContext
+from goodmemory.extraction.rules import RuleExtractor
 from goodmemory.models import Candidate, Message
 
 AT = datetime(2025, 3, 12, 10, tzinfo=UTC)
