@@ -249,9 +249,14 @@ def _ahead(c: Clause, m: Match | None) -> bool:
     return not _PAST_EVENT.search(_CHANGED.sub(" ", c.s))
 
 
+# "moved from the 3rd to the 10th": the date it was moved to is the one in force
+_FROM_TO = re.compile(r"\bfrom\b.+?\bto\b\s+(?P<new>.+)$", re.I)
+
+
 def _event(c: Clause, m: Match | None) -> None:
     assert m
-    when = P.resolve_when(m.group("rest"), c.src.ts)
+    moved_to = _FROM_TO.search(m.group("rest")) if _CHANGED.search(c.s) else None
+    when = (moved_to and P.resolve_when(moved_to.group("new"), c.src.ts)) or P.resolve_when(m.group("rest"), c.src.ts)
     if not when:
         return
     what = " ".join(w for w in m.group("what").split() if w.lower() not in ("next", "upcoming", "new", "big", "the"))
@@ -425,7 +430,8 @@ FACT_RULES: tuple[Rule, ...] = (
     Rule("phone", K.FACT, ("phone",), "User's {typ}phone number is {v}.", _phone, pattern=P.R_PHONE, confidence=0.9,
          importance=0.7, examples=(
              Example("My mobile number is 0612 345 987.", "contact.phone.mobile", "0612 345 987"),
-             Example("My phone is 3 years old."))),
+             Example("Ring me on 0161 496 0732 after six.", "contact.phone", "0161 496 0732"),
+             Example("My phone is 3 years old."), Example("Call me on Monday at 10."))),
     Rule("address", K.FACT, ("address",), "User's {typ} address is {v}.", _address, pattern=P.R_ADDRESS, confidence=0.9,
          importance=0.7, examples=(
              Example("My address is 42 Larch Street, Dunedin.", "profile.address", "42 Larch Street, Dunedin"),
@@ -439,6 +445,7 @@ FACT_RULES: tuple[Rule, ...] = (
          pattern=P.R_EVENT, guards=(_ahead,), importance=0.75, examples=(
              Example("My physio appointment is on March 20th at 9am.", "appointment.physio", "2025-03-20"),
              Example("My physio appointment was moved to Friday.", "appointment.physio", "2025-03-07"),
+             Example("My physio appointment was moved from the 4th to the 11th.", "appointment.physio", "2025-03-11"),
              Example("My eye exam was on Monday and it went fine."),
              Example("I had my flu shot appointment last Tuesday."),
              Example("My appointment went fine."))),

@@ -20,6 +20,7 @@ from ._sentence_patterns import (  # noqa: F401  (the sentence level, read as P.
     HEDGE_ANY,
     HEDGE_LEAD,
     HYPOTHETICAL,
+    IRONY,
     LEAD,
     LOWER_SENTENCE_SPLIT,
     NEGATED_CHANGE,
@@ -87,7 +88,7 @@ OBJ_STOP = re.compile(
     r"and my|and we|whereas|except)\b.*$|\s*(?:[,;!?()]|:(?!\d))\s*.*$|\.\s*$|\.\s+.*$",
     I,
 )
-OBJ_TAIL = re.compile(r"\s+(?:too|a lot|so much|very much|really|anymore|any more|as well|either|though|lately|now|these days|nowadays)$", I)
+OBJ_TAIL = re.compile(r"\s+(?:too|a lot|so much|very much|really|anymore|any more|as well|either|though|lately|now|these days|nowadays|at all|one bit|in the (?:slightest|least)|whatsoever)$", I)
 OBJ_REJECT = re.compile(
     r"^(?:it|that|this|them|those|these|him|her|you|your|yours|what|how|when|where|which|the idea|"
     r"the (?:first|second|third|last|other|same|new|previous) |the one|that one|this one|one|doing that|"
@@ -189,7 +190,7 @@ R_LIKE = re.compile(
     r"(?<!would )(?<!'d )\bi(?: (?:really |absolutely |totally |genuinely |kind of |do |still |strongly |deeply |"
     r"truly |actually |honestly |generally |always )?|(?='m))"
     r"(?P<verb>love|like|enjoy|adore|hate|dislike|detest|loathe|avoid|can'?t stand|cannot stand|don'?t like|do not like|"
-    r"don'?t enjoy|do not enjoy|can'?t bear|am into|'m into|am a big fan of|'m a big fan of|am not a fan of|'m not a fan of|"
+    r"don'?t enjoy|do not enjoy|can'?t bear|am (?:really |so |totally )?into|'m (?:really |so |totally )?into|am a big fan of|'m a big fan of|am not a fan of|'m not a fan of|"
     r"am (?:not )?keen on|'m (?:not )?keen on|am fond of|'m fond of|have an? (?:strong |real |deep )?aversion to)\s+(?P<v>.+)",
     I,
 )
@@ -368,8 +369,8 @@ EMAIL = re.compile(r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b")
 PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{2,4}\)[ .\-]?|\d{2,4}[ .\-])\d{3,4}[ .\-]?\d{3,4}(?![\w-])")
 R_EMAIL = re.compile(r"\bmy (?P<type>work |personal |school |business |home )?e-?mail(?: address)?\s*(?:is|:)\s*(?P<v>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)", I)
 R_PHONE = re.compile(
-    r"\bmy (?:new )?(?P<type>cell|mobile|work|home|office|personal|business)?\s?(?:phone|cell|mobile|number|phone number|cell number|mobile number)(?: number)?"
-    r"\s*(?:is now|is|:|has changed to|changed to)\s*(?P<v>\+?[\d(][\d ().\-]{6,18}\d)",
+    r"(?:\bmy (?:new )?(?P<type>cell|mobile|work|home|office|personal|business)?\s?(?:phone|cell|mobile|number|phone number|cell number|mobile number)(?: number)?"
+    r"\s*(?:is now|is|:|has changed to|changed to)|\b(?:call|ring|text|phone|reach|contact|whatsapp) me (?:on|at))\s*(?P<v>\+?[\d(][\d ().\-]{6,18}\d)",
     I,
 )
 ADDRESS = r"(?P<v>\d{1,6}[A-Za-z]? [A-Z0-9][\w.'\-]*(?: [\w.'\-]+){0,5}? (?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Circle|Highway|Hwy|Parkway|Pkwy|Square|Sq|Trail|Alley)\b\.?(?:,? [^.!?;]{0,80})?)"

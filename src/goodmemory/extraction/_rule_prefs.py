@@ -155,8 +155,14 @@ def _workstyle(c: Clause, m: Match | None) -> None:
         c.emit("preference.work.best_time", v, text, keywords="work style productive schedule focus")
 
 
+# "I wouldn't say I love running", "not that I enjoy it": a like under a denied saying or thinking is not asserted
+_DENIED = re.compile(r"\b(?:(?:wouldn'?t|would not|don'?t|do not|can'?t|cannot) (?:say|think|claim|pretend)|not that)\b", re.I)
+
+
 def _like(c: Clause, m: Match | None) -> None:
     assert m
+    if _DENIED.search(c.s[:m.start()]):
+        return
     o = obj(third(m.group("v")))
     verb = m.group("verb").lower().replace("cannot", "can't").replace("do not", "don't")
     if not o or (verb == "like" and re.match(r"to (?:know|ask|see|get|book|make|order|open|change|cancel)\b", o)):
@@ -240,6 +246,9 @@ def _moved_on(c: Clause, m: Match | None) -> None:
 def _prefer(c: Clause, m: Match | None) -> None:
     assert m
     v, alt = obj(third(m.group("v"))), obj(m.group("alt") or "") if m.group("alt") else None
+    if v and v.lower() == "not" and m.group("alt"):
+        # "I'd prefer not to talk about my health": the "to" is the infinitive's, not "X to Y"
+        v, alt = obj(third(f"not to {m.group('alt')}"), max_words=10), None
     if not v:
         return
     seat, chan, part = _SEAT.search(v), _CHANNEL.search(v), _DAYPART.search(v)
@@ -259,6 +268,56 @@ def _prefer(c: Clause, m: Match | None) -> None:
     c.emit(key, val, text, transferable=trans, keywords=f"prefers preference {v} {alt or ''}".strip())
 
 
+# "give me punk any day", "I'll take the train over flying every time": a standing pick, said as an idiom
+_R_ANY_DAY = re.compile(r"\b(?:give me|i'?ll take|i'?d take|i'?ll pick|i'?d pick|i'?ll choose)\s+(?P<v>[a-z][\w\- ]{1,30}?)"
+                        r"(?:\s+(?:over|instead of)\s+(?P<alt>[a-z][\w\- ]{1,30}?))?\s+(?:any day|every time|any time|anytime)"
+                        r"(?:\s+(?:over|instead of)\s+(?P<alt2>[a-z][\w\- ]{1,30}?))?(?=$|[,.;!])", re.I)
+
+
+def _any_day(c: Clause, m: Match | None) -> None:
+    assert m
+    v, alt = obj(third(m.group("v"))), m.group("alt") or m.group("alt2")
+    if v:
+        alt = obj(alt) if alt else None
+        key = slot_key("preference", "choice", "_vs_".join(sorted((slug(v), slug(alt))))) if alt else \
+            slot_key("preference", "prefer", v)
+        c.emit(key, v, f"User prefers {v} over {alt}." if alt else f"User prefers {v}.", transferable=_transferable(c, v),
+               keywords=f"prefers preference favourite {v} {alt or ''}".strip())
+
+
+# "I'd rather not share my address", "I'd rather you didn't use my first name", "I'd sooner walk than drive":
+# a preference, never a value of the thing it names (the address, the name)
+_R_RATHER = re.compile(r"\bi(?:'d| would) (?:much )?(?:rather|sooner) (?P<v>[a-z].+?)(?:\s+(?:than|over|instead of)\s+(?P<alt>.+))?$",
+                       re.I)
+_TAKE = re.compile(r"^(?:have|get|take|use|go with|drink|eat|do)\s+(?:an? |the )?", re.I)
+
+
+def _rather(c: Clause, m: Match | None) -> None:
+    assert m
+    raw = re.sub(r"^you (?:didn'?t|did not|don'?t|do not|wouldn'?t|would not) ", "you not ", m.group("v"), flags=re.I)
+    if re.match(r"(?:you )?not (?:say|tell|answer|comment|share|discuss|talk about it|go into it)\W*$", raw, re.I):
+        return  # "I'd rather not say": a refusal, no preference
+    if raw.lower().startswith("you "):
+        act = obj(third(raw[4:]), max_words=10)
+        if act:
+            c.emit(slot_key("preference", "instruction", act), f"the assistant {act}", f"User would rather the assistant "
+                   f"{act.replace('not ', 'did not ', 1) if act.startswith('not ') else act}.", transferable=True,
+                   keywords=f"prefers instruction rather {act}")
+        return
+    v = obj(third(raw), max_words=10)
+    if not v:
+        return
+    alt = obj(third(m.group("alt"))) if m.group("alt") else None
+    if alt:
+        pick, other = _TAKE.sub("", v), _TAKE.sub("", alt)
+        c.emit(slot_key("preference", "choice", "_vs_".join(sorted((slug(pick), slug(other))))), pick,
+               f"User would rather {v} than {alt}.", transferable=_transferable(c, v),
+               keywords=f"prefers preference rather {pick} {other}")
+    else:
+        c.emit(slot_key("preference", "prefer", v), v, f"User would rather {v}.", transferable=_transferable(c, v),
+               keywords=f"prefers preference rather {v}")
+
+
 def _please(c: Clause, m: Match | None) -> bool:
     assert m
     act = obj(third(m.group("v")), max_words=10)
@@ -275,10 +334,12 @@ def _please(c: Clause, m: Match | None) -> bool:
 
 def _habit(c: Clause, m: Match | None) -> None:
     assert m
-    if re.match(r"(?:have to|need|wanted|thought|wonder|forget to ask|get confused)", m.group("v"), re.I) \
-            or P.past_tense(m.group("v").split()[0]):
+    # the verb is what follows the adverbs: "I never really liked opera" is past, no habit ("never reallies liked")
+    said = re.sub(r"^(?:(?:really|actually|ever|even|just|still|quite|truly|honestly)\s+)+", "", m.group("v"), flags=re.I)
+    if not said or re.match(r"(?:have to|need|wanted|thought|wonder|forget to ask|get confused)", said, re.I) \
+            or P.past_tense(said.split()[0]):
         return
-    act = obj(m.group("v"), max_words=10)
+    act = obj(said, max_words=10)
     if act:
         adv, act3 = m.group("adv").lower(), conj(act)
         c.emit(slot_key("preference", "habit", " ".join(content_words(act)[:5])), f"{adv} {act3}",
@@ -334,6 +395,7 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
              Example("My team works best remotely."))),
     Rule("like", K.PREFERENCE, ("like",), "User likes {v}.", _like, pattern=P.R_LIKE, importance=0.55, examples=(
         Example("I love sea kayaking.", "preference.like.sea_kayaking", "likes sea kayaking"),
+        Example("I wouldn't say I enjoy gardening, but the roses need me."),
         Example("I can't stand loud restaurants.", "preference.like.loud_restaurants", "dislikes loud restaurants"),
         Example("I strongly dislike cold showers.", "preference.like.cold_showers", "dislikes cold showers"),
         Example("I have a deep aversion to horror films.", "preference.like.horror_films", "dislikes horror films"),
@@ -359,7 +421,22 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
          importance=0.65, guards=(lambda c, m: not [f for f in c.fired if f != "like"],), examples=(
              Example("I prefer oat milk.", "preference.prefer.oat_milk", "oat milk"),
              Example("I'd prefer a text message.", "preference.communication.channel", "text"),
+             Example("I'd prefer not to discuss my salary.", "preference.prefer.not_to_discuss_their_salary",
+                     "not to discuss their salary"),
              Example("I prefer it."))),
+    Rule("rather", K.PREFERENCE, ("prefer", "instruction"), "User would rather {v}.", _rather, pattern=_R_RATHER,
+         importance=0.65, quiet=True, examples=(
+             Example("I'd rather not share my salary.", "preference.prefer.not_share_their_salary",
+                     "not share their salary"),
+             Example("I'd rather you didn't call me Bob.", "preference.instruction.not_call_them_bob",
+                     "the assistant not call them Bob"),
+             Example("I'd sooner cycle than drive.", "preference.choice.cycle_vs_drive", "cycle"),
+             Example("I'd rather not say."))),
+    Rule("any_day", K.PREFERENCE, ("prefer",), "User prefers {v}.", _any_day, pattern=_R_ANY_DAY, importance=0.6,
+         examples=(
+             Example("Give me paperbacks any day.", "preference.prefer.paperbacks", "paperbacks"),
+             Example("I'll take the train over flying every time.", "preference.choice.flying_vs_the_train", "the train"),
+             Example("Give me a minute."))),
     Rule("please_always_never", K.PREFERENCE, ("instruction",), "User asks the assistant to {v}.", _please,
          pattern=P.R_PLEASE, anchored=True, confidence=0.8, importance=0.7, quiet=True, stop=True, examples=(
              Example("Never suggest recipes with coriander.", "preference.instruction.suggest_recipes_coriander",

@@ -28,6 +28,8 @@ def _first_word_not_a_name(c: Clause, m: Match | None) -> bool:
 
 def _preferred_name(c: Clause, m: Match | None) -> None:
     assert m
+    if re.search(r"\b(?:didn'?t|did not|don'?t|do not|never|not|stop|rather you)\b", c.s[:m.start("v")], re.I):
+        return  # "I'd rather you didn't call me Bob", "Don't call me Rob": the name they do not want
     c.emit("profile.preferred_name", m.group("v"), keywords="name nickname call me")
 
 
@@ -215,6 +217,7 @@ PROFILE_RULES: tuple[Rule, ...] = (
     Rule("preferred_name", K.PROFILE, ("preferred_name",), "User prefers to be called {v}.", _preferred_name,
          pattern=P.R_CALL_ME, guards=(_first_word_not_a_name,), confidence=0.9, importance=0.8, examples=(
              Example("Please call me Bex.", "profile.preferred_name", "Bex"),
+             Example("Please don't call me Rob."),
              Example("Call me back tomorrow."))),
     Rule("age", K.PROFILE, ("age",), "User is {v} years old.", _age, pattern=P.R_AGE,
          guards=(lambda c, m: m is not None and 0 < int(m.group("v")) <= 120,), examples=(

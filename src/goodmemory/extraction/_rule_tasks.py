@@ -44,6 +44,8 @@ def _commitment(c: Clause, m: Match | None) -> bool:
 
 _TASK_ADVERB = re.compile(r"^(?:(?:probably|really|definitely|maybe|perhaps|honestly|seriously|just|also|actually)\s+)+",
                           re.I)
+_NEVER_DONE = re.compile(r"\b(?:every|each) (?:day|morning|evening|night|week|weekday|month)\b|\b(?:on weekdays|daily)\b|"
+                         r"\bfor a (?:second|sec|minute|moment|bit)\b", re.I)
 _RESOLUTION = re.compile(r"^\w+(?: [\w']+){0,3} (?:more|less|better|healthier|earlier|regularly|often)$", re.I)
 
 
@@ -58,6 +60,8 @@ def _open_task(c: Clause, verb: str, raw: str, text_t: str | None = None) -> boo
     core = _TASK_ADVERB.sub("", core).strip()  # "I should probably exercise": the hedge is no part of the chore
     if _RESOLUTION.search(core):
         return False  # "I should exercise more", "I need to sleep better": a resolution with no point of done
+    if _NEVER_DONE.search(rest):
+        return False  # "I have to be at work by 8 every day" is a routine, "I need to vent for a second" the talk
     if "haven" in verb or "have not" in verb:
         head, _, tail = core.partition(" ")
         if head.lower() in P.HAVENT_STATES or P.R_SPAN.search(raw):
@@ -152,8 +156,15 @@ def _close_pronoun(c: Clause, m: Match | None) -> None:
                metadata={"state": "closed", "task": c.run.tasks[key]}, keywords="done finished closed")
 
 
+_TRAIL = r"(?:for|on|at|in|this|that|then|today|tonight|with|again)"
 _OPTIONS = re.compile(r"(?:^|\b(?:prefer|rather|like|want|usually|normally|take|choose)\b[^?]*?\s)(?:an? |the )?"
-                      r"(?P<a>[\w\-]+(?: [\w\-]+)?),? or (?:an? |the )?(?P<b>[\w\-]+(?: [\w\-]+)?)\s*\?$", re.I)
+                      rf"(?P<a>[\w\-]+(?: [\w\-]+)?),? or (?:an? |the )?(?P<b>[\w\-]+(?: (?!{_TRAIL}\b)[\w\-]+)?)"
+                      # what the options are for may trail them ("Window or aisle for the Lyon flight?")
+                      rf"(?:\s+{_TRAIL}\b[^?,]*)?\s*\?$", re.I)
+# an interjection and the options said back ("Hmm, tea or coffee... tea") come before the pick
+_THINKING = re.compile(r"^(?:(?:oh|hmm+|um+|uh+|well|let me think|let'?s see|good question)\b[\s,.!]*)+", re.I)
+# a clause that adds to the pick rather than explaining it ("Aisle, and I also need a taxi booked")
+_ADDS = re.compile(r"\b(?:also|too|as well|and then|another thing)\b", re.I)
 _SEATS = frozenset({"window", "aisle", "middle"})
 
 
@@ -162,10 +173,13 @@ def option_answer(c: Clause, question: str, reply: str, ids: list[str]) -> None:
     aisle?" - "Aisle, please"): the pick is a preference, the other option is not."""
     last = ([q for q in P.SENTENCE_SPLIT.split(question.strip()) if q.strip()][-1:] or [question])[0].strip()
     m = _OPTIONS.search(last)
-    if not m or (m.start() == 0 and len(last.split()) > 6):
+    if not m or (m.start() == 0 and len(last[:m.end("b")].split()) > 6):
         return
-    low = re.sub(r"^(?:oh|hmm|definitely|probably|the|an?)\s+", "", reply.strip().lower())
     opts = (m.group("a"), m.group("b"))
+    low = _THINKING.sub("", reply.strip().lower())
+    a, b = (re.escape(o.lower()) for o in opts)
+    said_back = re.match(rf"(?:{a},?\s+or\s+{b}|{b},?\s+or\s+{a})[\s.,!?\u2026]*", low)
+    low = re.sub(r"^(?:definitely|probably|the|an?)\s+", "", low[said_back.end():] if said_back else low)
     pick = next((o for o in opts if re.match(re.escape(o.lower()) + r"\b", low)), None)
     if pick is None:
         return
@@ -184,12 +198,18 @@ def _drop_reasons(c: Clause, reply: str, pick: str, ids: list[str]) -> None:
     """"Window, I like to sleep against the wall": what follows the pick in its own sentence says why it was
     picked, and is no like of its own (a like in a sentence of its own stays)."""
     first = P.SENTENCE_SPLIT.split(reply.strip())[0]
+    thought = _THINKING.match(first)
+    first = first[thought.end():] if thought else first
+    said_back = re.match(r"[^.?!\u2026]*?\bor\b[^.?!\u2026,]*[.\u2026]+\s*", first)
+    first = first[said_back.end():] if said_back else first
     at = first.lower().find(pick.lower())
     tail = first[at + len(pick):].lower() if at >= 0 else ""
     if tail.lstrip()[:1] not in (",", "-", "\u2013", ":"):
         return
     run = c.run
-    for cand in [x for x in run.out if x.kind is K.PREFERENCE and x.metadata.get("rule") == "like"
+    # a like or a task read from the why ("Aisle, I need to stretch my legs") is no memory of its own
+    for cand in [x for x in run.out if (x.kind is K.PREFERENCE and x.metadata.get("rule") == "like"
+                                        or x.kind is K.OPEN_LOOP and not _ADDS.search(str(x.metadata.get("said", ""))))
                  and set(x.message_ids) <= set(ids) and str(x.metadata.get("said", "")).lower() in tail]:
         run.out.remove(cand)
         run.index.pop((cand.key, cand.value.lower()), None)
@@ -246,6 +266,8 @@ def _bare_correction(c: Clause, m: Match | None) -> None:
     assert m
     run = c.run
     v, old = m.group("v").strip(), (m.group("old") or "").strip()
+    if not content_words(v):
+        return  # "Still not sure it worked": a correction names its new value, an adverb names none
     pool = {**run.ctx.existing, **{x.key: x.value for x in run.out}}
     key = None
     if old:

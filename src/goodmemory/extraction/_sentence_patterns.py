@@ -25,10 +25,10 @@ FORMER_TAIL = re.compile(r",\s*(?:before that|before then|previously|until then|
                          r"[^,;]*?[.!]?$", I)
 # a clause whose subject is another person ("My wife works as ...", "She got a job in Rome"), see _statements
 OTHER_SUBJECT = re.compile(
-    r"^(?:(?:my|our)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
+    r"^(?:(?:(?:both|all|one|two|three|some|most|each|either|neither)(?: of)?\s+)?(?:my|our)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
     r"child|wife|husband|partner|boyfriend|girlfriend|friend|friends|neighbou?r|neighbou?rs|boss|colleague|"
     r"colleagues|manager|cousin|uncle|aunt|grandma|grandpa|grandmother|grandfather|flatmate|roommate|landlord|"
-    r"teacher|coworker|co-worker|in-laws)|he|she|he's|she's)\b", I)
+    r"teacher|coworker|co-worker|in-laws)s?|he|she|he's|she's)\b", I)
 QUESTION_START = re.compile(
     r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|"
     r"do|does|did|is|are|am|was|were|have|has|may|might)\b",
@@ -40,7 +40,7 @@ HYPOTHETICAL = re.compile(
     I,
 )
 REPORTED = re.compile(
-    r"\b(?:he|she|they|someone|somebody|people|[A-Z][a-z]+|my \w+) (?:said|says|told me|thinks|claims|"
+    r"\b(?:he|she|they|someone|somebody|people|[A-Z][a-z]+|[Mm]y \w+|[Oo]ur \w+) (?:said|says|told me|thinks|claims|"
     r"asked|mentioned|believes|wrote)\b|[\"“][^\"”]{3,}[\"”]"
 )
 LEAD = re.compile(
@@ -64,3 +64,10 @@ HEDGE_LEAD = re.compile(
     I,
 )
 HEDGE_ANY = re.compile(r"\b(?:maybe|probably|perhaps|possibly|might|i think|i guess|not sure|kind of|sort of)\b", I)
+# an ironic lead turns what follows around ("Oh sure, I just love waiting on hold", "Great, another Monday, my
+# favourite thing"): the sentence says the opposite of its words, so no rule takes it at its word
+IRONY = re.compile(
+    r"^(?:oh,? (?:sure|great|joy|brilliant|wonderful|fantastic|perfect|lovely)\b|yeah,? right\b|"
+    r"(?:great|brilliant|fantastic|wonderful|perfect|lovely),? (?:another|just what)\b|just what i needed\b|lucky me\b)",
+    I,
+)

@@ -20,7 +20,7 @@ from ..merge import changes
 from ..models import Candidate, MemoryKind
 from . import _patterns as P
 
-__all__ = ["STATEMENT_KEY", "known_names", "mask_values", "masks_a_value", "statement_candidate"]
+__all__ = ["STATEMENT_KEY", "known_names", "mask_values", "masks_a_value", "passing", "statement_candidate"]
 
 STATEMENT_KEY = "statement.pending"  # replaced by the family's key on the write path, never stored
 
@@ -31,8 +31,13 @@ _QUESTION = re.compile(
 _NOT_A_FACT = re.compile(
     r"^(?:thanks?|thank you|cheers|great|perfect|ok(?:ay)?|cool|nice|sounds good|no worries|bye|hi|hello|hey|"
     r"good (?:morning|night|evening)|sure|yes|yeah|no|nope|lol|haha)\W*$|\b(?:can you|could you|would you|will you|"
-    r"help me|tell me|show me|let me know|do you know|i wonder|i was wondering|i think you|you should)\b", re.I)
-_HYPOTHETICAL = re.compile(r"\b(?:if i|suppose|imagine|hypothetically|what if|let'?s say|pretend|i wish)\b", re.I)
+    r"help me|tell me|show me|let me know|do you know|i wonder|i was wondering|i think you|you should|"
+    r"i need you to|i want you to|i'?d like you to|i'?d rather not (?:say|tell|answer|comment|share))\b|"
+    # what the user thinks of the assistant is feedback on the talk, not a fact of theirs ("I love how you explain")
+    r"\bi (?:really )?(?:love|like|appreciate|enjoy|hate) (?:how|the way|that|it when) you\b", re.I)
+# a wish is no fact either ("I'd love to live by the sea one day")
+_HYPOTHETICAL = re.compile(r"\b(?:if i|suppose|imagine|hypothetically|what if|let'?s say|pretend|i wish|i'?d love to|"
+                           r"i would love to|one day|someday|some day|my dream)\b", re.I)
 # someone else's words, a request or a wish is no fact about the user
 _REPORTED = re.compile(r"\b(?:said|says|told me|tells me|thinks|claims|mentioned|believes|reckons)\b", re.I)
 _REQUEST = re.compile(r"\b(?:i'?m looking for|i am looking for|i'?m interested in|i am interested in|i'?d like to|i would like to|i want to|i'?m trying to|"
@@ -56,7 +61,8 @@ _IMPERATIVE = re.compile(
 _STANDING = re.compile(r"\b(?:always|never|from now on|going forward|in future|rather than|instead of|with me|for me|"
                        r"in your (?:replies|answers|messages)|whenever|every time|by default|as a rule|prefer|"
                        r"i live|i work|i'?m (?:on|in|at|based)|my (?:new )?(?:number|address|email))\b", re.I)
-_NOT_YET = re.compile(r"^(?:i'?m|i am|we'?re) (?:waiting|hoping|thinking|planning to|going to|not sure)\b|"
+_NOT_YET = re.compile(r"^(?:i'?m|i am|we'?re) (?:waiting|hoping|thinking|planning to|going to|not sure|torn between)\b|"
+                      r"\b(?:can'?t|cannot|couldn'?t) decide\b|\b(?:haven'?t|have not|not yet) decided\b|"
                       r"^(?:i|we)(?: will|'ll| was thinking| think| guess| hope| feel like| wonder| might| may)\b|"
                       r"\bhelp\W*$|\b(?:much|any|enough) time\b", re.I)
 _OBLIGATION = re.compile(r"\b(?:need|have|want|got|going) to\b", re.I)
@@ -65,6 +71,10 @@ _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|
                        r"paid|sent|spent|met|had|became|won|quit|switched|started|moved)\s+(?!you\b)", re.I)
 _AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|correct|right|exactly|perfect|great|sounds good|not really|that'?s (?:right|correct|"
                        r"fine|great|perfect)|that all sounds|that sounds|thanks|thank you|no problem|ok|okay|fine)\b", re.I)
+_YES = re.compile(r"^(?:yes|yeah|yep|yup|i am|i do|i have|we are|we do|we have|correct|that'?s right)\b", re.I)
+# a question the user can answer with yes: "Are you ...?", "Do you ...?", or a check ("Your partner is allergic to nuts?")
+_YES_NO = re.compile(r"^(?:(?:are|is|do|does|did|have|has|can|will|would|was|were)\s+(?:you|your)\b|"
+                     r"(?!(?:what|what's|where|who|whom|whose|why|how|which|when)\b)[^?]*\byour?\b[^?]*\?$)", re.I)
 _NUMBER_WORD = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                           r"hundred|thousand|million|half|twice|once)\b", re.I)
 _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
@@ -72,6 +82,39 @@ _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 # got a job in Rome") is about them, not an attribute of the user's, unless the user is in it too ("my partner and I",
 # "my boss moved my review"); an impersonal "they" ("they switched me to X") acts on the user's things
 _OTHER_SUBJECT = P.OTHER_SUBJECT
+# A one-off happening at a recent point in time ("I ran into my landlord at the post office on Thursday", "Had a
+# call with my cousin last night about the boiler") holds nothing about the user that lasts: the raw turn keeps it
+# as an episode. Only activities count (meeting, calling, going, seeing, dealing with, spending time): a change at a
+# point in time ("I sold the car yesterday", "got promoted on Friday", "we adopted a puppy at the weekend") is no
+# activity of this class and stays, and so does anything said to last or to come.
+_RECENT_POINT = re.compile(
+    r"\b(?:this (?:morning|afternoon|evening)|earlier today|earlier on|last night|yesterday|(?:over|at|on) the weekend|"
+    r"last weekend|(?:on|last) (?:mon|tues|wednes|thurs|fri|satur|sun)day(?!s)|at lunch(?:time)?|after work|"
+    r"first thing|the other day|just now)\b", re.I)
+_ACTIVITY = re.compile(
+    r"\b(?:ran|bumped) into|\b(?:met|caught) up with|\bhad (?:a|an|my|our) (?:quick |long |short |nice )?"
+    r"(?:call|chat|meeting|lunch|coffee|drink|dinner|catch-up|talk|look|walk)\b|\b(?:called|rang|phoned|texted|"
+    r"emailed|messaged|visited|saw|watched|walked|wandered|popped (?:in|into|over|round|by)|stopped by|dropped by|"
+    r"went (?:to|for|out|round|over|past)|spoke (?:to|with)|talked (?:to|with)|chatted|dealt with|sorted(?: out)?|"
+    r"spent|tidied|cleaned|cooked|baked|played|worked on|looked at|asked me|told me|enjoyed|loved|hated)\b", re.I)
+_CLAUSES = re.compile(r",\s+|\s+(?:and|but|so)\s+", re.I)
+_TO_COME = re.compile(r"\b(?:will|'ll|going to|gonna|next|tomorrow|tonight|plan(?:ning)? to|have to|need to|must)\b", re.I)
+_LASTS = re.compile(r"\b(?:since|every|always|usually|often|still|these days|nowadays|anymore|any more|no longer|"
+                    r"for (?:\d+|a|an|two|three|four|five|six|seven|eight|nine|ten|many|several) (?:years?|months?|weeks?))\b",
+                    re.I)
+# A remark that leans on what came before ("It was fine, nothing special", "I keep putting it off", "What a day",
+# "Not my favourite way to spend an hour") is not self-contained: no one reading it later knows what it is about
+# (a short one ending on "it": in a longer sentence "it" may point back inside it, "my husband loves spicy
+# food, I can't stand it").
+_LEANING = re.compile(
+    r"^(?:it|that|this)(?:'s| is| was| went| looks| looked| seems| seemed| feels| felt| sounds| sounded)\b|"
+    r"^what an? \w+(?: \w+)?\W*$|^(?:not|never) (?:my|the) (?:favou?rite|idea|kind|cup of tea)\b|^at least\b|"
+    r"^(?:\S+\s+){0,4}(?:it|that|this)(?: off| up| out| over| back)?\W*$", re.I)
+# small talk about the weather or the traffic is about the day, not the user ("This rain is driving me mad")
+_SMALL_TALK = re.compile(
+    r"^(?:(?:the|this|that|what|such|an?|all this|lovely|nice|awful|horrible|terrible|beautiful|gorgeous|glorious|"
+    r"miserable|crazy|weird)\s+)*(?:weather|rain|sunshine|sun|snow|heat|heatwave|cold|wind|fog|forecast|storm|"
+    r"drizzle|humidity|traffic)\b", re.I)
 _MIN_WORDS = 3
 _MAX_WORDS = 40
 
@@ -122,6 +165,26 @@ def known_names(values: object) -> frozenset[str]:
     return frozenset(w for v in values for w in _known_words(str(v)))  # type: ignore[attr-defined]
 
 
+def passing(sentence: str) -> bool:
+    """Whether ``sentence`` is talk that passes with the day: irony, a one-off activity at a recent point in
+    time, a remark leaning on what came before, small talk about the weather (the raw turn keeps it all)."""
+    raw = sentence.strip()
+    if P.IRONY.match(raw):
+        return True
+    s = P.LEAD.sub("", _clean(raw)).rstrip(" .!")  # a greeting leads in too ("Hi, it's me again")
+    if _SMALL_TALK.match(s):
+        return True
+    if _LEANING.search(s) and not masks_a_value(s) and not any(ch.isdigit() for ch in s):
+        return True
+    if not (_RECENT_POINT.search(s) and _ACTIVITY.search(s)) or _TO_COME.search(s) or _LASTS.search(s) \
+            or change_frame(s):
+        return False
+    # every clause must be part of the happening or a word on it: "I saw a cardiologist last Tuesday and he put me
+    # on beta blockers" tells a lasting fact in its second clause ("..., it was packed" / "no fillings needed" do not)
+    return all(_ACTIVITY.search(part) or _RECENT_POINT.search(part) or len(part.split()) <= 3
+               or _LEANING.search(part) for part in _CLAUSES.split(s))
+
+
 def _clean(sentence: str) -> str:
     s = _LEAD.sub("", sentence.strip()).strip()
     return s[:1].upper() + s[1:] if s else s
@@ -136,7 +199,14 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     A sentence with no "I"/"my"/"we" is about the user's world only when it answers a question or names
     something the user already told about (``known``: lowercased names from their current memories)."""
     correction = correction or bool(_CORRECTING.search(sentence.strip()))
-    s = _clean(sentence).rstrip()
+    # an answer keeps its sentences that say something lasting; a statement is dropped when it passes
+    kept = [x for x in P.SENTENCE_SPLIT.split(sentence.strip()) if x.strip() and not passing(x)]
+    if question and len(kept) > 1 and _AGREEING.match(kept[0]) and len(kept[0].split()) <= 3:
+        kept = kept[1:]  # "Not really. My knee's been playing up since the marathon": the news is what follows
+    if not kept:
+        return None
+    confirmed = bool(question and _YES.match(sentence.strip()) and _YES_NO.match(question.strip()))
+    s = _clean(" ".join(kept) if question else sentence).rstrip()
     words = s.split()
     if secret or not (_MIN_WORDS - (1 if question else 0) <= len(words) <= _MAX_WORDS) or s.endswith("?"):
         return None
@@ -156,8 +226,11 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     # a sentence with a number and no "I" ("Report due 30 June", "rent is 900 a month") is still the user's
     # world when the user says it; without a number it is as likely chatter about anything
     numbered = (any(ch.isdigit() for ch in s) or bool(_NUMBER_WORD.search(s))) and len(words) >= _MIN_WORDS
+    # "Dark mode please, always": a request with a standing marker is the user's own way of wanting things
+    standing = bool(re.search(r"\bplease\b", s, re.I) and _STANDING.search(s)
+                    or re.search(r",\s*(?:always|every time|never)\W*$", s, re.I))  # "Aisle seat, always"
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
-            and not numbered and not (known & set(_known_words(s))):
+            and not numbered and not standing and not (known & set(_known_words(s))):
         if not (has_value and (changes(s) or change_frame(s))):  # "She started at X Academy": a change frame
             return None
         # "The new place is in Ipswich": a change with a value and no "I" is the user's world only where it
@@ -172,7 +245,10 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         q = question.strip()
         # the question stays searchable (keywords) and decides the family (about); the text shows the answer,
         # so a memory costs the context no more than the turn it came from
-        text = f'The user answered: "{body}."'
+        # a yes to "Are you vegetarian?" confirms the question: the answer alone ("For ten years") says nothing
+        said = " ".join(kept).strip().rstrip(".!")  # the user's own words, with their yes
+        text = f'Asked "{q}", the user answered: "{said}."' if confirmed \
+            else f'The user answered: "{body}."'
         about = f"{mask_values(q)} {mask_values(body)}"
     else:
         text = f'The user said: "{body}."'

@@ -161,10 +161,12 @@ class RuleExtractor:
     def _issued(self, msg: Message, ts: Any, run: Run) -> None:
         """Identifiers an assistant or agent issues ("your confirmation number is FS-447291") are facts
         of the user's world, not speculation: keep those (and only those) from unconfirmed turns."""
-        if not any(ch.isdigit() for ch in msg.content):
+        # a question issues nothing: "So your flight is on the 14th?" asks the user to check a value ("No, the 15th")
+        told = " ".join(s for s in P.SENTENCE_SPLIT.split(msg.content.strip()) if not s.strip().endswith("?"))
+        if not any(ch.isdigit() for ch in told):
             return
-        src = Src([msg.id or ""], ts, role="assistant", confirmed=False, secrets=_secret_values(msg.content))
-        swapped = _SWAP.sub(lambda m: _swap_case(m.group(), _SWAP_MAP[m.group().lower()]), msg.content)
+        src = Src([msg.id or ""], ts, role="assistant", confirmed=False, secrets=_secret_values(told))
+        swapped = _SWAP.sub(lambda m: _swap_case(m.group(), _SWAP_MAP[m.group().lower()]), told)
         scratch = Run(ctx=run.ctx, vehicles=list(run.vehicles))
         self._text(swapped, src, scratch, assistant=True)
         for c in scratch.out:
@@ -189,7 +191,7 @@ class RuleExtractor:
             if assistant:
                 s = _ASSIST_LEAD.sub("", s)
                 s = _ASSIST_TAIL.sub("", s).rstrip("?")
-            if len(s) < 4 or s.endswith("?") or len(s) > 400:
+            if len(s) < 4 or s.endswith("?") or len(s) > 400 or P.IRONY.match(s):
                 continue
             fl = Flags()
             for _ in range(3):
