@@ -118,7 +118,12 @@ def _unread(c: Candidate, family: Callable[[str], KeyFamily | None]) -> bool:
     if c.key == STATEMENT_KEY and bool(c.metadata.get("statement")):
         return False
     fam = family(c.key)
-    return fam is None or fam.name in ("task", "procedure")
+    return fam is None or _rarely_read(fam)
+
+
+def _rarely_read(fam: KeyFamily | None) -> bool:
+    # no search over earlier memories looks at these families (``_NO_STATEMENTS``, ``_alike_elsewhere``)
+    return fam is not None and fam.name in ("task", "procedure")
 
 
 class _Vectors:
@@ -203,13 +208,18 @@ class AttributeIndex:
         # procedure rule) is embedded only if a later decision reads the memory it became: in the bench none
         # does, a third of the masked statements a call sent to the model at 1k memories
         read = [c for c in candidates if not _unread(c, self._family_of)]
-        texts = [_about(c) for c in read] + [_about(r) for r in self.records]
+        # likewise an earlier task or procedure: only a correction of it (the user's latest memory) reads it
+        held = [r for r in self.records if _rarely_read(self._family_of(r.key))]
+        kept = [r for r in self.records if not _rarely_read(self._family_of(r.key))]
+        texts = [_about(c) for c in read] + [_about(r) for r in kept]
         vecs = _unit(embedder.embed(texts)) if texts else np.zeros((0, 1), np.float32)
         self.cand_vec = _Vectors(embedder, {id(c): vecs[i] for i, c in enumerate(read)})
         for c in candidates:
             if id(c) not in self.cand_vec:
                 self.cand_vec.defer(id(c), _about(c))
-        self.rec_vec = _Vectors(embedder, {r.id: vecs[len(read) + i] for i, r in enumerate(self.records)})
+        self.rec_vec = _Vectors(embedder, {r.id: vecs[len(read) + i] for i, r in enumerate(kept)})
+        for r in held:
+            self.rec_vec.defer(r.id, _about(r))
 
     def _family(self, c: Candidate) -> tuple[KeyFamily | None, float]:
         """The nearest family: its examples, or the user's own earlier statements of it (values masked)."""
