@@ -357,6 +357,16 @@ class RecordingEmbedder:
             self.vectors[t] = np.asarray(v, dtype=np.float32)
         return mat
 
+    def embed_fixed(self, texts: Sequence[str]) -> np.ndarray:
+        """The library's own texts (the key families' examples) as the default embedder gives them: from its disk
+        copy. Without this the bench alone would run them through the model at its first remember (171 texts)."""
+        t0 = time.perf_counter()
+        mat = getattr(self.inner, "embed_fixed", self.inner.embed)(texts)
+        self.seconds += time.perf_counter() - t0
+        if threading.current_thread() is threading.main_thread():
+            self.caller_seconds += time.perf_counter() - t0
+        return mat
+
 
 class GcPauses:
     """Garbage-collector pauses while a block runs (``gc.callbacks``): generation and milliseconds each.
@@ -632,7 +642,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "fake_embedder_msgs_per_s": fake_rate,
         "embed_share_of_remember": round(ingest_embed_s / ing.remember_seconds, 3),
         # per remember() call: texts that reached the model, and model calls (the library's own fixed texts,
-        # the key families' examples, are embedded once at the first call: they are counted here too)
+        # the key families' examples, come from the default embedder's disk copy: not counted)
         "texts_embedded_per_remember": round(ingest_texts / max(len(ing.call_ms), 1), 2),
         "model_calls_per_remember": round(ingest_model_calls / max(len(ing.call_ms), 1), 2),
         "second_instance_p50_ms": round(_pct(second_ms, 50), 1),
