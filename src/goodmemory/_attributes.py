@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +20,7 @@ import numpy as np
 from ._replaced import drop_replaced
 from ._value_types import FAMILY_SORTS, acts_on_another, asked_now, change_frame, lacks_shape, sorts_of
 from .embeddings import Embedder
+from .embeddings._deferred import DeferredVectors
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
 from .keys import slot_of
 from .merge import (
@@ -126,51 +127,6 @@ def _rarely_read(fam: KeyFamily | None) -> bool:
     return fam is not None and fam.name in ("task", "procedure")
 
 
-class _Vectors:
-    """Unit vectors by key, some deferred: a deferred text is embedded when its vector is first read (all the
-    deferred ones at once). Reads and membership answer as if every vector had been embedded up front."""
-
-    def __init__(self, embedder: Embedder, vectors: dict[Hashable, np.ndarray]) -> None:
-        self._embedder = embedder
-        self._vecs = vectors
-        self._texts: dict[Hashable, str] = {}
-
-    def defer(self, key: Hashable, text: str) -> None:
-        self._texts[key] = text
-
-    def copy_to(self, key: Hashable, other: _Vectors, new_key: Hashable) -> None:
-        if key in self._texts:
-            other._vecs.pop(new_key, None)
-            other._texts[new_key] = self._texts[key]
-        else:
-            other._texts.pop(new_key, None)
-            other._vecs[new_key] = self._vecs[key]
-
-    def _resolve(self) -> None:
-        keys = list(self._texts)
-        vecs = _unit(self._embedder.embed([self._texts[k] for k in keys]))
-        self._vecs.update(zip(keys, vecs, strict=True))
-        self._texts.clear()
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._vecs or key in self._texts
-
-    def get(self, key: Hashable) -> np.ndarray | None:
-        if key in self._texts:
-            self._resolve()
-        return self._vecs.get(key)
-
-    def __getitem__(self, key: Hashable) -> np.ndarray:
-        vec = self.get(key)
-        if vec is None:
-            raise KeyError(key)
-        return vec
-
-    def __setitem__(self, key: Hashable, vec: np.ndarray) -> None:
-        self._texts.pop(key, None)
-        self._vecs[key] = vec
-
-
 @dataclass
 class Placement:
     candidate: Candidate | None  # None: not stored
@@ -213,11 +169,11 @@ class AttributeIndex:
         kept = [r for r in self.records if not _rarely_read(self._family_of(r.key))]
         texts = [_about(c) for c in read] + [_about(r) for r in kept]
         vecs = _unit(embedder.embed(texts)) if texts else np.zeros((0, 1), np.float32)
-        self.cand_vec = _Vectors(embedder, {id(c): vecs[i] for i, c in enumerate(read)})
+        self.cand_vec = DeferredVectors(embedder, {id(c): vecs[i] for i, c in enumerate(read)})
         for c in candidates:
             if id(c) not in self.cand_vec:
                 self.cand_vec.defer(id(c), _about(c))
-        self.rec_vec = _Vectors(embedder, {r.id: vecs[len(read) + i] for i, r in enumerate(kept)})
+        self.rec_vec = DeferredVectors(embedder, {r.id: vecs[len(read) + i] for i, r in enumerate(kept)})
         for r in held:
             self.rec_vec.defer(r.id, _about(r))
 
@@ -405,7 +361,7 @@ class AttributeIndex:
             if named is not None:
                 # "I quit the orchestra and sold the cello": a change naming an earlier value is about that attribute
                 fam, score = named, max(score, self.min_family_score)
-            vec = self.cand_vec[id(c)]
+            vec: np.ndarray | None = self.cand_vec[id(c)]
             if fam is not None and score >= self.min_change_family_score and not fam.multi and changes(c.value) \
                     and any(self._family_of(r.key) is fam and r.id in self.rec_vec
                             and float(self.rec_vec[r.id] @ vec) >= self.min_change_family_score for r in self.records):

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from goodmemory import create_good_memory
-from goodmemory._attributes import _Vectors
 from goodmemory.embeddings import HashingEmbedder
+from goodmemory.embeddings._deferred import DeferredVectors
 
 TURNS = [
     {"role": "user", "content": "Remind me to renew my passport before the 12th of May."},
@@ -56,9 +56,9 @@ def test_one_remember_sends_each_text_once_and_no_unread_statement(tmp_path: Pat
 
 def test_a_deferred_vector_is_embedded_when_first_read_and_equals_the_direct_one() -> None:
     inner = Counting()
-    vecs = _Vectors(inner, {"a": np.ones(64, np.float32)})
+    vecs = DeferredVectors(inner, {"a": np.ones(64, np.float32)})
     vecs.defer("b", "the text of b")
-    other = _Vectors(inner, {})
+    other = DeferredVectors(inner, {})
     vecs.copy_to("b", other, "rec-b")
     vecs.copy_to("a", other, "rec-a")
     assert "b" in vecs and "rec-b" in other and "rec-a" in other and "c" not in vecs
