@@ -18,6 +18,7 @@ KEYS = (
     "bruteforce_p95_ms", "memories", "messages", "storage", "seed", "remember_call_p50_ms", "remember_call_p95_ms",
     "remember_last10pct_msgs_per_s", "remember_msgs_per_cpu_s", "embed_share_of_remember", "second_instance_p50_ms",
     "recall_tuned_p50_ms", "recall_tuned_p95_ms", "build_context_tuned_p50_ms", "build_context_tuned_p95_ms",
+    "texts_embedded_per_remember", "model_calls_per_remember",
 )
 
 
@@ -67,6 +68,36 @@ def test_gc_pauses_records_collections() -> None:
     assert [g for g, _ in pauses.pauses][-2:] == [0, 2]
     assert pauses.summary()["full"] >= 1 and pauses.summary()["collections"] >= 2
     assert pauses._record not in gc.callbacks  # removed on exit
+
+
+def test_recording_embedder_counts_model_texts_and_passes_library_texts_to_the_disk_copy() -> None:
+    import numpy as np
+
+    from goodmemory.embeddings import HashingEmbedder
+
+    class Fixed(HashingEmbedder):
+        def __init__(self) -> None:
+            super().__init__(16)
+            self.model_texts: list[str] = []
+
+        def embed(self, texts):  # type: ignore[no-untyped-def]
+            self.model_texts.extend(texts)
+            return super().embed(texts)
+
+        def embed_fixed(self, texts):  # type: ignore[no-untyped-def]
+            return np.ones((len(texts), 16), np.float32)  # stands in for the default embedder's disk copy
+
+    sys.path.insert(0, str(BENCH.parent))
+    try:
+        import bench  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(BENCH.parent))
+    inner = Fixed()
+    rec = bench.RecordingEmbedder(inner)
+    rec.embed(["a", "b"])
+    rec.embed(["c"])
+    assert np.array_equal(rec.embed_fixed(["x", "y"]), np.ones((2, 16), np.float32))
+    assert (rec.texts, rec.calls) == (3, 2) and inner.model_texts == ["a", "b", "c"]
 
 
 def test_synthetic_user_is_deterministic() -> None:
