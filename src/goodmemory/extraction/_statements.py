@@ -5,7 +5,9 @@ that none of the rules turned into a candidate becomes a *statement candidate*: 
 user's own words (lead fillers dropped), its text quotes them, and ``metadata["statement"]`` asks
 the write path to find its key family in meaning space (:func:`mask_values` hides the values, so
 "I live in X" and "we moved to X" compare by what they are about, not by the city). A statement no
-family claims is not stored; the raw turn stays as episode evidence either way.
+family claims is stored as a note of its own (the user's words, an attribute only a change of it
+replaces); the raw turn stays as episode evidence either way. Talk that passes with the day
+(:func:`passing`) is no statement at all.
 
 An answer to the assistant's question ("A: Which city should I use?" - "Rotterdam these days")
 is a statement too; the question is part of what is compared, the answer is the value.
