@@ -40,9 +40,8 @@ def main(argv: list[str] | None = None) -> int:
                    help='with --store-dir: GoodMemoryConfig fields for the reads, as JSON, e.g. '
                         '\'{"context_settings": {"dense_weight": 0.7}}\'')
     args = p.parse_args(argv)
-    from goodmemory.embeddings import CachedEmbedder, HashingEmbedder, MiniLMEmbedder
-
     from goodmemory.config import GoodMemoryConfig
+    from goodmemory.embeddings import CachedEmbedder, HashingEmbedder, MiniLMEmbedder
 
     if args.settings is not None and args.store_dir is None:
         p.error("--settings needs --store-dir (the stores are written with the default config)")

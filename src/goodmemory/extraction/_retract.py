@@ -108,7 +108,7 @@ def retracted(found: list[Candidate], msg: Message, existing: Mapping[str, str],
             kind=fam.kind if fam is not None else MemoryKind.FACT, key=key, value=said,
             text=f'The user took back: "{said}."', confidence=0.9, importance=0.4, domain=domain,
             message_ids=[msg.id or ""], role="user", timestamp=timestamp, is_correction=True, closes=key,
-            extractor="rules", metadata={"rule": "retraction", "ends": True, "retracts": known.get(key, ""),
+            extractor="rules", metadata={"rule": "retraction", "ends": key, "retracts": known.get(key, ""),
                                          "said": said},
         ))
     if not gone:
