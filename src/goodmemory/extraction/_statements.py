@@ -27,6 +27,25 @@ __all__ = ["STATEMENT_KEY", "known_names", "mask_values", "masks_a_value", "pass
 STATEMENT_KEY = "statement.pending"  # replaced by the family's key on the write path, never stored
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|my|mine|me|we|we're|we've|we'll|our|ours|us)\b", re.I)
+# "I don't live in Paris, my brother does", "I'm not a teacher, that's my wife": the user denies a value and
+# hands it to someone else; the sentence is that person's value, never a new value of the user's own
+_DENIES = re.compile(r"^(?:(?:no|nope|well|actually|oh)\b[\s,]*)*(?:i|we)(?:'m not| am not|'re not| are not| aren't|"
+                     r" don't| do not| didn't| did not| never| haven't| have not)\b", re.I)
+_HANDED = re.compile(r"^(?:but\s+|it'?s\s+|that'?s\s+|it is\s+|that is\s+)?(?:my|our)\s+\w+(?:\s+\w+)?"
+                     r"(?:\s+(?:does|do|did|is|was|has|have|can|will))?$|"
+                     r"^(?:but\s+)?[A-Z][a-z]+\s+(?:does|did|is|was|has)$")
+
+
+_ME = re.compile(r"\b(?:i|i'm|i've|im|we|we're|we've|me|us)\b", re.I)
+
+
+def _handed_to_another(body: str) -> bool:
+    """Whether ``body`` denies a value of the user's and gives it to another person ("..., my brother does")."""
+    first, *rest = [p.strip() for p in re.split(r"[,;]|\s+-\s+", body) if p.strip()] or [""]
+    return bool(_DENIES.match(first)) and not changes(first) and any(_HANDED.match(p) for p in rest) \
+        and not any(_ME.search(p) for p in rest)  # "..., I live in Porto": a value of the user's own follows
+
+
 _QUESTION = re.compile(
     r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|do|does|did|is|are|"
     r"am|was|were|have|has|may|might|any|anything)\b", re.I)
@@ -240,7 +259,8 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         reported = subjectless = True
     body = s.rstrip(".!")
     who = _OTHER_SUBJECT.match(body)
-    other = who is not None and not _FIRST_PERSON.search(re.split(r"[,;]", body[who.end():])[0])
+    other = who is not None and not _FIRST_PERSON.search(re.split(r"[,;]", body[who.end():])[0]) \
+        or _handed_to_another(body)
     if clause and _LEANS.search(body) and not masks_a_value(body):
         return None  # "..., I read them on my phone": about the clause before, not self-contained
     if question:
