@@ -437,8 +437,10 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
         return own_key, f"{ABOUT_HELD_PERSON} ({about.value!r} is its subject)"
     # a statement naming an earlier value replaces it only when it says so ("we bought a used X, registration
     # due in March" names the other car's registration, and changes nothing of it)
+    # a rule naming two attributes apart ("my policy number is X and the claim number is Y"): no new policy number
     named = [e for e in earlier if names_in(e, family, said) and e.key != own_key
-             and (changed or not statement or replaced_values(e.value, said))]
+             and (changed or not statement or replaced_values(e.value, said))
+             and (statement or family.key in (slot_of(e.key), slot_of(own_key)) or slot_of(e.key) == slot_of(own_key))]
     if named:
         best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
         return slot_of(best.key), "names an earlier value of the attribute"

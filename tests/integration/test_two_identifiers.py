@@ -1,0 +1,45 @@
+"""Two identifiers said in one sentence are two attributes: the second is no new value of the first.
+
+"My policy number is X and the claim number is Y" had stored the claim number as a second policy number. The
+sentences are this test's own; none is from a persona or a corpus.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from goodmemory import GoodMemory, MemoryStatus
+
+T1 = datetime(2025, 3, 1, 9, tzinfo=UTC)
+T2 = datetime(2025, 3, 8, 9, tzinfo=UTC)
+NOW = datetime(2025, 4, 1, 9, tzinfo=UTC)  # frozen_mem's clock
+
+
+@pytest.fixture(scope="module")
+def mem(frozen_mem: GoodMemory) -> GoodMemory:
+    return frozen_mem
+
+
+def _current(mem: GoodMemory, user: str) -> list[tuple[str, str]]:
+    return [(r.key, r.value) for r in mem.export(user_id=user).memories
+            if r.status == MemoryStatus.ACTIVE and r.kind.value != "episode"]
+
+
+def test_a_claim_number_beside_a_policy_number_has_its_own_slot(mem: GoodMemory) -> None:
+    mem.remember([{"role": "user", "content": "My policy number is HV-30417."}], user_id="ids", at=T1)
+    mem.remember([{"role": "user", "content": "My policy number is HV-30418 and the claim number is QC-7720."}],
+                 user_id="ids", at=T2)
+    current = _current(mem, "ids")
+    policy = [v for k, v in current if k.startswith("policy.")]
+    claim = [v for k, v in current if k.startswith("claim.")]
+    assert policy == ["HV-30418"] and claim == ["QC-7720"], current
+
+
+def test_a_new_policy_number_still_replaces_the_old_one(mem: GoodMemory) -> None:
+    mem.remember([{"role": "user", "content": "My policy number is HV-30417."}], user_id="ids-new", at=T1)
+    mem.remember([{"role": "user", "content": "My policy number is HV-51002 and my member number is MB-118."}],
+                 user_id="ids-new", at=T2)
+    policy = [v for k, v in _current(mem, "ids-new") if k.startswith("policy.")]
+    assert policy == ["HV-51002"], _current(mem, "ids-new")
