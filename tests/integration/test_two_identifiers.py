@@ -43,3 +43,16 @@ def test_a_new_policy_number_still_replaces_the_old_one(mem: GoodMemory) -> None
                  user_id="ids-new", at=T2)
     policy = [v for k, v in _current(mem, "ids-new") if k.startswith("policy.")]
     assert policy == ["HV-51002"], _current(mem, "ids-new")
+
+
+@pytest.mark.parametrize(("old", "new", "value"), [
+    ("My policy number is HV-30417.", "My policy number is now HV-51002.", "HV-51002"),
+    ("My email is lena@oldmail.org.", "My email is currently lena@newmail.org.", "lena@newmail.org"),
+    ("My address is 12 Birch Lane.", "My address is now 4 Quarry Road.", "4 Quarry Road"),
+])
+def test_a_value_said_with_now_is_the_value_not_the_sentence(mem: GoodMemory, old: str, new: str,
+                                                             value: str) -> None:
+    user = "now-" + value.replace(" ", "")
+    mem.remember([{"role": "user", "content": old}], user_id=user, at=T1)
+    mem.remember([{"role": "user", "content": new}], user_id=user, at=T2)
+    assert [v for _k, v in _current(mem, user)] == [value], _current(mem, user)

@@ -64,6 +64,10 @@ _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each"
                 "never", "don't", "do not", "the ", "our ", "skip ", "drop ", "stop ", "no more ", "leave out ")
 
 
+# "my policy number is now X", "my address is currently X": a change adverb between the copula and the value
+_NOW_VALUE = re.compile(r"\b(is|are|'s)\s+(?:now|currently|actually|these days)\s+(?=[\w@+(])", re.I)
+
+
 class RuleExtractor:
     """Regex and string rules over user turns (and user-confirmed assistant turns)."""
 
@@ -206,7 +210,8 @@ class RuleExtractor:
                     s = P.HEDGE_LEAD.sub("", s, count=1)
                 if s == before:
                     break
-            s = s.strip().rstrip(".!").strip()
+            # "my email is now X": the rules read the value past the adverb; the sentence (run.sentence) keeps it
+            s = _NOW_VALUE.sub(r"\1 ", s.strip().rstrip(".!").strip())
             if not s or P.QUESTION_START.match(s) or P.HYPOTHETICAL.search(s):
                 continue
             if P.REPORTED.search(s):
