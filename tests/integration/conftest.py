@@ -47,14 +47,6 @@ def pg_schema() -> Iterator[str]:
     engine.dispose()
 
 
-@pytest.fixture(scope="module")
-def frozen_mem(request: pytest.FixtureRequest) -> Iterator[GoodMemory]:
-    """One real GoodMemory (MiniLM, rules, in-memory SQLite) shared by a test module, its clock frozen at the
-    module's ``NOW``: for modules whose tests each use their own user ids."""
-    with create_good_memory("sqlite://", clock=FrozenClock(request.module.NOW)) as m:
-        yield m
-
-
 @pytest.fixture
 def clock() -> FrozenClock:
     return FrozenClock(T0)

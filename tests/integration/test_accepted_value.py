@@ -7,18 +7,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
+from _shared import current, module_mem  # noqa: F401 (the module's mem: one memory shared by its tests)
 
-from goodmemory import GoodMemory, MemoryStatus
+from goodmemory import GoodMemory
 
 T1 = datetime(2025, 3, 1, 9, tzinfo=UTC)
 T2 = datetime(2025, 3, 8, 9, tzinfo=UTC)
-NOW = datetime(2025, 4, 1, 9, tzinfo=UTC)  # frozen_mem's clock
-
-
-@pytest.fixture(scope="module")
-def mem(frozen_mem: GoodMemory) -> GoodMemory:
-    return frozen_mem
+NOW = datetime(2025, 4, 1, 9, tzinfo=UTC)  # the shared mem's clock (_shared.module_mem)
 
 
 def _talk(mem: GoodMemory, user: str, at: datetime, *turns: tuple[str, str], session: str = "s1") -> None:
@@ -27,8 +22,7 @@ def _talk(mem: GoodMemory, user: str, at: datetime, *turns: tuple[str, str], ses
 
 
 def _active(mem: GoodMemory, user: str) -> list[str]:
-    return [r.text for r in mem.export(user_id=user).memories if r.status == MemoryStatus.ACTIVE
-            and r.kind.value != "episode"]
+    return [r.text for r in current(mem, user)]
 
 
 def test_an_accepted_figure_replaces_the_one_said_before(mem: GoodMemory) -> None:

@@ -9,26 +9,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from _shared import current, module_mem, say  # noqa: F401 (the module's mem: one memory shared by its tests)
 
-from goodmemory import GoodMemory, MemoryStatus
+from goodmemory import GoodMemory
 
 T1 = datetime(2025, 3, 1, 9, tzinfo=UTC)
 T2 = datetime(2025, 3, 8, 9, tzinfo=UTC)
-NOW = datetime(2025, 4, 1, 9, tzinfo=UTC)  # frozen_mem's clock
-
-
-@pytest.fixture(scope="module")
-def mem(frozen_mem: GoodMemory) -> GoodMemory:
-    return frozen_mem
-
-
-def _say(mem: GoodMemory, user: str, at: datetime, text: str) -> None:
-    mem.remember([{"role": "user", "content": text}], user_id=user, at=at)
+NOW = datetime(2025, 4, 1, 9, tzinfo=UTC)  # the shared mem's clock (_shared.module_mem)
 
 
 def _current(mem: GoodMemory, user: str) -> dict[str, str]:
-    return {r.key: r.value for r in mem.export(user_id=user).memories
-            if r.status == MemoryStatus.ACTIVE and r.kind.value != "episode"}
+    return {r.key: r.value for r in current(mem, user)}
 
 
 @pytest.mark.parametrize(("first", "denial", "kept"), [
@@ -39,8 +30,8 @@ def _current(mem: GoodMemory, user: str) -> dict[str, str]:
 def test_a_value_handed_to_another_person_replaces_nothing(mem: GoodMemory, first: str, denial: str,
                                                            kept: str) -> None:
     user = "deny-" + "".join(ch for ch in denial.lower() if ch.isalpha())[:24]
-    _say(mem, user, T1, first)
-    _say(mem, user, T2, denial)
+    say(mem, user, T1, first)
+    say(mem, user, T2, denial)
     current = _current(mem, user)
     assert kept in current.values(), current
     assert not any(v.startswith(("I don't", "I'm not", "No, we")) and not k.startswith("fact.note")
@@ -48,7 +39,7 @@ def test_a_value_handed_to_another_person_replaces_nothing(mem: GoodMemory, firs
 
 
 def test_a_denial_followed_by_the_users_own_value_still_replaces(mem: GoodMemory) -> None:
-    _say(mem, "deny-own", T1, "I live in Lisbon.")
-    _say(mem, "deny-own", T2, "I don't live in Lisbon anymore, I moved to Porto.")
+    say(mem, "deny-own", T1, "I live in Lisbon.")
+    say(mem, "deny-own", T2, "I don't live in Lisbon anymore, I moved to Porto.")
     values = list(_current(mem, "deny-own").values())
     assert any("Porto" in v for v in values) and "Lisbon" not in values, values

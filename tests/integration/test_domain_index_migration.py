@@ -4,25 +4,18 @@ PostgreSQL schema) opens, migrates forward, keeps every record, and its lists an
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, text
+from _shared import in_transaction, open_scripted, sqlite_at_version, sqlite_schema
+from sqlalchemy import text
 
-from conftest import SCRIPT, T0  # the scripted life the facade tests use
-from goodmemory import create_good_memory
 from goodmemory.models import MemoryKind
 from goodmemory.storage import _schema as S
 from goodmemory.storage.base import MemoryFilter
-from goodmemory.testing import FakeEmbedder, FrozenClock, ScriptedExtractor
 
 INDEX = "gm_mem_user_kind_domain"
 LINES = ["I live in Lisbon.", "My Honda Civic plate is ABC-1234.", "I moved to Porto.", "I prefer a window seat."]
-
-
-def _open(url: Any) -> Any:
-    return create_good_memory(url, embedder=FakeEmbedder(), extractor=ScriptedExtractor(SCRIPT), clock=FrozenClock(T0))
 
 
 def _fill(mem: Any) -> None:
@@ -47,39 +40,23 @@ def _downgrade_to_v10(conn: Any) -> None:
     conn.execute(text("UPDATE gm_meta SET value = '10' WHERE name = 'schema_version'"))
 
 
-def _sqlite_schema(db: Path) -> list[tuple[str, str, str]]:
-    conn = sqlite3.connect(db)
-    try:
-        return conn.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
-                            "ORDER BY name").fetchall()
-    finally:
-        conn.close()
-
-
 def test_a_v10_sqlite_file_migrates_to_v11_with_nothing_lost(tmp_path: Path) -> None:
-    fresh10 = tmp_path / "fresh10.db"
-    engine = create_engine(f"sqlite:///{fresh10}")
-    with engine.begin() as conn:
-        S.migrate(conn, "fts5", target=10)
-    engine.dispose()
-    assert INDEX not in {name for _t, name, _s in _sqlite_schema(fresh10)}
+    fresh10 = sqlite_at_version(tmp_path / "fresh10.db", 10)
+    assert INDEX not in {name for _t, name, _s in sqlite_schema(fresh10)}
 
     db = tmp_path / "gm.db"
-    with _open(f"sqlite:///{db}") as mem:
+    with open_scripted(f"sqlite:///{db}") as mem:
         _fill(mem)
         before = _state(mem)
-    engine = create_engine(f"sqlite:///{db}")
-    with engine.begin() as conn:
-        _downgrade_to_v10(conn)
-    engine.dispose()
-    assert _sqlite_schema(db) == _sqlite_schema(fresh10)  # a real v10 file, table for table, index for index
+    in_transaction(f"sqlite:///{db}", _downgrade_to_v10)
+    assert sqlite_schema(db) == sqlite_schema(fresh10)  # a real v10 file, table for table, index for index
 
-    with _open(f"sqlite:///{db}") as mem:
+    with open_scripted(f"sqlite:///{db}") as mem:
         with mem.storage.engine.connect() as conn:
             assert S.current_version(conn) == S.SCHEMA_VERSION == 11
         assert _state(mem) == before
         assert before["travel"] and before["home"]
-    assert INDEX in {name for _t, name, _s in _sqlite_schema(db)}
+    assert INDEX in {name for _t, name, _s in sqlite_schema(db)}
 
 
 def test_a_v10_postgres_schema_migrates_to_v11_with_nothing_lost(pg_schema: str) -> None:
@@ -87,27 +64,20 @@ def test_a_v10_postgres_schema_migrates_to_v11_with_nothing_lost(pg_schema: str)
 
     url = str(os.environ["GOODMEMORY_TEST_POSTGRES_URL"])
     store = PostgresStorage(url, schema=pg_schema)
-    with _open(store) as mem:
+    with open_scripted(store) as mem:
         _fill(mem)
         before = _state(mem)
     store.close()
-    engine = create_engine(url)
 
     def indexes() -> set[str]:
-        with engine.begin() as conn:
-            return {r[0] for r in conn.execute(text("SELECT indexname FROM pg_indexes WHERE schemaname = :s"),
-                                               {"s": pg_schema})}
+        return in_transaction(url, lambda conn: {r[0] for r in conn.execute(
+            text("SELECT indexname FROM pg_indexes WHERE schemaname = :s"), {"s": pg_schema})})
 
-    with engine.begin() as conn:
-        conn.execute(text(f'SET LOCAL search_path TO "{pg_schema}"'))
-        _downgrade_to_v10(conn)
+    in_transaction(url, _downgrade_to_v10, schema=pg_schema)
     assert INDEX not in indexes()
     store = PostgresStorage(url, schema=pg_schema)
-    with _open(store) as mem:
+    with open_scripted(store) as mem:
         assert _state(mem) == before
     store.close()
-    with engine.begin() as conn:
-        conn.execute(text(f'SET LOCAL search_path TO "{pg_schema}"'))
-        assert conn.execute(text("SELECT value FROM gm_meta WHERE name = 'schema_version'")).scalar() == "11"
+    assert in_transaction(url, S.current_version, schema=pg_schema) == 11
     assert INDEX in indexes()
-    engine.dispose()

@@ -7,18 +7,21 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
+from _shared import current, module_mem  # noqa: F401 (the module's mem: one memory shared by its tests)
 
-from goodmemory import GoodMemory, MemoryStatus
+from goodmemory import FeedbackResult, GoodMemory, MemoryStatus
 from goodmemory._outdated import HIDDEN
 
 T1 = datetime(2025, 2, 1, 9, tzinfo=UTC)
-NOW = datetime(2025, 5, 1, 9, tzinfo=UTC)  # frozen_mem's clock
+CHOIR = "I sing with the Harbour Choir every Thursday evening."
+NOW = datetime(2025, 5, 1, 9, tzinfo=UTC)  # the shared mem's clock (_shared.module_mem)
 
 
-@pytest.fixture(scope="module")
-def mem(frozen_mem: GoodMemory) -> GoodMemory:
-    return frozen_mem
+def _corrected(mem: GoodMemory, user: str, said: str, named: str, correction: str) -> FeedbackResult:
+    """The user says ``said``, then corrects the memory of it that names ``named``."""
+    mem.remember([{"role": "user", "content": said}], user_id=user, session_id="s1", at=T1, domain="home")
+    target = next(r for r in current(mem, user) if named in r.text)
+    return mem.feedback(target.id, "correct", user_id=user, correction=correction)
 
 
 def _lines(mem: GoodMemory, user: str, query: str) -> list[str]:
@@ -44,13 +47,8 @@ def test_a_turn_without_a_former_value_is_shown_whole(mem: GoodMemory) -> None:
 
 
 def test_a_correction_that_ends_a_thing_is_history_not_a_current_memory(mem: GoodMemory) -> None:
-    mem.remember([{"role": "user", "content": "I sing with the Harbour Choir every Thursday evening."}],
-                 user_id="choir", session_id="s1", at=T1, domain="home")
-    mem.remember([{"role": "user", "content": "I sing with the Harbour Choir every Thursday evening."}],
-                 user_id="choir2", session_id="s1", at=T1, domain="home")
-    target = next(r for r in mem.export(user_id="choir").memories
-                  if "Harbour Choir" in r.text and r.status == MemoryStatus.ACTIVE and r.kind.value != "episode")
-    res = mem.feedback(target.id, "correct", user_id="choir", correction="I left the Harbour Choir in April.")
+    mem.remember([{"role": "user", "content": CHOIR}], user_id="choir2", session_id="s1", at=T1, domain="home")
+    res = _corrected(mem, "choir", CHOIR, "Harbour Choir", "I left the Harbour Choir in April.")
     assert res.memory is not None and res.memory.status == MemoryStatus.EXPIRED
     # the choir is named only by the turn the user said it in, flagged with its end
     named = [line for line in _lines(mem, "choir", "Which choir do I sing with?") if "Harbour Choir" in line]
@@ -61,18 +59,11 @@ def test_a_correction_that_ends_a_thing_is_history_not_a_current_memory(mem: Goo
 
 
 def test_a_correction_with_a_new_value_stays_current(mem: GoodMemory) -> None:
-    mem.remember([{"role": "user", "content": "I sing with the Harbour Choir every Thursday evening."}],
-                 user_id="choir3", session_id="s1", at=T1, domain="home")
-    target = next(r for r in mem.export(user_id="choir3").memories
-                  if "Harbour Choir" in r.text and r.status == MemoryStatus.ACTIVE)
-    res = mem.feedback(target.id, "correct", user_id="choir3", correction="I sing with the Hillside Singers now.")
+    res = _corrected(mem, "choir3", CHOIR, "Harbour Choir", "I sing with the Hillside Singers now.")
     assert res.memory is not None and res.memory.status == MemoryStatus.ACTIVE
 
 
 def test_a_correction_that_ends_a_thing_and_names_a_new_one_stays_current(mem: GoodMemory) -> None:
-    mem.remember([{"role": "user", "content": "I work at Acme Freight as a dispatcher."}],
-                 user_id="job", session_id="s1", at=T1, domain="home")
-    target = next(r for r in mem.export(user_id="job").memories
-                  if "Acme" in r.text and r.status == MemoryStatus.ACTIVE and r.kind.value != "episode")
-    res = mem.feedback(target.id, "correct", user_id="job", correction="I left Acme Freight and joined Brightside Labs.")
+    res = _corrected(mem, "job", "I work at Acme Freight as a dispatcher.", "Acme",
+                     "I left Acme Freight and joined Brightside Labs.")
     assert res.memory is not None and res.memory.status == MemoryStatus.ACTIVE

@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
+from _shared import in_transaction, sqlite_at_version, sqlite_schema
+from sqlalchemy import text
 
 from goodmemory import create_good_memory
 from goodmemory.models import MemoryKind, MemoryStatus
@@ -87,20 +87,12 @@ def _check_expiry(mem: Any, picked: list[str]) -> None:
 
 def test_a_v9_sqlite_file_migrates_its_metadata_to_the_typed_form(tmp_path: Path,
                                                                    caplog: pytest.LogCaptureFixture) -> None:
-    fresh9 = tmp_path / "fresh9.db"
-    engine = create_engine(f"sqlite:///{fresh9}")
-    with engine.begin() as conn:
-        S.migrate(conn, "fts5", target=9)
-    engine.dispose()
+    fresh9 = sqlite_at_version(tmp_path / "fresh9.db", 9)
     db = tmp_path / "gm.db"
     with _open(f"sqlite:///{db}") as mem:
         _fill(mem)
-    engine = create_engine(f"sqlite:///{db}")
-    with engine.begin() as conn:
-        picked, before = _make_v9_with_legacy_metadata(conn)
-    engine.dispose()
-    schema = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name"
-    assert sqlite3.connect(db).execute(schema).fetchall() == sqlite3.connect(fresh9).execute(schema).fetchall()
+    picked, before = in_transaction(f"sqlite:///{db}", _make_v9_with_legacy_metadata)
+    assert sqlite_schema(db) == sqlite_schema(fresh9)
 
     caplog.set_level(logging.WARNING, logger="goodmemory.storage")
     with _open(f"sqlite:///{db}") as mem:
@@ -119,17 +111,15 @@ def test_a_v9_postgres_schema_migrates_its_metadata_to_the_typed_form(pg_schema:
     with _open(store) as mem:
         _fill(mem)
     store.close()
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(text(f'SET LOCAL search_path TO "{pg_schema}"'))
-        picked, before = _make_v9_with_legacy_metadata(conn)
+    picked, before = in_transaction(url, _make_v9_with_legacy_metadata, schema=pg_schema)
     caplog.set_level(logging.WARNING, logger="goodmemory.storage")
     store = PostgresStorage(url, schema=pg_schema)
     with _open(store) as mem:
-        with engine.begin() as conn:
-            conn.execute(text(f'SET LOCAL search_path TO "{pg_schema}"'))
-            assert conn.execute(text("SELECT value FROM gm_meta WHERE name = 'schema_version'")).scalar() == "11"
+
+        def migrated(conn: Any) -> None:
+            assert S.current_version(conn) == 11
             _check_migrated(conn, picked, before, caplog)
+
+        in_transaction(url, migrated, schema=pg_schema)
         _check_expiry(mem, picked)
     store.close()
-    engine.dispose()

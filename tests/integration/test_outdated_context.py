@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
+from _shared import module_mem  # noqa: F401 (the module's mem: one memory shared by its tests)
 
 from goodmemory import GoodMemory
 from goodmemory._outdated import HIDDEN
@@ -18,12 +18,7 @@ T2 = datetime(2025, 4, 1, 9, tzinfo=UTC)
 T3 = datetime(2025, 6, 1, 9, tzinfo=UTC)
 
 
-NOW = T3  # frozen_mem's clock
-
-
-@pytest.fixture(scope="module")
-def mem(frozen_mem: GoodMemory) -> GoodMemory:
-    return frozen_mem
+NOW = T3  # the shared mem's clock (_shared.module_mem)
 
 
 def _sessions(mem: GoodMemory, user: str, domain: str, *sessions: tuple[datetime, list[tuple[str, str]]]) -> None:

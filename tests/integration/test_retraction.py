@@ -7,28 +7,21 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
+from _shared import current, module_mem, say  # noqa: F401 (the module's mem: one memory shared by its tests)
 
 from goodmemory import GoodMemory, MemoryStatus
 
 T1 = datetime(2025, 2, 1, 9, tzinfo=UTC)
 T2 = datetime(2025, 3, 1, 9, tzinfo=UTC)
-NOW = datetime(2025, 4, 1, 9, tzinfo=UTC)  # frozen_mem's clock
-
-
-@pytest.fixture(scope="module")
-def mem(frozen_mem: GoodMemory) -> GoodMemory:
-    return frozen_mem
+NOW = datetime(2025, 4, 1, 9, tzinfo=UTC)  # the shared mem's clock (_shared.module_mem)
 
 
 def _say(mem: GoodMemory, user: str, at: datetime, *texts: str, session: str) -> None:
-    mem.remember([{"role": "user", "content": t} for t in texts], user_id=user, session_id=session, at=at,
-                 domain="home")
+    say(mem, user, at, *texts, session_id=session, domain="home")
 
 
 def _active(mem: GoodMemory, user: str) -> list[str]:
-    return [r.text for r in mem.export(user_id=user).memories
-            if r.status == MemoryStatus.ACTIVE and r.kind.value != "episode"]
+    return [r.text for r in current(mem, user)]
 
 
 def test_a_retracted_task_is_no_longer_open_and_its_turn_is_flagged(mem: GoodMemory) -> None:

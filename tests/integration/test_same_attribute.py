@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from _shared import module_mem  # noqa: F401 (the module's mem: one memory shared by its tests)
 
 from goodmemory import GoodMemory, MemoryKind, MemoryStatus, create_good_memory
 
@@ -15,12 +16,7 @@ T1 = datetime(2025, 2, 1, 9, tzinfo=UTC)
 T2 = datetime(2025, 6, 1, 9, tzinfo=UTC)
 
 
-NOW = T2  # frozen_mem's clock
-
-
-@pytest.fixture(scope="module")
-def mem(frozen_mem: GoodMemory) -> GoodMemory:
-    return frozen_mem
+NOW = T2  # the shared mem's clock (_shared.module_mem)
 
 
 def _say(mem: GoodMemory, user: str, *sessions: tuple[datetime, str]) -> None:
@@ -362,7 +358,6 @@ def test_a_household_supplier_is_filed_as_a_provider_not_an_employer(mem: GoodMe
     assert keys and all(k.startswith("fact.provider") for k in keys), keys
     _say(mem, "util2", (T1, "I work at Lumen Power in the billing department."))
     assert not any(r.key.startswith("fact.provider") for r in mem.list(user_id="util2"))
-
 
 
 def test_what_is_said_of_a_person_the_user_named_keeps_them_and_is_a_note(mem: GoodMemory) -> None:

@@ -4,31 +4,17 @@ keeps every record, vector, full-text entry and event; tags work on it afterward
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, text
+from _shared import in_transaction, open_scripted, sqlite_at_version, sqlite_schema
+from sqlalchemy import text
 
-from conftest import SCRIPT, T0  # the scripted life the facade tests use
-from goodmemory import create_good_memory
 from goodmemory.storage import _schema as S
-from goodmemory.testing import FakeEmbedder, FrozenClock
 
 
 def _sqlite_tables(db: Path) -> set[str]:
-    conn = sqlite3.connect(db)
-    try:
-        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')")}
-    finally:
-        conn.close()
-
-
-def _open(url: str, **kw: Any) -> Any:
-    from goodmemory.testing import ScriptedExtractor
-
-    return create_good_memory(url, embedder=FakeEmbedder(), extractor=ScriptedExtractor(SCRIPT), clock=FrozenClock(T0),
-                              **kw)
+    return {name for kind, name, _sql in sqlite_schema(db) if kind in ("table", "index")}
 
 
 def _fill(mem: Any) -> dict[str, Any]:
@@ -54,24 +40,16 @@ def _downgrade_to_v8(conn: Any) -> None:
 
 
 def test_a_v8_sqlite_file_migrates_with_nothing_lost(tmp_path: Path) -> None:
-    fresh8 = tmp_path / "fresh8.db"
-    engine = create_engine(f"sqlite:///{fresh8}")
-    with engine.begin() as conn:
-        S.migrate(conn, "fts5", target=8)
-    engine.dispose()
+    fresh8 = sqlite_at_version(tmp_path / "fresh8.db", 8)
     assert "gm_memory_tags" not in _sqlite_tables(fresh8)  # v1's create_all leaves v9's table to v9
 
     db = tmp_path / "gm.db"
-    with _open(f"sqlite:///{db}") as mem:
+    with open_scripted(f"sqlite:///{db}") as mem:
         before = _fill(mem)
-    engine = create_engine(f"sqlite:///{db}")
-    with engine.begin() as conn:
-        _downgrade_to_v8(conn)
-    engine.dispose()
-    assert {t for t in _sqlite_tables(db) if not t.startswith("sqlite_")} == \
-        {t for t in _sqlite_tables(fresh8) if not t.startswith("sqlite_")}
+    in_transaction(f"sqlite:///{db}", _downgrade_to_v8)
+    assert _sqlite_tables(db) == _sqlite_tables(fresh8)
 
-    with _open(f"sqlite:///{db}") as mem:
+    with open_scripted(f"sqlite:///{db}") as mem:
         with mem.storage.engine.connect() as conn:
             assert S.current_version(conn) == S.SCHEMA_VERSION
         _check_after(mem, before)
@@ -83,19 +61,14 @@ def test_a_v8_postgres_schema_migrates_with_nothing_lost(pg_schema: str) -> None
 
     url = str(os.environ["GOODMEMORY_TEST_POSTGRES_URL"])
     store = PostgresStorage(url, schema=pg_schema)
-    with _open(store) as mem:  # type: ignore[arg-type]
+    with open_scripted(store) as mem:
         before = _fill(mem)
     store.close()
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(text(f'SET LOCAL search_path TO "{pg_schema}"'))
-        _downgrade_to_v8(conn)
+    in_transaction(url, _downgrade_to_v8, schema=pg_schema)
     store = PostgresStorage(url, schema=pg_schema)
-    with _open(store) as mem:  # type: ignore[arg-type]
+    with open_scripted(store) as mem:
         _check_after(mem, before)
-    with engine.begin() as conn:
-        conn.execute(text(f'SET LOCAL search_path TO "{pg_schema}"'))
-        assert conn.execute(text("SELECT value FROM gm_meta WHERE name = 'schema_version'")).scalar() == str(S.SCHEMA_VERSION)
-        assert conn.execute(text("SELECT count(*) FROM gm_memory_tags")).scalar() > 0
-    engine.dispose()
     store.close()
+    assert in_transaction(url, S.current_version, schema=pg_schema) == S.SCHEMA_VERSION
+    assert in_transaction(url, lambda conn: conn.execute(text("SELECT count(*) FROM gm_memory_tags")).scalar(),
+                          schema=pg_schema) > 0
