@@ -136,6 +136,13 @@ _SMALL_TALK = re.compile(
     r"^(?:(?:the|this|that|what|such|an?|all this|lovely|nice|awful|horrible|terrible|beautiful|gorgeous|glorious|"
     r"miserable|crazy|weird)\s+)*(?:weather|rain|sunshine|sun|snow|heat|heatwave|cold|wind|fog|forecast|storm|"
     r"drizzle|humidity|traffic)\b", re.I)
+# A temporary frame ("I'm in Porto this week", "on holiday we're staying at ...", "we hired a van for the weekend")
+# holds a stay, a trip or a rental that ends with the frame: nothing about the user that lasts (the raw turn keeps
+# it as an episode); a clause said to last beside it ("I live in Ghent but ..."), a change or a habit stays
+_TEMPORARY = re.compile(
+    r"\b(?:this|for the|for a|over the) (?:week|weekend|few days|couple of days|fortnight)\b|"
+    r"\bon (?:holiday|vacation|a trip|a (?:work|business) trip|"
+    r"(?:a )?city break)\b|\b(?:rented|hired|borrowed) an? (?:[\w\-]+ ){0,3}for (?:a|the|two|three|four|five)\b", re.I)
 _MIN_WORDS = 3
 _MAX_WORDS = 40
 
@@ -188,7 +195,8 @@ def known_names(values: object) -> frozenset[str]:
 
 def passing(sentence: str) -> bool:
     """Whether ``sentence`` is talk that passes with the day: irony, a one-off activity at a recent point in
-    time, a remark leaning on what came before, small talk about the weather (the raw turn keeps it all)."""
+    time, a stay, trip or rental in a temporary frame, a remark leaning on what came before, small talk about the
+    weather (the raw turn keeps it all)."""
     raw = sentence.strip()
     if P.IRONY.match(raw):
         return True
@@ -197,8 +205,12 @@ def passing(sentence: str) -> bool:
         return True
     if _LEANING.search(s) and not masks_a_value(s) and not any(ch.isdigit() for ch in s):
         return True
-    if not (_RECENT_POINT.search(s) and _ACTIVITY.search(s)) or _TO_COME.search(s) or _LASTS.search(s) \
-            or change_frame(s):
+    if _LASTS.search(s) or change_frame(s):
+        return False
+    if _TEMPORARY.search(s) and not changes(s) and not any(_ME.search(part) and masks_a_value(part) and not _TEMPORARY.search(part)
+                                        for part in _CLAUSES.split(s)):
+        return True
+    if not (_RECENT_POINT.search(s) and _ACTIVITY.search(s)) or _TO_COME.search(s):
         return False
     # every clause must be part of the happening or a word on it: "I saw a cardiologist last Tuesday and he put me
     # on beta blockers" tells a lasting fact in its second clause ("..., it was packed" / "no fillings needed" do not)
