@@ -304,7 +304,12 @@ _R_INSURER = re.compile(
     r"\bmy (?P<t>car|auto|home|house|health|travel|pet|life|renters|contents|dental|phone) insurance is (?:now )?"
     r"(?:with|from|through) (?P<v>" + P.ORG + r")|\bi(?:'m| am) (?:now )?insured (?:with|by|through) (?P<v2>" + P.ORG + r")"
     r"|\bi(?:'ve| have)? (?:moved|switched|changed) (?:my |the |our )?(?P<t2>car|auto|home|house|health|travel|pet|life|"
-    r"renters|contents|dental|phone) insurance (?:over )?to (?P<v3>" + P.ORG + r")", re.I)
+    r"renters|contents|dental|phone) insurance (?:over )?to (?P<v3>" + P.ORG + r")"
+    # passive, the user's possession as subject: "the cottage is insured with X", "my van's insured by X"
+    r"|(?:^|\b(?:my|our|the) )(?P<t4>(?-i:[a-z]+))(?:'s| is| are) (?:now |also )?insured (?:with|by|through) "
+    r"(?P<v4>" + P.ORG + r")|\bwe(?:'re| are) (?:now )?insured (?:with|by|through) (?P<v5>" + P.ORG + r")", re.I)
+# a dwelling's insurance is the home insurance whatever the user calls the dwelling
+_DWELLINGS = frozenset(["house", "home", "flat", "apartment", "cottage", "bungalow", "condo", "place"])
 _ANIMALS = (r"dog|cat|puppy|kitten|rabbit|bunny|hamster|guinea pig|parrot|budgie|canary|goldfish|fish|turtle|tortoise|"
             r"snake|lizard|gecko|ferret|horse|pony|labrador|retriever|poodle|spaniel|terrier|beagle|collie|dachshund|"
             r"husky|greyhound|whippet|corgi|tabby|kitty")
@@ -329,7 +334,11 @@ def _bank(c: Clause, m: Match | None) -> None:
 def _insurer(c: Clause, m: Match | None) -> None:
     assert m
     typ = (m.group("t") or m.group("t2") or "").lower()
-    v = (m.group("v") or m.group("v2") or m.group("v3")).rstrip(".")
+    if m.group("t4"):
+        if P.OTHER_SUBJECT.match(f"my {m.group('t4')}"):
+            return  # "my sister is insured with X": her insurer, not the user's
+        typ = "home" if m.group("t4").lower() in _DWELLINGS else m.group("t4").lower()
+    v = (m.group("v") or m.group("v2") or m.group("v3") or m.group("v4") or m.group("v5")).rstrip(".")
     c.emit(slot_key("fact", "insurance", typ or None), v, c.say(t=typ + " " if typ else "", v=v), correction=bool(m.group("v3")),
            keywords=f"insurance insurer policy provider {typ}")
 
@@ -465,6 +474,7 @@ FACT_RULES: tuple[Rule, ...] = (
          importance=0.65, examples=(
              Example("My pet insurance is with Pawsure.", "fact.insurance.pet", "Pawsure"),
              Example("I switched my home insurance to Calder Mutual.", "fact.insurance.home", "Calder Mutual"),
+             Example("The bungalow is insured with Ferncliff.", "fact.insurance.home", "Ferncliff"),
              Example("My insurance is expensive."))),
     Rule("pet", K.FACT, ("pet",), "User has {a} {animal} named {v}.", _pet, pattern=_R_PET, importance=0.6, examples=(
         Example("We adopted a greyhound named Pepper.", "fact.pet.pepper", "Pepper"),
