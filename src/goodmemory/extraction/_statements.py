@@ -103,6 +103,14 @@ _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 # got a job in Rome") is about them, not an attribute of the user's, unless the user is in it too ("my partner and I",
 # "my boss moved my review"); an impersonal "they" ("they switched me to X") acts on the user's things
 _OTHER_SUBJECT = P.OTHER_SUBJECT
+# a named person doing what gives a person a home or a job ("Anika lives in Rotterdam now", "Tomasz started at X")
+# is another person too, unless the name is one the user's memories hold (a manager who "moved to another team"
+# changes the user's manager)
+_NAMED_SUBJECT = re.compile(
+    r"^(?P<name>(?!(?:We|They|You|It|This|That|These|Those|There|Here|The|Our|My|Your|His|Her|Their|Its|Everyone|"
+    r"Everybody|Someone|Somebody|Nobody|Work|Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)(?:day)?\b)[A-Z][a-z]+"
+    r"(?: [A-Z][a-z]+)?) (?:just |now |recently |also |still |finally )?(?:lives|moved|has moved|is moving|"
+    r"works (?:at|as|for|in)|started (?:at|work|a new)|got a job|is working)\b")
 # A one-off happening at a recent point in time ("I ran into my landlord at the post office on Thursday", "Had a
 # call with my cousin last night about the boiler") holds nothing about the user that lasts: the raw turn keeps it
 # as an episode. Only activities count (meeting, calling, going, seeing, dealing with, spending time): a change at a
@@ -270,7 +278,8 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         # changes something the user said before, like someone else's words
         reported = subjectless = True
     body = s.rstrip(".!")
-    who = _OTHER_SUBJECT.match(body)
+    named = _NAMED_SUBJECT.match(body)
+    who = _OTHER_SUBJECT.match(body) or (named if named and not known & set(_known_words(named["name"])) else None)
     other = who is not None and not _FIRST_PERSON.search(re.split(r"[,;]", body[who.end():])[0]) \
         or _handed_to_another(body)
     if clause and _LEANS.search(body) and not masks_a_value(body):
