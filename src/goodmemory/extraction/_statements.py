@@ -105,12 +105,13 @@ _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 _OTHER_SUBJECT = P.OTHER_SUBJECT
 # a named person doing what gives a person a home or a job ("Anika lives in Rotterdam now", "Tomasz started at X")
 # is another person too, unless the name is one the user's memories hold (a manager who "moved to another team"
-# changes the user's manager)
+# changes the user's manager); a name moving a thing ("Fer moved the demo to 15 July") acts on the user's world
 _NAMED_SUBJECT = re.compile(
     r"^(?P<name>(?!(?:We|They|You|It|This|That|These|Those|There|Here|The|Our|My|Your|His|Her|Their|Its|Everyone|"
     r"Everybody|Someone|Somebody|Nobody|Work|Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)(?:day)?\b)[A-Z][a-z]+"
-    r"(?: [A-Z][a-z]+)?) (?:just |now |recently |also |still |finally )?(?:lives|moved|has moved|is moving|"
-    r"works (?:at|as|for|in)|started (?:at|work|a new)|got a job|is working)\b")
+    r"(?: [A-Z][a-z]+)?) (?:just |now |recently |also |still |finally )?(?:lives|"
+    r"(?:moved|has moved|is moving) (?:to|out|away|abroad|back|house|in with)|works (?:at|as|for|in)|"
+    r"started (?:at|work|a new)|got a job|is working)\b")
 # A one-off happening at a recent point in time ("I ran into my landlord at the post office on Thursday", "Had a
 # call with my cousin last night about the boiler") holds nothing about the user that lasts: the raw turn keeps it
 # as an episode. Only activities count (meeting, calling, going, seeing, dealing with, spending time): a change at a
