@@ -21,6 +21,10 @@ _FOOD = re.compile(r"\b(?:food|cuisine|restaurants?|dish(?:es)?|sushi|pizza|past
 _CHANNEL = re.compile(r"\b(?P<v>email|e-mail|phone|text|sms|call|whatsapp|slack|telegram)\b", re.I)
 _DAYPART = re.compile(r"\b(?P<v>mornings?|afternoons?|evenings?|nights?|weekends?)\b", re.I)
 _SEAT = re.compile(r"\b(?P<v>aisle|window|middle|exit[- ]row)\b.*\bseats?\b|\bseats? (?:by|at) the (?P<v2>aisle|window)\b", re.I)
+# a diet named by what it is, beyond the known ones: "I strictly follow a low-FODMAP diet", "I'm on a Mediterranean diet"
+_FOLLOWS_DIET = re.compile(r"\bi(?:'m| am)? (?:strictly |mostly |now |still )?(?:follow|stick to|keep to|on) an? "
+                           r"(?!(?:strict|new|special|proper|different|little|real|serious|bit|very|quite|sort|kind)\b)"
+                           r"(?P<v>(?:[\w\-]+ )?[\w\-]+) diet\b", re.I)
 _DIET_NOT = re.compile(r"\b(?:i'?m|i am) (?:not|no longer) (?:a |an )?(?P<v>vegetarian|vegan|pescatarian|keto|gluten-free)\b", re.I)
 # foods joined by "and"/commas ("fish and chicken"), not a way of eating ("I eat out a lot")
 _EATS_NOW = re.compile(r"^\W*(?:and |but |so )?(?:now |these days )?(?:i|we) (?:now |do )?eat "
@@ -122,6 +126,9 @@ def _diet(c: Clause, m: Match | None) -> None:
         c.emit("preference.diet.type", v, keywords="diet food eats meals")
         if v in ("vegetarian", "vegan", "pescatarian", "pescetarian", "plant-based"):
             _retire_food_likes(c, fish=v != "pescatarian" and v != "pescetarian")
+    elif (m := _FOLLOWS_DIET.search(c.s)) and not re.search(r"\bnot\b|n't\b", c.s, re.I):
+        v = m.group("v").lower().replace(" ", "-")
+        c.emit("preference.diet.type", v, keywords="diet food eats meals")
 
 
 def _diet_avoid(c: Clause, m: Match | None) -> None:
@@ -380,6 +387,7 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
         Example("I'm no longer vegetarian.", "preference.diet.type", "no longer vegetarian"),
         Example("I'm not vegan anymore, I eat eggs and yoghurt again.", "preference.diet.type", "eats eggs and yoghurt"),
         Example("I strictly follow a keto diet.", "preference.diet.type", "keto"),
+        Example("I'm on a low-sodium diet.", "preference.diet.type", "low-sodium"),
         Example("I'm not vegan."))),
     Rule("diet_avoid", K.PREFERENCE, ("diet_avoid",), "User avoids {v}.", _diet_avoid, importance=0.8, examples=(
         Example("I don't eat mushrooms.", "preference.diet.avoid.mushrooms", "avoids mushrooms"),
