@@ -278,7 +278,7 @@ COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("length", "concise answers", re.compile(r"\b(?:keep (?:it|them|things|(?:your |the |all )?(?:answers|replies|responses|messages|explanations)) (?:short|brief|concise|to the point)|"
                                      r"no need for (?:long|lengthy|detailed|wordy) (?:answers|replies|responses|explanations)|"
                                      r"(?:don'?t|do not) (?:need|want) (?:long|lengthy|wordy) (?:answers|replies|responses|explanations)|(?:short|brief|concise|shorter) (?:answers|replies|responses)|be (?:brief|concise)|get to the point|no fluff|tl;?dr)\b", I)),
-    ("length", "detailed explanations", re.compile(r"(?<!need for )(?<!want )(?<!need )\b(?:explain (?:things |it )?in detail|detailed (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
+    ("length", "detailed explanations", re.compile(r"(?<!need for )(?<!want )(?<!need )\b(?:explain (?:things |it )?in detail|(?:detailed|longer|fuller) (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
     ("format", "bullet points", re.compile(r"\b(?:bullet(?:ed)? (?:points|lists)|bullets)\b", I)),
     ("format", "tables", re.compile(r"\b(?:use tables|in a table|as tables)\b", I)),
     ("format", "prose paragraphs", re.compile(r"\b(?:(?:as|in) (?:prose|(?:prose |full )?paragraphs|full sentences)|"

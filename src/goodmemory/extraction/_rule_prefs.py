@@ -43,9 +43,22 @@ def _transferable(c: Clause, text: str) -> bool | None:
     return False if c.run.ctx.domain and _FOOD.search(text) else None
 
 
+# a way of answering named only to refuse it: "paragraphs rather than bullet points", "please don't use bullets",
+# "the bullet lists get messy" (what the sentence asks for beside it is the preference)
+_AWAY_BEFORE = re.compile(r"\b(?:rather than|instead of|not|no more|less|fewer|without|never|(?:don'?t|do not|stop) "
+                          r"(?:use|using|send|give|want|like))\s+(?:the |any |all |those |these |so many )?$", re.I)
+_AWAY_AFTER = re.compile(r"^\s*(?:\w+\s+)?(?:(?:lose|loses|hide|hides|bury|buries)\b|(?:get|gets|are|is|feel|feels|look|"
+                         r"looks)\s+(?:too |so |really |a bit )?(?:messy|confusing|choppy|cluttered|annoying|bitty|terse|"
+                         r"dense)\b)|^\s*(?:don'?t|do not|doesn'?t) (?:work|help)\b", re.I)
+
+
+def _turned_away(s: str, m: Match) -> bool:
+    return bool(_AWAY_BEFORE.search(s[: m.start()]) or _AWAY_AFTER.match(s[m.end():]))
+
+
 def _communication(c: Clause, m: Match | None) -> None:
     for attr, label, pattern in P.COMM_RULES:
-        if pattern.search(c.s):
+        if any(not _turned_away(c.s, hit) for hit in pattern.finditer(c.s)):
             c.emit(f"preference.communication.{attr}", label, keywords=f"communication style answers responses {attr}")
 
 
