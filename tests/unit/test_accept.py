@@ -42,3 +42,18 @@ def test_the_assistant_speaks_as_itself_in_what_is_bound() -> None:
 ])
 def test_no_acceptance_or_nothing_offered_binds_nothing(suggestion: str, reply: str) -> None:
     assert accepted(suggestion, reply) is None
+
+
+# "X it is" chooses X as much as "go with X" (issue 17, w58): a name the assistant gave a plan, a slot it offered
+@pytest.mark.parametrize(("suggestion", "reply", "want"), [
+    ("I'll file these notes under 'Operation Larch' so we can find them later.", "Great, Operation Larch it is.",
+     "Operation Larch"),
+    ("We could meet on Tuesday at 9 or Thursday at 4.", "Thursday it is then", "Thursday at 4"),
+])
+def test_x_it_is_binds_the_offered_value(suggestion: str, reply: str, want: str) -> None:
+    got = accepted(suggestion, reply)
+    assert got is not None and want in got, got
+
+
+def test_x_it_is_naming_nothing_offered_binds_nothing() -> None:
+    assert accepted("We could meet on Tuesday at 9 or Thursday at 4.", "Friday it is then") is None

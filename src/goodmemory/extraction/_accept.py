@@ -31,6 +31,8 @@ _ACCEPT = re.compile(
 # a choice or an instruction that binds what the assistant offered ("set it to", "book the", "go with the")
 _BIND = re.compile(r"^(?:please\s+)?(?:set|make|change|put|raise|lower|switch|book|take|pick|choose|go with|go for|"
                    r"use|order|get|reserve|schedule|move|keep)\b(?!\s+(?:me|us|going|some|more|a list)\b)", re.I)
+# "Operation Larch it is", "Thursday it is then": the idiom of choosing what was offered
+_IT_IS = re.compile(r"^(?:[\w'’:.,%\-]+\s+){1,4}it is(?:\s+then)?$", re.I)
 _REFERENCE = re.compile(r"^(?:the\s+)?(?:[\w:.,%\-]+\s+){0,2}?(?:one|option|slot|time)$|^[\d:.,%\s]+(?:am|pm|h)?$", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'?ll|i'?m|i'?ve|we|we'?ll|my|our|me|us)\b", re.I)  # the user's own plan or news
 _FIGURE_WORDS = 5
@@ -101,7 +103,7 @@ def accepted(suggestion: str, reply: str) -> str | None:
     body = re.sub(r"^please\b[\s,]*$", "", body, flags=re.I)
     # what is bound is a choice or a setting: "set it to 30%", "the blue one", "14:00", never a request for more
     # ("sure, tell me more about the trails") or the user's own plan ("ok I'll ask my GP")
-    chooses = bool(_BIND.match(body) or _REFERENCE.match(body))
+    chooses = bool(_BIND.match(body) or _REFERENCE.match(body) or _IT_IS.match(body))
     # a bare figure ("2.4 then") chooses too; a clause of the user's own with a figure in it ("moving wrecked my
     # base, I've only run twice in 3 weeks") is news of theirs, not a choice
     figure_only = bool(lead) and not chooses and len(body.split()) <= _FIGURE_WORDS and bool(_FIGURE.search(body)) \
