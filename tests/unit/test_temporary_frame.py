@@ -1,7 +1,7 @@
 """A temporary frame gives no lasting memory (issue 17, w58): a stay, a trip or a rental said to last the week,
 the weekend, a few days or a holiday ("I'm in Porto this week for a workshop", "We hired a camper van for the
-weekend") passes with it; the raw turn keeps it as an episode. A clause said to last beside it, a change, or a
-stay said to last stays a statement."""
+weekend") passes with it; the raw turn keeps it as an episode. A clause said to last beside it, a change, a
+stay said to last, or a frame with no stay in it (a medicine or a symptom for the week) stays a statement."""
 
 from __future__ import annotations
 
@@ -42,6 +42,9 @@ def test_a_stay_a_trip_or_a_rental_in_a_temporary_frame_passes(text: str) -> Non
     "I've been in Porto for three years now.",                      # a stay said to last
     "This week I moved to Porto for good.",                         # a change
     "I go to Porto every week for work.",                           # a habit
+    "I'm on antibiotics for the week.",                             # a medicine, no stay
+    "I've had a migraine for a few days.",                          # a symptom, no stay
+    "We're on holiday until the 14th, so no meetings please.",      # availability, no place of stay
 ])
 def test_a_lasting_clause_a_change_or_a_habit_does_not_pass(text: str) -> None:
     assert not passing(text)

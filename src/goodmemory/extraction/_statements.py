@@ -145,13 +145,16 @@ _SMALL_TALK = re.compile(
     r"^(?:(?:the|this|that|what|such|an?|all this|lovely|nice|awful|horrible|terrible|beautiful|gorgeous|glorious|"
     r"miserable|crazy|weird)\s+)*(?:weather|rain|sunshine|sun|snow|heat|heatwave|cold|wind|fog|forecast|storm|"
     r"drizzle|humidity|traffic)\b", re.I)
-# A temporary frame ("I'm in Porto this week", "on holiday we're staying at ...", "we hired a van for the weekend")
-# holds a stay, a trip or a rental that ends with the frame: nothing about the user that lasts (the raw turn keeps
-# it as an episode); a clause said to last beside it ("I live in Ghent but ..."), a change or a habit stays
+# A stay, a trip or a rental in a temporary frame ("I'm in Porto this week", "on holiday we're staying at ...", "we
+# hired a van for the weekend") ends with the frame: nothing about the user that lasts (the raw turn keeps it as an
+# episode). Both must be said: a symptom or a medicine for the week is no stay ("I'm on antibiotics for the week"),
+# and a clause said to last beside it ("I live in Ghent but ..."), a change or a habit stays.
 _TEMPORARY = re.compile(
     r"\b(?:this|for the|for a|over the) (?:week|weekend|few days|couple of days|fortnight)\b|"
-    r"\bon (?:holiday|vacation|a trip|a (?:work|business) trip|"
-    r"(?:a )?city break)\b|\b(?:rented|hired|borrowed) an? (?:[\w\-]+ ){0,3}for (?:a|the|two|three|four|five)\b", re.I)
+    r"\bon (?:holiday|vacation|a trip|a (?:work|business) trip|(?:a )?city break)\b", re.I)
+_STAY = re.compile(r"\b(?:i'?m|we'?re|i am|we are) (?:(?:currently|still|away) )?(?:(?-i:in [A-Z])|(?-i:at (?:the )?[A-Z])|"
+                   r"away\b|abroad\b|visiting\b|travell?ing\b|working (?:from|out of|in)\b)|\bstaying\b|"
+                   r"\b(?:rented|hired|borrowed)\b", re.I)
 _MIN_WORDS = 3
 _MAX_WORDS = 40
 
@@ -216,8 +219,9 @@ def passing(sentence: str) -> bool:
         return True
     if _LASTS.search(s) or change_frame(s):
         return False
-    if _TEMPORARY.search(s) and not changes(s) and not any(_ME.search(part) and masks_a_value(part) and not _TEMPORARY.search(part)
-                                        for part in _CLAUSES.split(s)):
+    if _TEMPORARY.search(s) and _STAY.search(s) and not changes(s) \
+            and not any(_ME.search(part) and masks_a_value(part) and not _TEMPORARY.search(part)
+                        for part in _CLAUSES.split(s)):
         return True
     if not (_RECENT_POINT.search(s) and _ACTIVITY.search(s)) or _TO_COME.search(s):
         return False
