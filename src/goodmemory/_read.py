@@ -59,12 +59,15 @@ class ReadContext:
 def _ranked(
     rc: ReadContext, query: str, *, user_id: str, domain: str | None, kinds: tuple[MemoryKind, ...] | None,
     limit: int, include_history: bool, now: datetime, meanwhile: Callable[[QueryPlan], T], vector_depth: int = 0,
-    thread_weight: float | None = None, tags: tuple[str, ...] | None = None,
+    thread_weight: float | None = None, tags: tuple[str, ...] | None = None, whole_question_turns: bool = False,
 ) -> tuple[list[RankedHit], dict[str, object], T, list[MemoryRecord], np.ndarray]:
     """Searches both channels and ranks; ``meanwhile`` (more storage reads) runs before the query embeds.
 
     Also returns the raw turns the vector search found, nearest first (the dense floor of build_context),
-    and the query's vector; ``vector_depth`` searches that deep at least.
+    and the vector those turns were found by; ``vector_depth`` searches that deep at least.
+    ``whole_question_turns``: those turns are the nearest to the question as asked, names included, as plain
+    dense retrieval finds them, while the ranked search embeds its meaning text (without the names), unless a
+    name the question asks about is a speaker of the turns (a conversation between named people).
     """
     cfg = rc.config.retrieval()
     if thread_weight is not None:
@@ -79,12 +82,18 @@ def _ranked(
     text_all = rc.storage.search_text(user_id, TextQuery(query, depth, flt))
     extra = meanwhile(plan)
     t1 = time.perf_counter()
-    qvec = rc.embedder.embed([plan.meaning_text if cfg.embed_meaning_text else query])[0]
+    asked = plan.meaning_text if cfg.embed_meaning_text else query
+    whole = whole_question_turns and asked != query
+    qvecs = rc.embedder.embed([asked, query] if whole else [asked])
+    qvec = qvecs[0]
+    vec_used = qvec
     t2 = time.perf_counter()
     vec_all = rc.storage.search_vector(user_id, VectorQuery(qvec, max(depth, vector_depth), flt))
+    floor_all = rc.storage.search_vector(user_id, VectorQuery(qvecs[1], max(depth, vector_depth), flt)) if whole \
+        else vec_all
     t3 = time.perf_counter()
     text_hits, vec_hits = text_all[: cfg.candidates], vec_all[: cfg.candidates]
-    ids = tuple(dict.fromkeys([m for m, _ in text_all] + [m for m, _ in vec_all]))
+    ids = tuple(dict.fromkeys([m for m, _ in text_all] + [m for m, _ in vec_all] + [m for m, _ in floor_all]))
     records = {r.id: r for r in rc.storage.list(user_id, MemoryFilter(statuses=None, memory_ids=ids))} if ids else {}
     in_window: list[list[str]] = []
     if plan.window is not None and cfg.window_candidates:
@@ -93,6 +102,13 @@ def _ranked(
             in_window.append(inside[: cfg.window_candidates])
     hits = rank(plan, records, text_hits, vec_hits, now=now, config=cfg, limit=limit, window_hits=in_window)
     turns = [r for m, _ in vec_all if (r := records.get(m)) is not None and _raw_turn(r)]
+    if whole:
+        # the names are left out of the search for the people talking (turns that are mostly greetings of each
+        # other): when one of them speaks in the turns found, the masked search stays the floor's
+        names = set(plan.names)
+        if not any(speaker_of(r.text) in names for r in turns):
+            turns = [r for m, _ in floor_all if (r := records.get(m)) is not None and _raw_turn(r)]
+            vec_used = qvecs[1]
     t4 = time.perf_counter()
     trace = {
         "plan": plan.as_dict(),
@@ -103,7 +119,7 @@ def _ranked(
         "timings_ms": {"text": round((t1 - t0) * 1e3, 2), "embed": round((t2 - t1) * 1e3, 2),
                        "vector": round((t3 - t2) * 1e3, 2), "rank": round((t4 - t3) * 1e3, 2)},
     }
-    return hits, trace, extra, turns, qvec
+    return hits, trace, extra, turns, vec_used
 
 
 def _raw_turn(r: MemoryRecord) -> bool:
@@ -306,7 +322,8 @@ def run_build_context(
     hits, trace, (profile, loops, style, *hinted), turns, qvec = _ranked(
         rc, query, user_id=user_id, domain=domain, kinds=None, limit=cfg.context_candidates, include_history=False,
         now=now, meanwhile=standing, vector_depth=max_tokens // cc.dense_turn_tokens, tags=tags,
-        thread_weight=cc.compact_thread_weight if max_tokens <= cc.compact_below_tokens else None)
+        thread_weight=cc.compact_thread_weight if max_tokens <= cc.compact_below_tokens else None,
+        whole_question_turns=cc.dense_whole_question)
     loops = [r for r in loops if r.metadata.get("state", "open") == "open"][: cc.recent_loops]
     # a family's newest statements ("The user said: ...", filed by meaning) must not crowd out the values a rule
     # parsed from the same family: shared user-memory @500 0.906 -> 0.865 when six statements about the user's cars

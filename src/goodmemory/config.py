@@ -99,6 +99,11 @@ class ContextConfig(BaseModel):
     # stored stores: 0.8385 -> 0.8515 (conversations by sha256 of the id, even 0.851 -> 0.859, odd 0.831 -> 0.847;
     # the named turns first instead of only them: 0.845). No turn of a user and an assistant has a named speaker.
     dense_named_speakers: bool = True
+    # the dense list is searched with the question as asked, names and places included (as plain dense retrieval
+    # of turns searches), while the ranked search embeds the question without the names it asks about
+    # (RetrievalConfig.embed_meaning_text): masked, "Which bar should I go to in New Orleans?" had searched for
+    # "... in New?" and the floor had lost the turns a plain baseline finds
+    dense_whole_question: bool = True
     # at budgets of compact_below_tokens or less a few turns fill the block: the dense list weighs this much and
     # the ranking's thread support (RetrievalConfig.thread_weight; None: the retrieval's own) is this, so the
     # turns nearest by embedding go before a lexical hit's polite neighbours ("Let me check what we can do.").
