@@ -16,8 +16,32 @@ K = MemoryKind
 Match = re.Match[str]
 
 
+# a religion or belief said of oneself ("I'm Jewish", "I'm a practising Catholic"): capitalized like a name
+_RELIGIONS = frozenset([
+    "jewish", "catholic", "christian", "muslim", "hindu", "buddhist", "sikh", "jain", "mormon",
+    "protestant", "anglican", "methodist", "baptist", "lutheran", "presbyterian", "quaker", "orthodox",
+    "evangelical", "pentecostal", "atheist", "agnostic", "pagan", "rastafarian", "zoroastrian", "bahai",
+    "shinto", "taoist", "unitarian", "adventist"])
+R_RELIGION = re.compile(
+    r"\b(?:i'm|i am|im|we're|we are)\s+(?:an?\s+)?(?:(?:practi[sc]ing|devout|observant|lapsed|non-practi[sc]ing)\s+)?"
+    r"(?P<v>[A-Za-z]+)(?![\w-])(?!\s+(?:food|restaurant|bakery|deli|friends?|neighbou?rs?|school|family|wedding)\b)", re.I)
+
+
+def _belief(value: str) -> bool:
+    """Whether a value read as a name is a religion or belief ("Jewish", "Catholic-school")."""
+    return re.split(r"[-\s]", value.strip(), maxsplit=1)[0].lower() in _RELIGIONS
+
+
+def _religion(c: Clause, m: Match | None) -> None:
+    assert m
+    if m.group("v").lower() in _RELIGIONS:
+        c.emit("profile.religion", m.group("v").capitalize(), keywords="religion faith belief")
+
+
 def _name(c: Clause, m: Match | None) -> None:
     m = P.R_NAME.search(c.s) or P.R_IM_NAME.match(c.s)
+    if m and _belief(m.group("v")):
+        return  # "I'm Jewish and observe Shabbat": a belief, not a name
     if m and m.group("v").split()[0].lower() not in P.NOT_NAMES and m.group("v").split()[-1].lower() not in P.OCCUPATIONS:
         c.emit("profile.name", m.group("v"), keywords=f"name called {m.group(0)}")
 
@@ -135,8 +159,8 @@ def _relation(c: Clause, m: Match | None) -> None:
     for m in P.R_REL_NAME.finditer(c.s):
         rel, v = m.group("rel").lower(), re.sub(r"['’]s$", "", m.group("v"))  # "my nephew Oskar's party"
         v = re.split(r"\s+(?-i:I)(?:['’](?:d|m|ll|ve))?\b", v)[0]  # "my boss Dana I'd ...": the name ends before "I"
-        if rel not in P.RELATIONS or v.split()[0].lower() in P.NOT_NAMES:
-            continue
+        if rel not in P.RELATIONS or v.split()[0].lower() in P.NOT_NAMES or _belief(v):
+            continue  # "my neighbour is Jewish": what they believe, not who they are
         key = f"relation.{rel}" if rel in P.UNIQUE_RELATIONS else f"relation.{rel}.{slug(v)}"
         c.emit(key, v, c.say(rel=rel, v=v), keywords=f"{rel} family relation {m.group(0)}")
 
@@ -263,6 +287,12 @@ PROFILE_RULES: tuple[Rule, ...] = (
          importance=0.6, examples=(
              Example("I'm originally from Tromsø.", "profile.origin", "Tromsø"),
              Example("My mother is from Leeds."))),
+    Rule("religion", K.PROFILE, ("religion",), "User is {v}.", _religion, pattern=R_RELIGION, importance=0.6,
+         examples=(
+             Example("I'm Jewish and observe Shabbat strictly.", "profile.religion", "Jewish"),
+             Example("I'm a practising Catholic, mass every Sunday.", "profile.religion", "Catholic"),
+             Example("I'm Catholic-school educated but that was long ago."),
+             Example("I'm going to a Hindu wedding on Saturday."))),
     Rule("nationality", K.PROFILE, ("nationality",), "User is {v}.", _nationality, importance=0.6, examples=(
         Example("I'm Icelandic.", "profile.nationality", "Icelandic"),
         Example("I'm hungry."))),
