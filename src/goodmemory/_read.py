@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -15,7 +16,7 @@ from ._shown import Replacements, outdated_shown
 from .budget import pack
 from .config import GoodMemoryConfig
 from .context import Entry, render, render_frame, section_for
-from .digest import digest_lines, excerpt, focus, sentences
+from .digest import density, digest_lines, excerpt, focus, sentences
 from .embeddings import Embedder
 from .keys import episode_key
 from .models import (
@@ -31,7 +32,7 @@ from .models import (
 from .ranking import RankedHit, fuse_orders, rank, speaker_of
 from .routing import Intent, QueryPlan, plan_query
 from .storage.base import ACTIVE_ONLY, MemoryFilter, Storage, TextQuery, VectorQuery, list_many
-from .text import terms
+from .text import stem, terms
 from .tokens import TokenCounter
 from .verification import Verdict, assess
 
@@ -144,6 +145,20 @@ def _spoken_by(turns: list[MemoryRecord], names: set[str]) -> list[MemoryRecord]
     """
     named = [r for r in turns if speaker_of(r.text) in names]
     return named or turns
+
+
+# the pronoun is no name: density counts a capital mid-sentence, and "Of course, I'm happy to help" scored 0.33
+_PRONOUN_I = re.compile(r"\bI(?=\b|['\u2019])")
+
+
+def _off_topic_reply(r: MemoryRecord, query_stems: set[str]) -> bool:
+    """An assistant's raw turn with nothing specific in it (no number, code or name: digest.density 0, the
+    pronoun I aside) that shares no word (stemmed, stopwords aside) with the question. A reply naming something
+    ("I booked Hendrix Vans for the 14th") stays: shared user-memory @150 0.604 -> 0.542 when every off-topic
+    reply was left out."""
+    return (_raw_turn(r) and r.source.role == "assistant"
+            and not query_stems.intersection(stem(w) for w in terms(r.text.split(":", 1)[-1]))
+            and density(_PRONOUN_I.sub("i", r.text)) == 0.0)
 
 
 def _is_statement(r: MemoryRecord) -> bool:
@@ -346,8 +361,10 @@ def run_build_context(
     said: set[str] = set()  # the texts of the raw turns chosen: a turn said again word for word adds nothing
     latest = Replacements(rc.storage, user_id)  # what replaces an outdated turn's value now
 
+    query_stems = {stem(w) for w in terms(query)} if compact and cc.compact_assistant_overlap else None
+
     def add(r: MemoryRecord, score: float, covered_ok: bool = False) -> None:
-        if r.id in by_id:
+        if r.id in by_id or (query_stems is not None and _off_topic_reply(r, query_stems)):
             return
         fresh = assess(r, now, staleness)
         if fresh.verdict == Verdict.HIDDEN:
