@@ -18,7 +18,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._replaced import drop_replaced
-from ._value_types import FAMILY_SORTS, acts_on_another, asked_now, change_frame, lacks_shape, sorts_of
+from ._value_types import (
+    FAMILY_SORTS,
+    acts_on_another,
+    asked_now,
+    asked_of_another,
+    change_frame,
+    lacks_shape,
+    sorts_of,
+)
 from .embeddings import Embedder
 from .embeddings._deferred import DeferredVectors
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
@@ -322,6 +330,9 @@ class AttributeIndex:
         statement = c.key == STATEMENT_KEY and bool(c.metadata.get("statement"))
         if c.closes or c.kind in (MemoryKind.EPISODE, MemoryKind.OPEN_LOOP):
             return Placement(c)
+        if statement and c.keywords and asked_of_another(c.keywords):
+            # "Which team does your sister lead?" "The design team, since January": theirs, in a note of its own
+            return self._placed(c, _NOTE, _note_key(c.value), 0.0, "an answer about another person: its own note", [])
         if statement:
             fam, score = self._family(c)
             latest = max(self.records, key=lambda r: (r.event_time, r.created_at)) if self.records else None

@@ -108,3 +108,12 @@ def test_a_question_of_what_holds_now_names_its_attribute(question: str, noun: s
     from goodmemory._value_types import asked_now
 
     assert asked_now(question) == noun
+
+
+def test_a_question_about_another_persons_thing_is_told_apart() -> None:
+    from goodmemory._value_types import asked_of_another
+
+    assert asked_of_another("Which choir does your brother sing in now?")
+    assert asked_of_another("What school is your niece at these days?")
+    assert not asked_of_another("Which choir are you in now?")
+    assert not asked_of_another("Is your own car still the Polo?")
