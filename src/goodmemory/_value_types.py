@@ -78,6 +78,9 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "broadband": re.compile(r"\b(?:broadband|internet|wifi|wi-fi|fibre|fiber)\b", re.I),
     "phone_plan": re.compile(r"\b(?:mobile|sim|sim-only|(?:phone|data) (?:plan|contract)|ported|network)\b", re.I),
     "vet": re.compile(r"\b(?:vets?|veterinary|animal (?:clinic|hospital))\b", re.I),
+    # a user has a GP and a dentist at once: each is a sort of its own, said by its noun ("Dr. X" alone: either)
+    "doctor": re.compile(r"\b(?:gp|doctor|family doctor|surgery|health cent(?:re|er))\b", re.I),
+    "dentist": re.compile(r"\b(?:dentist|dental|orthodontist)\b", re.I),
     # a make said as a name ("the new Kia", "a used Skoda"): a vehicle, whatever the sentence's verb
     "vehicle": re.compile(rf"\b(?-i:{'|'.join(sorted(_MAKE_NAMES, key=len, reverse=True))})\b"),
     # a set of pronouns is its own sort of value ("she/her", "he/they", "xe/xem")
@@ -86,7 +89,7 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
 }
 # a sort whose names must be heard as names: an employer or a school is a proper name ("joined Acme")
 _NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home", "vehicle", "insurer", "energy", "broadband",
-                          "phone_plan", "vet"])
+                          "phone_plan", "vet", "doctor", "dentist"])
 
 # the frames by which an attribute takes a new value: these are English, not any rule's wording
 _CHANGE_FRAME = re.compile(
@@ -96,6 +99,7 @@ _CHANGE_FRAME = re.compile(
     r"made me|promoted|now|new|instead|no longer|these days|transferred|enrolled|registered with)\b", re.I)
 # "moved over to X" / "switched to X": a change of something one uses, not of where one lives
 _SWITCH_OVER = re.compile(r"\b(?i:moved over to|went over to|switched (?:over )?to|swapped to|changed to)\s+[A-Z]")
+_CLINICIAN = re.compile(r"\bDr\.?\s+[A-Z]")
 _CAPITAL_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'\-]+")
 
 
@@ -110,6 +114,10 @@ def sorts_of(text: str, family: str | None = None) -> frozenset[str]:
     if not _CAPITAL_NAME.search(text):
         # "I live with my sister" / "the app keeps crashing" name no value of a named sort
         found -= _NAMED_SORTS
+    if "dentist" in found:
+        found.discard("doctor")  # "my dentist is Dr. X" names no GP
+    elif "doctor" not in found and _CLINICIAN.search(text):
+        found |= {"doctor", "dentist"}  # "got moved to Dr. X" says a clinician, not which
     if "home" in found and len(found) > 1 and not re.search(r"\b(?:live|living|lives|moved|relocated|packed up|"
                                                             r"new place|settled in|flat|house|apartment)\b", text, re.I):
         found.discard("home")  # "the app I use at home" is about a tool
@@ -134,9 +142,17 @@ def change_frame(text: str) -> frozenset[str]:
 _ACTS_ON = re.compile(r"\b(?:moved|switched|took|sent|enrolled|put|transferred|signed)\s+(?:him|her|them)\b", re.I)
 
 
+# a statement of another person's that does not say "I" or "we": told of a relative or by their possessive
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
+_THIRD_PERSON = re.compile(r"^\s*(?:(?:my|our)\s+)?(?:mum|mom|mother|dad|father|sister|brother|wife|husband|partner|"
+                           r"son|daughter|friend|boss|neighbour|neighbor|aunt|uncle|cousin|gran|grandma|grandad|"
+                           r"grandpa)\b|\b(?:his|her|their)\b", re.I)
+
+
 def acts_on_another(text: str) -> bool:
-    """Whether the change is done to another person ("we moved him to X Academy"): the value is theirs."""
-    return bool(_ACTS_ON.search(text))
+    """Whether the change is done to another person ("we moved him to X Academy") or told of one without the user
+    in it ("Mum has been put under Dr. X at her surgery"): the value is theirs."""
+    return bool(_ACTS_ON.search(text)) or (not _FIRST_PERSON.search(text) and bool(_THIRD_PERSON.search(text)))
 
 
 # families whose every value has a shape of its own: a sentence without one is no value of theirs ("I take the number
@@ -165,7 +181,7 @@ _NOT_NOUNS = frozenset(["are", "is", "do", "does", "did", "was", "were", "can", 
 def asked_of_another(question: str) -> bool:
     """Whether ``question`` asks about another person's thing ("Which team does your sister lead?"): its answer is
     theirs, no value of the user's."""
-    return bool(re.search(r"\b(?:does|did|has|do|is|was)\s+your\s+(?!own\b)\w+", question, re.I))
+    return bool(re.search(r"\b(?:does|did|has|do)\s+your\s+\w+", question, re.I))
 
 
 def asked_now(question: str) -> str | None:

@@ -31,6 +31,7 @@ def _live(mem: GoodMemory, user: str, first: str, second: str) -> tuple[str, str
     ("ce-policy", "Our contents insurance is with Harlow Mutual.",
      "We took out a policy with Wrenfield for the flat when the renewal arrived.", "Harlow", "Wrenfield"),
     ("ce-energy", "Our gas supplier is Emberline.", "Switched to Saltmarsh Power in April.", "Emberline", "Saltmarsh"),
+    ("ce-gp", "My GP is Dr. Okonjo.", "I've been assigned to Dr. Lindgren at the health centre.", "Okonjo", "Lindgren"),
 ])
 def test_a_change_told_without_a_word_of_change_supersedes(mem: GoodMemory, user: str, first: str, second: str,
                                                            old: str, new: str) -> None:
@@ -42,6 +43,7 @@ def test_a_change_told_without_a_word_of_change_supersedes(mem: GoodMemory, user
 @pytest.mark.parametrize(("user", "first", "second", "kept"), [
     ("ce-plan", "Our gas supplier is Emberline.", "I'm thinking of switching to Saltmarsh Power next winter.",
      "Emberline"),
+    ("ce-mum", "My GP is Dr. Okonjo.", "Mum has been assigned to Dr. Lindgren at her health centre.", "Okonjo"),
     ("ce-also", "Our contents insurance is with Harlow Mutual.",
      "We also took out a travel policy with Wrenfield for the summer.", "Harlow"),
 ])
