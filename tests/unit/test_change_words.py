@@ -89,3 +89,15 @@ def test_a_weakly_told_change_needs_a_closer_resemblance_to_take_a_slot() -> Non
                                statement=False, has_value=True)
     assert weak == "fact.pet.ruth"  # its own slot: "now" alone is how an addition is told too
     assert strong == old[0].key
+
+
+def test_a_value_left_for_another_is_dropped_from_the_new_value() -> None:
+    from goodmemory._replaced import drop_replaced
+
+    old = Earlier(key="fact.insurance.x", value="Our pet cover is with Bramble Pet", similarity=0.5, at=AT,
+                  family_key="fact.insurance")
+    assert drop_replaced("Dropped Bramble Pet for Otterly when the premium doubled", old) \
+        == "Dropped it for Otterly when the premium doubled"
+    # what is left for a new value that is not the old one stays ("left the kids with Gran for the weekend")
+    assert drop_replaced("We left the car at home for Otterly's open day", old) \
+        == "We left the car at home for Otterly's open day"
