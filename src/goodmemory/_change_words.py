@@ -4,12 +4,13 @@ Three kinds of evidence that the user's own value changed:
 
 - a word of change ("switched", "no longer", "instead", "now" ...);
 - a verb by which the user takes a value on from someone, which says the value is new to them ("went with X",
-  "signed up with X", "took out a policy with X", "been put under X", "handed the team over to X");
+  "took out a policy with X", "been put under X", "handed the team over to X");
 - an onset: the statement says since when its value holds ("since the spring", "since joining X", "now that
   I'm in X").
 
 The last two are weak: beside "also" or "as well" they are how an addition is told too ("I also signed up with
-a yoga studio"). A change the user has not made is no change: one negated or only planned ("I haven't switched",
+a yoga studio"). "Signed up with X" is none: it is how a subscription is added ("signed up with a streaming
+service again"). A change the user has not made is no change: one negated or only planned ("I haven't switched",
 "I'm thinking of switching", "we might move") counts for nothing.
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["adds", "changes", "done", "weakly_changes"]
+__all__ = ["adds", "changes", "done", "only_onset", "weakly_changes"]
 
 _CHANGE = re.compile(
     r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|new|replac(?:e|ed)|"
@@ -33,7 +34,7 @@ _ADDITION = re.compile(r"\b(?:also|another|second|third|as well|on top of|in add
                        r"\btoo\b(?=\s*(?:[,.;!?]|$))", re.I)
 # a value taken on from someone: a provider chosen, a contract or policy taken out, a person put in charge of the user
 _TAKEN_ON = re.compile(
-    r"\b(?:went|gone|going) with (?-i:[A-Z])|\bsigned (?:up )?(?:with|to) (?-i:[A-Z])|"
+    r"\b(?:went|gone|going) with (?-i:[A-Z])|"
     r"\btook out (?:a |an |the )?(?:new )?(?:\w+ )?(?:policy|plan|contract|cover|mortgage|account|membership)\b|"
     r"\bjumped ship\b|\bported (?:my|our|the) (?:number|numbers|phone|line)\b|"
     r"\b(?:been|got|was|were|am|are|is) (?:put|placed|assigned|allocated|moved|transferred|registered) "
@@ -76,3 +77,9 @@ def weakly_changes(said: str) -> bool:
     """Whether ``said`` tells a change only by weak evidence ("now", "these days", "since May", "went with X"): the
     words an addition is told with too ("we're a family of four now"), so they need a closer resemblance."""
     return changes(said) and all(m.group(0).lower().strip(" ,;") in _WEAK_CHANGE for m in done(said, _CHANGE))
+
+
+def only_onset(said: str) -> bool:
+    """Whether ``said`` tells a change by nothing but since when it holds ("Since the spring I volunteer at X"): enough
+    to change one of several values it is alike, too little to file a statement under a single-valued attribute."""
+    return changes(said) and not done(said, _CHANGE) and not done(said, _TAKEN_ON)

@@ -100,7 +100,7 @@ _CHANGE_FRAME = re.compile(
 # "moved over to X" / "switched to X": a change of something one uses, not of where one lives
 _SWITCH_OVER = re.compile(r"\b(?i:moved over to|went over to|switched (?:over )?to|swapped to|changed to)\s+[A-Z]")
 _CLINICIAN = re.compile(r"\bDr\.?\s+[A-Z]")
-_CAPITAL_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'\-]+")
+_CAPITAL_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'\-]+")  # "I'm" names nothing
 
 
 def sorts_of(text: str, family: str | None = None) -> frozenset[str]:

@@ -44,6 +44,7 @@ def test_a_change_told_without_a_word_of_change_supersedes(mem: GoodMemory, user
     ("ce-plan", "Our gas supplier is Emberline.", "I'm thinking of switching to Saltmarsh Power next winter.",
      "Emberline"),
     ("ce-mum", "My GP is Dr. Okonjo.", "Mum has been assigned to Dr. Lindgren at her health centre.", "Okonjo"),
+    ("ce-volunteer", "I work at Brennan Foods.", "Since the spring I volunteer at Shelterwood on Saturdays.", "Brennan"),
     ("ce-also", "Our contents insurance is with Harlow Mutual.",
      "We also took out a travel policy with Wrenfield for the summer.", "Harlow"),
 ])

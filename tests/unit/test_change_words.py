@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from goodmemory._change_words import adds, changes, weakly_changes
+from goodmemory._change_words import adds, changes, only_onset, weakly_changes
 from goodmemory._value_types import change_frame
 from goodmemory.merge import Earlier, attribute_slot
 from goodmemory.taxonomy import family_by_name
@@ -15,7 +15,6 @@ from goodmemory.taxonomy import family_by_name
 
 @pytest.mark.parametrize("said", [
     "We went with Tallis Water when the contract was up.",
-    "Signed up with Orla Broadband over the weekend.",
     "I took out a home policy with Brisbane Mutual in March.",
     "Jumped ship to a cheaper network last month.",
     "I've been assigned to Dr. Petrakis at the clinic.",
@@ -40,6 +39,10 @@ def test_a_value_taken_on_or_holding_since_a_time_is_a_change(said: str) -> None
 def test_a_change_only_planned_or_denied_is_none(said: str) -> None:
     assert not changes(said)
     assert change_frame(said) == frozenset()
+
+
+def test_signing_up_with_a_service_is_no_change_of_its_own() -> None:
+    assert not changes("Signed up with Streamly again for the winter.")
 
 
 def test_a_month_named_may_is_no_plan() -> None:
@@ -101,3 +104,14 @@ def test_a_value_left_for_another_is_dropped_from_the_new_value() -> None:
     # what is left for a new value that is not the old one stays ("left the kids with Gran for the weekend")
     assert drop_replaced("We left the car at home for Otterly's open day", old) \
         == "We left the car at home for Otterly's open day"
+
+
+def test_an_onset_alone_is_told_apart() -> None:
+    assert only_onset("Since the spring I volunteer at Shelterwood on Saturdays.")
+    assert not only_onset("Since the spring we've switched to Kestrel Power.")
+    assert not only_onset("I volunteer at Shelterwood.")
+
+
+def test_i_is_no_name_of_a_value() -> None:
+    # "Now that I'm working from home the power bill is higher" names no energy supplier
+    assert "energy" not in change_frame("Now that I'm working from home the power bill is higher")
