@@ -17,8 +17,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._change_words import only_onset
 from ._replaced import drop_replaced
-from ._value_types import FAMILY_SORTS, acts_on_another, asked_now, change_frame, lacks_shape, sorts_of
+from ._value_types import (
+    FAMILY_SORTS,
+    acts_on_another,
+    asked_now,
+    asked_of_another,
+    change_frame,
+    lacks_shape,
+    sorts_of,
+)
 from .embeddings import Embedder
 from .embeddings._deferred import DeferredVectors
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
@@ -221,7 +230,8 @@ class AttributeIndex:
         changed, adds nothing ("also", "a second"), and is at least ``same_attribute_similarity`` alike (values
         masked) an earlier memory with another value, whatever family either was filed under."""
         vec = self.cand_vec.get(id(c))
-        if vec is None or not (changes(c.value) or c.is_correction) or adds(c.value):
+        # an onset alone ("since the spring I volunteer at X") says since when, not that a value was replaced
+        if vec is None or not ((changes(c.value) and not only_onset(c.value)) or c.is_correction) or adds(c.value):
             return None
         best, best_sim = None, self.same_attribute_similarity
         # a change of a school is no change of a home however alike the two sentences read: sorts both name must meet
@@ -322,6 +332,9 @@ class AttributeIndex:
         statement = c.key == STATEMENT_KEY and bool(c.metadata.get("statement"))
         if c.closes or c.kind in (MemoryKind.EPISODE, MemoryKind.OPEN_LOOP):
             return Placement(c)
+        if statement and c.keywords and asked_of_another(c.keywords):
+            # "Which team does your sister lead?" "The design team, since January": theirs, in a note of its own
+            return self._placed(c, _NOTE, _note_key(c.value), 0.0, "an answer about another person: its own note", [])
         if statement:
             fam, score = self._family(c)
             latest = max(self.records, key=lambda r: (r.event_time, r.created_at)) if self.records else None
@@ -363,6 +376,7 @@ class AttributeIndex:
                 fam, score = named, max(score, self.min_family_score)
             vec: np.ndarray | None = self.cand_vec[id(c)]
             if fam is not None and score >= self.min_change_family_score and not fam.multi and changes(c.value) \
+                    and not only_onset(c.value) \
                     and any(self._family_of(r.key) is fam and r.id in self.rec_vec
                             and float(self.rec_vec[r.id] @ vec) >= self.min_change_family_score for r in self.records):
                 pass  # a change of a value the user gave: a weaker resemblance is enough ("these days I X instead")
@@ -418,7 +432,8 @@ class AttributeIndex:
         if statement and why.startswith(ABOUT_HELD_PERSON):
             # what the user says of their wife or their dentist is the user's words about them, like any other person
             return self._placed(c, _NOTE, _note_key(c.value), score, why, [])
-        if statement and not (changes(c.value) or c.is_correction) and score < self.strong_family_score:
+        if statement and not ((changes(c.value) and not only_onset(c.value)) or c.is_correction) \
+                and score < self.strong_family_score:
             hit = [e for e in earlier if slot_of(e.key) == key]
             if hit and max(e.similarity for e in hit) < self.restatement_similarity \
                     and not any(normalize_value(e.value) == normalize_value(c.value) for e in hit):

@@ -29,6 +29,8 @@ _FROM_TO = re.compile(r"\bfrom\s+(?:the |my |a |an )?[^,.;]+?\s+to\b", re.I)
 _SUBJECT = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|my|our|it's|is|are)\b", re.I)
 _SWAP = re.compile(r"\b(traded|swapped|exchanged|replaced)\s+(?:in\s+)?(?:the |my |our |a |an )?[^,.;]+?\s+(?:in\s+)?"
                    r"(for|with)\b", re.I)
+# "left A for B", "dropped A for B": the old value is what was left, the new one what it was left for
+_LEFT_FOR = re.compile(r"\b(left|dropped|ditched|quit|abandoned)\s+(?:the |my |our )?([^,.;]+?)\s+for\b", re.I)
 
 
 def _new_words(clause: str, names: set[str]) -> set[str]:
@@ -43,6 +45,7 @@ def drop_replaced(value: str, old: Earlier) -> str:
     names = old.names()
     v = _FROM_TO.sub("to", value) if names & _words(" ".join(_FROM_TO.findall(value))) else value
     v = _SWAP.sub(lambda m: f"{m.group(1)} it {m.group(2)}", v)
+    v = _LEFT_FOR.sub(lambda m: f"{m.group(1)} it for" if _words(m.group(2)) & names else m.group(0), v)
     parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
     # a clause that says what went away goes, unless it names something new ("swimming moved to Monday")
     # (when it went is no new value: "I left Acme in June, I'm freelancing now")

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "asked_now", "change_frame", "lacks_shape", "sorts_of"]
+from ._change_words import changes, done
+
+__all__ = ["CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "asked_now", "asked_of_another", "change_frame", "lacks_shape", "sorts_of"]
 
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
@@ -67,7 +69,18 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                        r"rent(?:ing)? (?:a|an|the)\b|settled in)\b", re.I),
     "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|employer|company|firm|job at|hired|joined|"
                            r"started at|on the payroll|employed)\b", re.I),
-    "bank": re.compile(r"\b(?:bank|banks|banking|current account|checking account)\b", re.I),
+    "bank": re.compile(r"\b(?:bank|banks|banking|current account|checking account|savings|building society|"
+                       r"salary|wages)\b", re.I),
+    # services a user has one provider of at a time, named by the service or by the head of the provider's name
+    "insurer": re.compile(r"\b(?:insurance|insured|insurer|policy|covered (?:by|with)|cover with)\b", re.I),
+    "energy": re.compile(r"\b(?:energy|electricity|electric|gas (?:supplier|and electric)|power|supplier|fuels?)\b",
+                         re.I),
+    "broadband": re.compile(r"\b(?:broadband|internet|wifi|wi-fi|fibre|fiber)\b", re.I),
+    "phone_plan": re.compile(r"\b(?:mobile|sim|sim-only|(?:phone|data) (?:plan|contract)|ported|network)\b", re.I),
+    "vet": re.compile(r"\b(?:vets?|veterinary|animal (?:clinic|hospital))\b", re.I),
+    # a user has a GP and a dentist at once: each is a sort of its own, said by its noun ("Dr. X" alone: either)
+    "doctor": re.compile(r"\b(?:gp|doctor|family doctor|surgery|health cent(?:re|er))\b", re.I),
+    "dentist": re.compile(r"\b(?:dentist|dental|orthodontist)\b", re.I),
     # a make said as a name ("the new Kia", "a used Skoda"): a vehicle, whatever the sentence's verb
     "vehicle": re.compile(rf"\b(?-i:{'|'.join(sorted(_MAKE_NAMES, key=len, reverse=True))})\b"),
     # a set of pronouns is its own sort of value ("she/her", "he/they", "xe/xem")
@@ -75,7 +88,8 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                            r"she|he|xem|xyr|zir|hir|faer|em)\b", re.I),
 }
 # a sort whose names must be heard as names: an employer or a school is a proper name ("joined Acme")
-_NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home", "vehicle"])
+_NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home", "vehicle", "insurer", "energy", "broadband",
+                          "phone_plan", "vet", "doctor", "dentist"])
 
 # the frames by which an attribute takes a new value: these are English, not any rule's wording
 _CHANGE_FRAME = re.compile(
@@ -85,7 +99,8 @@ _CHANGE_FRAME = re.compile(
     r"made me|promoted|now|new|instead|no longer|these days|transferred|enrolled|registered with)\b", re.I)
 # "moved over to X" / "switched to X": a change of something one uses, not of where one lives
 _SWITCH_OVER = re.compile(r"\b(?i:moved over to|went over to|switched (?:over )?to|swapped to|changed to)\s+[A-Z]")
-_CAPITAL_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'\-]+")
+_CLINICIAN = re.compile(r"\bDr\.?\s+[A-Z]")
+_CAPITAL_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'\-]+")  # "I'm" names nothing
 
 
 def sorts_of(text: str, family: str | None = None) -> frozenset[str]:
@@ -99,6 +114,10 @@ def sorts_of(text: str, family: str | None = None) -> frozenset[str]:
     if not _CAPITAL_NAME.search(text):
         # "I live with my sister" / "the app keeps crashing" name no value of a named sort
         found -= _NAMED_SORTS
+    if "dentist" in found:
+        found.discard("doctor")  # "my dentist is Dr. X" names no GP
+    elif "doctor" not in found and _CLINICIAN.search(text):
+        found |= {"doctor", "dentist"}  # "got moved to Dr. X" says a clinician, not which
     if "home" in found and len(found) > 1 and not re.search(r"\b(?:live|living|lives|moved|relocated|packed up|"
                                                             r"new place|settled in|flat|house|apartment)\b", text, re.I):
         found.discard("home")  # "the app I use at home" is about a tool
@@ -108,8 +127,8 @@ def sorts_of(text: str, family: str | None = None) -> frozenset[str]:
 def change_frame(text: str) -> frozenset[str]:
     """The sorts of value ``text`` gives a new value of, when it is framed as a change ("Switched gyms, it's
     X now", "They made me team lead", "We packed up and we're in X now"); empty when it frames no change."""
-    if not _CHANGE_FRAME.search(text):
-        return frozenset()
+    if not done(text, _CHANGE_FRAME) and not changes(text):
+        return frozenset()  # no change, or one only planned or denied ("I haven't switched")
     found = set(sorts_of(text))
     if _TITLE_FRAME.search(text):
         found.add("title")
@@ -123,9 +142,17 @@ def change_frame(text: str) -> frozenset[str]:
 _ACTS_ON = re.compile(r"\b(?:moved|switched|took|sent|enrolled|put|transferred|signed)\s+(?:him|her|them)\b", re.I)
 
 
+# a statement of another person's that does not say "I" or "we": told of a relative or by their possessive
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
+_THIRD_PERSON = re.compile(r"^\s*(?:(?:my|our)\s+)?(?:mum|mom|mother|dad|father|sister|brother|wife|husband|partner|"
+                           r"son|daughter|friend|boss|neighbour|neighbor|aunt|uncle|cousin|gran|grandma|grandad|"
+                           r"grandpa)\b|\b(?:his|her|their)\b", re.I)
+
+
 def acts_on_another(text: str) -> bool:
-    """Whether the change is done to another person ("we moved him to X Academy"): the value is theirs."""
-    return bool(_ACTS_ON.search(text))
+    """Whether the change is done to another person ("we moved him to X Academy") or told of one without the user
+    in it ("Mum has been put under Dr. X at her surgery"): the value is theirs."""
+    return bool(_ACTS_ON.search(text)) or (not _FIRST_PERSON.search(text) and bool(_THIRD_PERSON.search(text)))
 
 
 # families whose every value has a shape of its own: a sentence without one is no value of theirs ("I take the number
@@ -151,11 +178,16 @@ _NOT_NOUNS = frozenset(["are", "is", "do", "does", "did", "was", "were", "can", 
                         "kind", "sort", "time", "day", "else", "about", "you"])
 
 
+def asked_of_another(question: str) -> bool:
+    """Whether ``question`` asks about another person's thing ("Which team does your sister lead?"): its answer is
+    theirs, no value of the user's."""
+    return bool(re.search(r"\b(?:does|did|has|do)\s+your\s+\w+", question, re.I))
+
+
 def asked_now(question: str) -> str | None:
     """The noun of the user's own attribute ``question`` asks the current value of ("team" for "Which team are you
     on these days?"), or None (no question of the present, none about the user: "which team does your sister lead")."""
-    if not _ASKED_NOW.search(question) or not re.search(r"\byour?\b", question, re.I) \
-            or re.search(r"\b(?:does|did|has|do)\s+your\s+\w+", question, re.I):
+    if not _ASKED_NOW.search(question) or not re.search(r"\byour?\b", question, re.I) or asked_of_another(question):
         return None  # "Which team does your sister lead ...": the question is about another person
     m = _ASKED_NOUN.search(question)
     noun = (m.group(1) or m.group(2)).lower() if m else None

@@ -30,6 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ._change_words import _CHANGE as _CHANGE  # _replaced reads it here
+from ._change_words import adds, changes, weakly_changes
 from .keys import in_slot, slot_of
 from .models import (
     Candidate,
@@ -272,19 +274,6 @@ def _supersede(olds: list[MemoryRecord], new: MemoryRecord, c: Candidate, now: d
 
 # ---------------------------------------------------------------- same attribute, whatever the key
 # A newer statement about an attribute replaces the older one even when no rule gave the two one key.
-# Words that say a value changed or that one was added are English, not any rule's wording.
-_CHANGE = re.compile(
-    r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|new|replac(?:e|ed)|"
-    r"traded|sold|gave up|quit|stopped|left|cancell?ed|dropped|upgraded|downgraded|raised|lowered|went up|"
-    r"went down|increased|decreased|extended|pushed|postponed|rescheduled|shifted|finished|passed away|"
-    r"these days|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
-    r"transferred|turned|got promoted|retired|closed|back to|cut|reduced|bumped|postponed|delayed|brought forward|"
-    r"goes up|goes down|goes to|went to|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
-    r"expired|is gone|are gone|split up|separated|divorced|moved out|turned off|unsubscribed|no more|got rid of)\b|"
-    r"[,;]\s*not\s+(?=\S)", re.I)
-# "too" adds only at the end of a clause ("I have a dog too"), not before an adjective ("too strong")
-_ADDITION = re.compile(r"\b(?:also|another|second|third|as well|on top of|in addition|additionally|besides)\b|"
-                       r"\btoo\b(?=\s*(?:[,.;!?]|$))", re.I)
 _NAME_WORD = re.compile(r"[A-Za-z][\w'\-]*|\d[\w.,:\-]*")
 _GENERIC = frozenset(["every", "each", "week", "weeks", "month", "months", "year", "years", "day", "days", "morning", "mornings", "evening", "evenings", "night", "nights", "time", "times", "usually", "always", "never", "really", "like", "likes", "love", "loves", "work", "works", "take", "takes", "have", "has", "need", "needs", "user", "user's", "about", "around", "there", "here", "thing", "things", "stuff", "called", "named", "because", "which", "would", "could", "should", "still", "since", "after", "before", "again", "little", "great"])
 
@@ -369,22 +358,6 @@ def _words(text: str) -> set[str]:
     return {w.lower().strip(".,") for w in _NAME_WORD.findall(text)}
 
 
-def changes(said: str) -> bool:
-    """Whether ``said`` speaks of a change ("switched", "no longer", "instead", "now" ...)."""
-    return bool(_CHANGE.search(said))
-
-
-_WEAK_CHANGE = frozenset(["now", "new", "these days", "from now on", "actually"])
-
-
-def adds(said: str) -> bool:
-    """Whether ``said`` adds a value rather than replacing one ("also", "a second", "another"); an "also"
-    beside a verb of change is a new piece of news, not a new value ("also the quiz moved to Friday")."""
-    if not _ADDITION.search(said):
-        return False
-    return not any(m.group(0).lower().strip(" ,;") not in _WEAK_CHANGE for m in _CHANGE.finditer(said))
-
-
 def names_in(e: Earlier, family: KeyFamily, said: str) -> set[str]:
     """The words of ``said`` that name the earlier value ``e`` (words the family uses for any of its
     values, such as "called" or "appointment", name none of them)."""
@@ -402,6 +375,8 @@ def new_family_key(family: KeyFamily, value: str) -> str:
 
 
 # the reason attribute_slot gives a statement whose subject is the person a slot holds ("Eleni wants a new sofa")
+# a change told only by weak evidence ("now", "since May") replaces one of several values at this resemblance
+WEAK_CHANGE_SIMILARITY = 0.4
 ABOUT_HELD_PERSON = "about the person a slot holds, not a new value of it"
 
 
@@ -446,7 +421,7 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
         return slot_of(best.key), "names an earlier value of the attribute"
     if changed and earlier:
         best = max(earlier, key=lambda e: (e.similarity, e.at))
-        if best.similarity >= min_similarity:
+        if best.similarity >= (max(min_similarity, WEAK_CHANGE_SIMILARITY) if weakly_changes(said) else min_similarity):
             return slot_of(best.key), f"a change, most alike earlier statement ({best.similarity:.2f})"
     return own_key, "its own value of a multi-valued attribute"
 

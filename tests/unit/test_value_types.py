@@ -108,3 +108,32 @@ def test_a_question_of_what_holds_now_names_its_attribute(question: str, noun: s
     from goodmemory._value_types import asked_now
 
     assert asked_now(question) == noun
+
+
+def test_a_question_about_another_persons_thing_is_told_apart() -> None:
+    from goodmemory._value_types import asked_of_another
+
+    assert asked_of_another("Which choir does your brother sing in now?")
+    assert asked_of_another("What school does your niece go to these days?")
+    assert not asked_of_another("Which choir are you in now?")
+    assert not asked_of_another("What is your address these days?")  # "is your X" asks of the user's own X
+
+
+@pytest.mark.parametrize(("text", "sort", "not_sort"), [
+    ("I've been moved onto Dr. Achebe's list at the health centre", "doctor", "dentist"),
+    ("My dentist these days is Dr. Varga", "dentist", "doctor"),
+])
+def test_a_gp_and_a_dentist_are_sorts_apart(text: str, sort: str, not_sort: str) -> None:
+    assert sort in sorts_of(text) and not_sort not in sorts_of(text)
+
+
+def test_a_doctor_without_a_name_names_no_value() -> None:
+    assert "doctor" not in change_frame("The new doctor wants me to cut down on salt")
+
+
+def test_a_change_told_of_a_relative_without_the_user_is_theirs() -> None:
+    from goodmemory._value_types import acts_on_another
+
+    assert acts_on_another("Dad has been put under Dr. Achebe at his practice")
+    assert acts_on_another("Dad switched to Heron Bank for his savings")
+    assert not acts_on_another("I switched to Heron Bank, my sister recommended it")

@@ -1,0 +1,85 @@
+"""Whether a statement speaks of a change of value or adds a value (pure; the words are English, not a rule's).
+
+Three kinds of evidence that the user's own value changed:
+
+- a word of change ("switched", "no longer", "instead", "now" ...);
+- a verb by which the user takes a value on from someone, which says the value is new to them ("went with X",
+  "took out a policy with X", "been put under X", "handed the team over to X");
+- an onset: the statement says since when its value holds ("since the spring", "since joining X", "now that
+  I'm in X").
+
+The last two are weak: beside "also" or "as well" they are how an addition is told too ("I also signed up with
+a yoga studio"). "Signed up with X" is none: it is how a subscription is added ("signed up with a streaming
+service again"). A change the user has not made is no change: one negated or only planned ("I haven't switched",
+"I'm thinking of switching", "we might move") counts for nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["adds", "changes", "done", "only_onset", "weakly_changes"]
+
+_CHANGE = re.compile(
+    r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|new|replac(?:e|ed)|"
+    r"traded|sold|gave up|quit|stopped|left|cancell?ed|dropped|upgraded|downgraded|raised|lowered|went up|"
+    r"went down|increased|decreased|extended|pushed|postponed|rescheduled|shifted|finished|passed away|"
+    r"these days|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
+    r"transferred|turned|got promoted|retired|closed|back to|cut|reduced|bumped|postponed|delayed|brought forward|"
+    r"goes up|goes down|goes to|went to|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
+    r"expired|is gone|are gone|split up|separated|divorced|moved out|turned off|unsubscribed|no more|got rid of)\b|"
+    r"[,;]\s*not\s+(?=\S)", re.I)
+# "too" adds only at the end of a clause ("I have a dog too"), not before an adjective ("too strong")
+_ADDITION = re.compile(r"\b(?:also|another|second|third|as well|on top of|in addition|additionally|besides)\b|"
+                       r"\btoo\b(?=\s*(?:[,.;!?]|$))", re.I)
+# a value taken on from someone: a provider chosen, a contract or policy taken out, a person put in charge of the user
+_TAKEN_ON = re.compile(
+    r"\b(?:went|gone|going) with (?-i:[A-Z])|"
+    r"\btook out (?:a |an |the )?(?:new )?(?:\w+ )?(?:policy|plan|contract|cover|mortgage|account|membership)\b|"
+    r"\bjumped ship\b|\bported (?:my|our|the) (?:number|numbers|phone|line)\b|"
+    r"\b(?:been|got|was|were|am|are|is) (?:put|placed|assigned|allocated|moved|transferred|registered) "
+    r"(?:under|to|with|onto)\b|"
+    r"\bhanded (?:\w+ ){0,3}over to\b|\b(?:gave up on|fed up with|done with)\b|"
+    r"\b(?:put|moved|have|keep) (?:my|our|all my|all our) \w+ (?:with|into|at) (?-i:[A-Z])", re.I)
+# since when the value holds: a time, a season, a step the user took ("since joining X", "now that I'm in X")
+_ONSET = re.compile(
+    r"\b(?:ever since|now that)\b|\bsince (?:the |last |this |early |late |mid[- ])?(?:spring|summer|autumn|fall|"
+    r"winter|january|february|march|april|may|june|july|august|september|october|november|december|week|month|"
+    r"year|move|operation|surgery|(?:19|20)\d\d)\b|\bsince (?:the |my |our )(?:\w+ )(?:move|operation|surgery|accident|birth|wedding|merger)\b|\bsince (?:joining|starting|switching|moving|going|leaving|signing|"
+    r"getting|taking)\b|\bsince (?:\w+ ){0,2}(?:started|joined|switched|moved|went|left)\b", re.I)
+# what only plans or denies a change: "haven't switched", "thinking of moving", "we might move", "if I changed"
+_NOT_DONE = re.compile(
+    r"(?:\b(?:haven'?t|hasn'?t|have not|has not|didn'?t|did not|not yet|never|won'?t|will not|thinking (?:of|about)|"
+    r"considering|planning (?:to|on)|plan to|might|(?-i:may)|could|would|hoping to|hope to|want to|wants to|if (?:i|we))"
+    r"|'d)\s+(?:\w+\s+){0,2}$", re.I)
+_WEAK_CHANGE = frozenset(["now", "new", "these days", "from now on", "actually"])
+
+
+def done(said: str, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+    """The matches of ``pattern`` in ``said`` that no negation or plan just before them takes back."""
+    return [m for m in pattern.finditer(said) if not _NOT_DONE.search(said[max(0, m.start() - 40):m.start()])]
+
+
+def changes(said: str) -> bool:
+    """Whether ``said`` speaks of a change the user made ("switched", "no longer", "went with X", "since May" ...)."""
+    return any(done(said, p) for p in (_CHANGE, _TAKEN_ON, _ONSET))
+
+
+def adds(said: str) -> bool:
+    """Whether ``said`` adds a value rather than replacing one ("also", "a second", "another"); an "also"
+    beside a verb of change is a new piece of news, not a new value ("also the quiz moved to Friday")."""
+    if not _ADDITION.search(said):
+        return False
+    return not any(m.group(0).lower().strip(" ,;") not in _WEAK_CHANGE for m in done(said, _CHANGE))
+
+
+def weakly_changes(said: str) -> bool:
+    """Whether ``said`` tells a change only by weak evidence ("now", "these days", "since May", "went with X"): the
+    words an addition is told with too ("we're a family of four now"), so they need a closer resemblance."""
+    return changes(said) and all(m.group(0).lower().strip(" ,;") in _WEAK_CHANGE for m in done(said, _CHANGE))
+
+
+def only_onset(said: str) -> bool:
+    """Whether ``said`` tells a change by nothing but since when it holds ("Since the spring I volunteer at X"): enough
+    to change one of several values it is alike, too little to file a statement under a single-valued attribute."""
+    return changes(said) and not done(said, _CHANGE) and not done(said, _TAKEN_ON)

@@ -1,0 +1,117 @@
+"""Which statements speak of a change the user made, and which only of one planned, denied or added
+(this test's own sentences)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from goodmemory._change_words import adds, changes, only_onset, weakly_changes
+from goodmemory._value_types import change_frame
+from goodmemory.merge import Earlier, attribute_slot
+from goodmemory.taxonomy import family_by_name
+
+
+@pytest.mark.parametrize("said", [
+    "We went with Tallis Water when the contract was up.",
+    "I took out a home policy with Brisbane Mutual in March.",
+    "Jumped ship to a cheaper network last month.",
+    "I've been assigned to Dr. Petrakis at the clinic.",
+    "Marta handed the whole account over to Jonas.",
+    "I got fed up with the queues and go to the Eastgate branch.",
+    "Since the summer I swim at Poolside Aquatics.",
+    "Since joining Harrow Tech I've been working from home.",
+    "Now that I'm in Kendal the drive is shorter.",
+    "We've kept all our savings with Plover Bank since the spring.",
+])
+def test_a_value_taken_on_or_holding_since_a_time_is_a_change(said: str) -> None:
+    assert changes(said)
+
+
+@pytest.mark.parametrize("said", [
+    "I haven't switched to Orla Broadband yet.",
+    "I'm thinking of moving to Kendal next year.",
+    "We might switch to Tallis Water if they drop the price.",
+    "I'm considering changing banks.",
+    "I would move to Lisbon for the right job.",
+])
+def test_a_change_only_planned_or_denied_is_none(said: str) -> None:
+    assert not changes(said)
+    assert change_frame(said) == frozenset()
+
+
+def test_signing_up_with_a_service_is_no_change_of_its_own() -> None:
+    assert not changes("Signed up with Streamly again for the winter.")
+
+
+def test_a_month_named_may_is_no_plan() -> None:
+    assert changes("In May we moved to Kendal.")
+
+
+def test_an_also_beside_a_value_taken_on_still_adds() -> None:
+    assert adds("I also signed up with a climbing wall, Crux Point, for Thursdays.")
+    assert adds("We took out a travel policy with Gannet as well.")
+    assert not adds("Also, the dentist moved my check-up to Monday")  # news with a change, no new value
+
+
+def test_weak_evidence_is_told_apart_from_a_word_of_change() -> None:
+    assert weakly_changes("We're a family of five now!")
+    assert weakly_changes("Since the spring the dog has been seen at Larkhill Vets.")
+    assert not weakly_changes("I switched the dog to Larkhill Vets.")
+    assert not weakly_changes("I keep bees.")
+
+
+@pytest.mark.parametrize(("said", "sort"), [
+    ("Jumped ship to Aerial Mobile last week.", "phone_plan"),
+    ("Switched to Marigold Energy in the autumn.", "energy"),
+    ("The van is insured with Harrier now.", "insurer"),
+    ("The cats go to Stonecross Vets now.", "vet"),
+    ("Our internet runs on Quillnet these days.", "broadband"),
+    ("My wages get paid into Heron Bank now.", "bank"),
+])
+def test_a_change_of_a_provider_has_the_sort_of_its_service(said: str, sort: str) -> None:
+    assert sort in change_frame(said)
+
+
+AT = datetime(2025, 1, 5, 9, tzinfo=UTC)
+
+
+def _earlier(value: str, sim: float) -> Earlier:
+    fam = family_by_name("pet")
+    return Earlier(key=f"{fam.key}.{value.split()[-1].lower()}", value=value, similarity=sim, at=AT, family_key=fam.key)
+
+
+def test_a_weakly_told_change_needs_a_closer_resemblance_to_take_a_slot() -> None:
+    fam = family_by_name("pet")
+    assert fam.multi
+    old = [_earlier("We take the dog to Larkhill Vets", 0.35)]
+    weak, _ = attribute_slot("Baby Ruth arrived, so we're five now", fam, "fact.pet.ruth", old,
+                             statement=False, has_value=True)
+    strong, _ = attribute_slot("We switched the dog to Brackley Vets", fam, "fact.pet.brackley", old,
+                               statement=False, has_value=True)
+    assert weak == "fact.pet.ruth"  # its own slot: "now" alone is how an addition is told too
+    assert strong == old[0].key
+
+
+def test_a_value_left_for_another_is_dropped_from_the_new_value() -> None:
+    from goodmemory._replaced import drop_replaced
+
+    old = Earlier(key="fact.insurance.x", value="Our pet cover is with Bramble Pet", similarity=0.5, at=AT,
+                  family_key="fact.insurance")
+    assert drop_replaced("Dropped Bramble Pet for Otterly when the premium doubled", old) \
+        == "Dropped it for Otterly when the premium doubled"
+    # what is left for a new value that is not the old one stays ("left the kids with Gran for the weekend")
+    assert drop_replaced("We left the car at home for Otterly's open day", old) \
+        == "We left the car at home for Otterly's open day"
+
+
+def test_an_onset_alone_is_told_apart() -> None:
+    assert only_onset("Since the spring I volunteer at Shelterwood on Saturdays.")
+    assert not only_onset("Since the spring we've switched to Kestrel Power.")
+    assert not only_onset("I volunteer at Shelterwood.")
+
+
+def test_i_is_no_name_of_a_value() -> None:
+    # "Now that I'm working from home the power bill is higher" names no energy supplier
+    assert "energy" not in change_frame("Now that I'm working from home the power bill is higher")
