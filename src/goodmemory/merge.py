@@ -275,7 +275,10 @@ def _supersede(olds: list[MemoryRecord], new: MemoryRecord, c: Candidate, now: d
 # ---------------------------------------------------------------- same attribute, whatever the key
 # A newer statement about an attribute replaces the older one even when no rule gave the two one key.
 _NAME_WORD = re.compile(r"[A-Za-z][\w'\-]*|\d[\w.,:\-]*")
-_GENERIC = frozenset(["every", "each", "week", "weeks", "month", "months", "year", "years", "day", "days", "morning", "mornings", "evening", "evenings", "night", "nights", "time", "times", "usually", "always", "never", "really", "like", "likes", "love", "loves", "work", "works", "take", "takes", "have", "has", "need", "needs", "user", "user's", "about", "around", "there", "here", "thing", "things", "stuff", "called", "named", "because", "which", "would", "could", "should", "still", "since", "after", "before", "again", "little", "great"])
+_GENERIC = frozenset(["every", "each", "week", "weeks", "month", "months", "year", "years", "day", "days", "morning", "mornings", "evening", "evenings", "night", "nights", "time", "times", "usually", "always", "never", "really", "like", "likes", "love", "loves", "work", "works", "take", "takes", "have", "has", "need", "needs", "user", "user's", "about", "around", "there", "here", "thing", "things", "stuff", "called", "named", "because", "which", "would", "could", "should", "still", "since", "after", "before", "again", "little", "great",
+                     # when it was told names no thing: "at lunchtime" / "yesterday" in two unrelated errands
+                     "today", "tonight", "tomorrow", "yesterday", "lunchtime", "lunch", "afternoon", "afternoons",
+                     "weekend", "weekends", "earlier", "later", "lately", "recently", "finally", "somewhere"])
 
 
 @dataclass(frozen=True)

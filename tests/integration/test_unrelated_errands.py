@@ -1,0 +1,34 @@
+"""Two unrelated errands told at the same time of day are two memories: when something was told ("at
+lunchtime", "yesterday") names no thing, so the second never replaces the first (real MiniLM embeddings)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from goodmemory import create_good_memory
+from goodmemory.models import MemoryKind, MemoryStatus
+from goodmemory.storage.base import MemoryFilter
+
+T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("pair", [
+    # the second says something was lost or let go: words of a change, of nothing the first named
+    ("I returned a parcel at the post office at lunchtime.", "I lost my gloves on the bus at lunchtime."),
+    ("I cleaned the gutters yesterday.", "I dropped my phone in the sink yesterday."),
+    ("We repainted the fence this afternoon.", "I lost the car keys this afternoon, found them later."),
+])
+def test_an_errand_told_at_the_same_time_of_day_replaces_no_other(pair: tuple[str, str]) -> None:
+    with create_good_memory("sqlite://") as mem:
+        for i, text in enumerate(pair):
+            mem.remember([{"role": "user", "content": text}], user_id="u", session_id=f"s{i}",
+                         at=T0 + timedelta(days=7 * i))
+        records = mem.storage.list("u", MemoryFilter(statuses=None))
+        notes = [r for r in records if r.kind != MemoryKind.EPISODE]
+        assert notes and all(r.status == MemoryStatus.ACTIVE for r in notes), \
+            [(r.text, r.status, r.metadata.get("slot_reason")) for r in notes]
+        turns = [r for r in records if r.kind == MemoryKind.EPISODE and not r.metadata.get("digest")]
+        assert len(turns) == 2 and not any(t.metadata.get("outdated") for t in turns), \
+            [(t.text, t.metadata.get("outdated")) for t in turns]
