@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._change_words import only_onset
+from ._change_words import one_off, only_onset
 from ._replaced import drop_replaced
 from ._value_types import (
     FAMILY_SORTS,
@@ -343,6 +343,9 @@ class AttributeIndex:
             if corrects_latest and latest is not None:
                 # "Oops, that's wrong, it's ..." corrects what the user said just before
                 fam, score = self._family_of(latest.key), max(score, self.min_family_score)
+            if one_off(c.value) and not corrects_latest:
+                # "I posted the parcel at the post office on Saturday": an errand, no age, address or schedule
+                return self._placed(c, _NOTE, _note_key(c.value), score, "a thing done once: its own note", [])
             # the earlier statement most alike in meaning decides first; naming a value of it comes next
             same = None if corrects_latest else self._same_attribute(c)
             if same is not None:

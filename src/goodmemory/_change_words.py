@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["adds", "changes", "done", "only_onset", "weakly_changes"]
+__all__ = ["adds", "changes", "done", "one_off", "only_onset", "weakly_changes"]
 
 _CHANGE = re.compile(
     r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|new|replac(?:e|ed)|"
@@ -83,3 +83,20 @@ def only_onset(said: str) -> bool:
     """Whether ``said`` tells a change by nothing but since when it holds ("Since the spring I volunteer at X"): enough
     to change one of several values it is alike, too little to file a statement under a single-valued attribute."""
     return changes(said) and not done(said, _CHANGE) and not done(said, _TAKEN_ON)
+
+
+# a thing the user did once, at a time of the past ("I posted the parcel at the post office on Saturday", "we
+# finally cleared out the loft yesterday"): an errand, no standing attribute of theirs
+_DID = re.compile(
+    r"\b(?:i|we)\s+(?:(?:finally|just|only|also|eventually|quickly|already)\s+)?(?:\w+ed|took|went|got|made|found|"
+    r"bought|met|saw|had|ran|rang|sent|spent|paid|put|sat|wrote|brought|caught|did|drove|ate|gave|left|lost|sold|"
+    r"told|won|woke|broke|fell|forgot|hung|kept|read|said|spoke|swam|threw|wore)\b", re.I)
+_PAST_TIME = re.compile(
+    r"\b(?:yesterday|last (?:night|week|weekend|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"this (?:morning|afternoon)|earlier today|at lunchtime|at lunch|over the weekend|at the weekend|"
+    r"on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\w+ (?:days|weeks) ago)\b", re.I)
+
+
+def one_off(said: str) -> bool:
+    """Whether ``said`` tells only a thing the user did once at a past time, changing no value of theirs."""
+    return bool(_DID.search(said) and _PAST_TIME.search(said)) and not changes(said)

@@ -115,3 +115,18 @@ def test_an_onset_alone_is_told_apart() -> None:
 def test_i_is_no_name_of_a_value() -> None:
     # "Now that I'm working from home the power bill is higher" names no energy supplier
     assert "energy" not in change_frame("Now that I'm working from home the power bill is higher")
+
+
+@pytest.mark.parametrize(("said", "once"), [
+    ("I posted the tax forms at the post office on Monday", True),
+    ("We finally repainted the hallway at the weekend", True),
+    ("I took the bins out yesterday", True),
+    ("I moved to Leeds last month", False),  # a change
+    ("We switched to a new dentist on Monday", False),  # a change
+    ("I walk the dog every morning", False),  # a habit
+    ("I work at the post office", False),  # no time of the past
+])
+def test_a_thing_done_once_at_a_past_time(said: str, once: bool) -> None:
+    from goodmemory._change_words import one_off
+
+    assert one_off(said) is once
