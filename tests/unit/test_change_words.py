@@ -62,18 +62,6 @@ def test_weak_evidence_is_told_apart_from_a_word_of_change() -> None:
     assert not weakly_changes("I keep bees.")
 
 
-@pytest.mark.parametrize(("said", "sort"), [
-    ("Jumped ship to Aerial Mobile last week.", "phone_plan"),
-    ("Switched to Marigold Energy in the autumn.", "energy"),
-    ("The van is insured with Harrier now.", "insurer"),
-    ("The cats go to Stonecross Vets now.", "vet"),
-    ("Our internet runs on Quillnet these days.", "broadband"),
-    ("My wages get paid into Heron Bank now.", "bank"),
-])
-def test_a_change_of_a_provider_has_the_sort_of_its_service(said: str, sort: str) -> None:
-    assert sort in change_frame(said)
-
-
 AT = datetime(2025, 1, 5, 9, tzinfo=UTC)
 
 
@@ -92,18 +80,6 @@ def test_a_weakly_told_change_needs_a_closer_resemblance_to_take_a_slot() -> Non
                                statement=False, has_value=True)
     assert weak == "fact.pet.ruth"  # its own slot: "now" alone is how an addition is told too
     assert strong == old[0].key
-
-
-def test_a_value_left_for_another_is_dropped_from_the_new_value() -> None:
-    from goodmemory._replaced import drop_replaced
-
-    old = Earlier(key="fact.insurance.x", value="Our pet cover is with Bramble Pet", similarity=0.5, at=AT,
-                  family_key="fact.insurance")
-    assert drop_replaced("Dropped Bramble Pet for Otterly when the premium doubled", old) \
-        == "Dropped it for Otterly when the premium doubled"
-    # what is left for a new value that is not the old one stays ("left the kids with Gran for the weekend")
-    assert drop_replaced("We left the car at home for Otterly's open day", old) \
-        == "We left the car at home for Otterly's open day"
 
 
 def test_an_onset_alone_is_told_apart() -> None:

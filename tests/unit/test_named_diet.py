@@ -7,18 +7,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-
-from goodmemory.extraction.base import ExtractionContext
-from goodmemory.extraction.rules import RuleExtractor
-from goodmemory.models import Message
+from _extracting import extract
 
 AT = datetime(2025, 3, 12, 10, tzinfo=UTC)
 
 
 def _diet(text: str) -> list[str]:
-    msgs = [Message(id="m0", role="user", content=text, timestamp=AT)]
-    cands = RuleExtractor().extract(msgs, ExtractionContext(user_id="u", at=AT, existing={}))
-    return [c.value for c in cands if c.key == "preference.diet.type"]
+    return [c.value for c in extract(text, at=AT) if c.key == "preference.diet.type"]
 
 
 @pytest.mark.parametrize(("text", "value"), [

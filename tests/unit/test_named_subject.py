@@ -7,19 +7,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from _extracting import statements
 
 from goodmemory.extraction._statements import statement_candidate
-from goodmemory.extraction.base import ExtractionContext
-from goodmemory.extraction.rules import RuleExtractor
-from goodmemory.models import Candidate, Message
+from goodmemory.models import Candidate
 
 AT = datetime(2025, 3, 12, 10, tzinfo=UTC)
 
 
 def _statements(text: str) -> list[Candidate]:
-    msgs = [Message(id="m0", role="user", content=text, timestamp=AT)]
-    cands = RuleExtractor().extract(msgs, ExtractionContext(user_id="u", at=AT, existing={}))
-    return [c for c in cands if c.metadata.get("statement")]
+    return statements(text, at=AT)
 
 
 @pytest.mark.parametrize("text", [

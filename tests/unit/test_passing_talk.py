@@ -7,23 +7,20 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from _extracting import extract, statements
 
 from goodmemory.extraction._statements import passing, statement_candidate
-from goodmemory.extraction.base import ExtractionContext
-from goodmemory.extraction.rules import RuleExtractor
-from goodmemory.models import Candidate, Message
+from goodmemory.models import Candidate
 
 AT = datetime(2025, 3, 12, 10, tzinfo=UTC)
 
 
 def _extract(*turns: str, existing: dict[str, str] | None = None) -> list[Candidate]:
-    msgs = [Message(id=f"m{i}", role="assistant" if t.startswith("A: ") else "user",
-                    content=t[3:] if t.startswith("A: ") else t, timestamp=AT) for i, t in enumerate(turns)]
-    return RuleExtractor().extract(msgs, ExtractionContext(user_id="u", at=AT, existing=existing or {}))
+    return extract(*turns, at=AT, existing=existing)
 
 
 def _said(*turns: str) -> list[str]:
-    return [c.value for c in _extract(*turns) if c.metadata.get("statement")]
+    return [c.value for c in statements(*turns, at=AT)]
 
 
 @pytest.mark.parametrize("text", [

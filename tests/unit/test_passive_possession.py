@@ -7,21 +7,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-
-from goodmemory.extraction.base import ExtractionContext
-from goodmemory.extraction.rules import RuleExtractor
-from goodmemory.models import Candidate, Message
+from _extracting import extract
 
 AT = datetime(2025, 3, 12, 10, tzinfo=UTC)
 
 
-def _extract(text: str) -> list[Candidate]:
-    msgs = [Message(id="m0", role="user", content=text, timestamp=AT)]
-    return RuleExtractor().extract(msgs, ExtractionContext(user_id="u", at=AT, existing={}))
-
-
 def _insurers(text: str) -> dict[str, str]:
-    return {c.key: c.value for c in _extract(text) if c.key.startswith("fact.insurance")}
+    return {c.key: c.value for c in extract(text, at=AT) if c.key.startswith("fact.insurance")}
 
 
 @pytest.mark.parametrize(("text", "key", "value"), [

@@ -5,10 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-
-from goodmemory.extraction.base import ExtractionContext
-from goodmemory.extraction.rules import RuleExtractor
-from goodmemory.models import Message
+from _extracting import extract
 
 pytestmark = pytest.mark.unit
 TS = datetime(2024, 3, 6, 10, 0, tzinfo=UTC)
@@ -16,8 +13,7 @@ TS = datetime(2024, 3, 6, 10, 0, tzinfo=UTC)
 
 def _keys(text: str) -> dict[str, str]:
     # the rules alone: a sentence no rule reads is left to the statements (filed by meaning, elsewhere)
-    msgs = [Message(role="user", content=text, id="m0", timestamp=TS)]
-    return {c.key: c.value for c in RuleExtractor(statements=False).extract(msgs, ExtractionContext(user_id="u1", at=TS))}
+    return {c.key: c.value for c in extract(text, at=TS, statements=False)}
 
 
 @pytest.mark.parametrize(("text", "value"), [

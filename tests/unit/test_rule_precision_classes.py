@@ -8,11 +8,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from _extracting import extract, statements
 
 from goodmemory import create_good_memory
-from goodmemory.extraction.base import ExtractionContext
-from goodmemory.extraction.rules import RuleExtractor
-from goodmemory.models import Candidate, Message
+from goodmemory.models import Candidate
 from goodmemory.testing import FrozenClock
 
 pytestmark = pytest.mark.unit
@@ -21,10 +20,7 @@ AT = datetime(2025, 4, 2, 9, 0, tzinfo=UTC)
 
 
 def _run(*turns: str) -> dict[str, Candidate]:
-    msgs = [Message(id=f"m{i}", role="assistant" if t.startswith("A: ") else "user",
-                    content=t[3:] if t.startswith("A: ") else t, timestamp=AT) for i, t in enumerate(turns)]
-    out = RuleExtractor(statements=False).extract(msgs, ExtractionContext(user_id="u", at=AT))
-    return {c.key: c for c in out}
+    return {c.key: c for c in extract(*turns, at=AT, statements=False)}
 
 
 def _values_after(*turns: str, kind: str | None = None) -> list[str]:
@@ -121,10 +117,8 @@ def test_a_dropped_diet_with_what_they_eat_now_keeps_the_diet_now() -> None:
     got = _run("I'm not pescatarian anymore, I eat lamb and pork again.")
     assert got["preference.diet.type"].value == "eats lamb and pork"
     assert "pescatarian" in got["preference.diet.type"].text
-    assert not any(k.startswith("statement") for k in
-                   (c.key for c in RuleExtractor().extract(
-                       [Message(id="m0", role="user", content="I'm not pescatarian anymore, I eat lamb and pork again.",
-                                timestamp=AT)], ExtractionContext(user_id="u", at=AT))))
+    assert not any(c.key.startswith("statement")
+                   for c in extract("I'm not pescatarian anymore, I eat lamb and pork again.", at=AT))
 
 
 def test_a_dropped_diet_beside_a_way_of_eating_stays_a_dropped_diet() -> None:
@@ -132,8 +126,7 @@ def test_a_dropped_diet_beside_a_way_of_eating_stays_a_dropped_diet() -> None:
 
 
 def _statements(text: str) -> list[Candidate]:
-    msg = Message(id="m0", role="user", content=text, timestamp=AT)
-    return [c for c in RuleExtractor().extract([msg], ExtractionContext(user_id="u", at=AT)) if c.metadata.get("statement")]
+    return statements(text, at=AT)
 
 
 def test_the_why_of_a_preference_naming_nothing_is_no_statement() -> None:
@@ -172,8 +165,7 @@ def test_a_joint_subject_with_got_is_one_clause_and_no_divorce() -> None:
 
 
 def test_reported_words_become_a_reported_statement_candidate() -> None:
-    msg = Message(id="m0", role="user", content="Dmitri says the fence line is now 40 m, not 35 m.", timestamp=AT)
-    out = RuleExtractor().extract([msg], ExtractionContext(user_id="u", at=AT))
+    out = extract("Dmitri says the fence line is now 40 m, not 35 m.", at=AT)
     assert [(c.metadata.get("statement"), c.metadata.get("reported")) for c in out] == [(True, True)]
 
 

@@ -7,21 +7,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from _extracting import extract
 
 from goodmemory.extraction._engine import Example, Rule
-from goodmemory.extraction.base import ExtractionContext
-from goodmemory.extraction.rules import PATTERN_NAMES, RULES, RuleExtractor
-from goodmemory.models import Candidate, Message
+from goodmemory.extraction.rules import PATTERN_NAMES, RULES
+from goodmemory.models import Candidate
 from goodmemory.taxonomy import family_by_name, family_of
 
 AT = datetime(2025, 3, 5, 10, 0, tzinfo=UTC)  # a Wednesday
 
 
 def _run(ex: Example) -> list[Candidate]:
-    turns = [*ex.before, ex.text]
-    msgs = [Message(id=f"m{i}", role="assistant" if t.startswith("A: ") else "user",
-                    content=t[3:] if t.startswith("A: ") else t, timestamp=AT) for i, t in enumerate(turns)]
-    return RuleExtractor().extract(msgs, ExtractionContext(user_id="u", at=AT, existing=dict(ex.existing)))
+    return extract(*ex.before, ex.text, at=AT, existing=dict(ex.existing))
 
 
 CASES = [pytest.param(rule, ex, id=f"{rule.name}:{ex.text[:40]}") for rule in RULES for ex in rule.examples]

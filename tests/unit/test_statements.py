@@ -224,18 +224,27 @@ def test_a_named_person_who_went_away_still_takes_their_slot() -> None:
         assert key == "relation.girlfriend", (said, why)
 
 
-def test_a_clause_that_only_mentions_the_replaced_value_leaves_the_value() -> None:
+@pytest.mark.parametrize(("old", "said", "kept"), [
+    # a clause that only mentions the replaced value goes
+    ("Our home insurance is with Parkway Mutual", "Parkway doubled the premium, so the house is insured by Lantern now",
+     "the house is insured by Lantern now"),
+    ("Our home insurance is with Parkway Mutual",
+     "I'm with Lantern these days, Parkway's staff were a nightmare to deal with", "I'm with Lantern these days"),
+    # a clause naming the old value beside a new one stays; nothing left without a new value: the whole value stays
+    ("Our home insurance is with Parkway Mutual", "Lantern is cheaper than Parkway", "Lantern is cheaper than Parkway"),
+    ("Our home insurance is with Parkway Mutual", "Parkway was awful, honestly", "Parkway was awful, honestly"),
+    # a value left for another is dropped from the new value ("left A for B")
+    ("Our pet cover is with Bramble Pet", "Dropped Bramble Pet for Otterly when the premium doubled",
+     "Dropped it for Otterly when the premium doubled"),
+    # what is left for a new value that is not the old one stays ("left the kids with Gran for the weekend")
+    ("Our pet cover is with Bramble Pet", "We left the car at home for Otterly's open day",
+     "We left the car at home for Otterly's open day"),
+])
+def test_the_replaced_value_is_dropped_from_the_new_one(old: str, said: str, kept: str) -> None:
     from goodmemory._replaced import drop_replaced
 
-    old = Earlier(key="fact.insurance.x", value="Our home insurance is with Parkway Mutual", similarity=0.5, at=AT,
-                  family_key="fact.insurance")
-    assert drop_replaced("Parkway doubled the premium, so the house is insured by Lantern now", old) \
-        == "the house is insured by Lantern now"
-    assert drop_replaced("I'm with Lantern these days, Parkway's staff were a nightmare to deal with", old) \
-        == "I'm with Lantern these days"
-    # a clause naming the old value beside a new one stays; nothing left without a new value: the whole value stays
-    assert drop_replaced("Lantern is cheaper than Parkway", old) == "Lantern is cheaper than Parkway"
-    assert drop_replaced("Parkway was awful, honestly", old) == "Parkway was awful, honestly"
+    earlier = Earlier(key="fact.insurance.x", value=old, similarity=0.5, at=AT, family_key="fact.insurance")
+    assert drop_replaced(said, earlier) == kept
 
 
 

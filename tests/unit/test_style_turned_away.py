@@ -7,18 +7,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-
-from goodmemory.extraction.base import ExtractionContext
-from goodmemory.extraction.rules import RuleExtractor
-from goodmemory.models import Message
+from _extracting import extract
 
 AT = datetime(2025, 3, 12, 10, tzinfo=UTC)
 
 
 def _style(text: str) -> dict[str, set[str]]:
-    msgs = [Message(id="m0", role="user", content=text, timestamp=AT)]
     out: dict[str, set[str]] = {}
-    for c in RuleExtractor().extract(msgs, ExtractionContext(user_id="u", at=AT, existing={})):
+    for c in extract(text, at=AT):
         if c.key.startswith("preference.communication."):
             out.setdefault(c.key.rsplit(".", 1)[-1], set()).add(c.value)
     return out

@@ -8,19 +8,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from _extracting import statements
 
 from goodmemory.extraction._statements import passing
-from goodmemory.extraction.base import ExtractionContext
-from goodmemory.extraction.rules import RuleExtractor
-from goodmemory.models import Message
 
 AT = datetime(2025, 3, 12, 10, tzinfo=UTC)
 
 
 def _said(text: str) -> list[str]:
-    msgs = [Message(id="m0", role="user", content=text, timestamp=AT)]
-    cands = RuleExtractor().extract(msgs, ExtractionContext(user_id="u", at=AT, existing={}))
-    return [c.value for c in cands if c.metadata.get("statement")]
+    return [c.value for c in statements(text, at=AT)]
 
 
 @pytest.mark.parametrize("text", [

@@ -37,6 +37,13 @@ def test_words_of_a_sort_without_a_name_name_no_value() -> None:
     ("We packed up and we're in Carrow now", "home"),
     ("Went over to Tidewrite for my drafts", "tool"),
     ("The new house is out in Mossley", "home"),
+    # a change of a provider has the sort of its service
+    ("Jumped ship to Aerial Mobile last week.", "phone_plan"),
+    ("Switched to Marigold Energy in the autumn.", "energy"),
+    ("The van is insured with Harrier now.", "insurer"),
+    ("The cats go to Stonecross Vets now.", "vet"),
+    ("Our internet runs on Quillnet these days.", "broadband"),
+    ("My wages get paid into Heron Bank now.", "bank"),
 ])
 def test_a_change_frame_names_the_sort_it_changes(text: str, sort: str) -> None:
     assert sort in change_frame(text)

@@ -1,0 +1,32 @@
+"""The rule extractor over a few turns, for the unit modules that read what it extracts (import it like
+``from _extracting import extract``; a module-level ``AT`` of the caller's is passed as ``at``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+from goodmemory.extraction.base import ExtractionContext
+from goodmemory.extraction.rules import RuleExtractor
+from goodmemory.models import Candidate, Message
+
+AT = datetime(2025, 3, 12, 10, tzinfo=UTC)
+
+
+def messages(*turns: str, at: datetime = AT) -> list[Message]:
+    """The user's turns, ids m0, m1, ...; a turn starting "A: " is the assistant's."""
+    return [Message(id=f"m{i}", role="assistant" if t.startswith("A: ") else "user", content=t.removeprefix("A: "),
+                    timestamp=at) for i, t in enumerate(turns)]
+
+
+def extract(*turns: str, at: datetime = AT, statements: bool = True,
+            existing: Mapping[str, str] | None = None) -> list[Candidate]:
+    """What the rule extractor reads from ``turns`` (``statements=False``: the rules alone, without the user's
+    words that no rule read)."""
+    ctx = ExtractionContext(user_id="u", at=at, existing=dict(existing or {}))
+    return RuleExtractor(statements=statements).extract(messages(*turns, at=at), ctx)
+
+
+def statements(*turns: str, at: datetime = AT) -> list[Candidate]:
+    """The user's words that no rule read, kept as statements."""
+    return [c for c in extract(*turns, at=at) if c.metadata.get("statement")]
