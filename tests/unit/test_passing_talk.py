@@ -1,6 +1,8 @@
 """Talk that passes with the day is no memory (issue 17, w52): irony, a one-off activity at a recent point in time,
-a remark leaning on what came before, small talk about the weather. The raw turn keeps it as an episode; a change,
-a habit, a plan or anything said to last stays a statement."""
+a remark leaning on what came before, small talk about the weather, and (w58) a stay, a trip or a rental in a
+temporary frame ("I'm in Porto this week for a workshop", "We hired a camper van for the weekend"). The raw turn
+keeps it as an episode; a change, a habit, a plan or anything said to last stays a statement, and so does a
+frame with no stay in it (a medicine or a symptom for the week)."""
 
 from __future__ import annotations
 
@@ -29,6 +31,14 @@ def _said(*turns: str) -> list[str]:
     "We walked along the canal on Sunday, it was packed.",
     "My uncle rang me yesterday about the wedding photos.",
     "Spent after work sorting out the shed.",
+    # a stay, a trip or a rental in a temporary frame
+    "I'm in Porto this week for a workshop.",
+    "I'm in Leipzig for the week, visiting a supplier.",
+    "This week I'm working out of the Madrid office, so I might answer late.",
+    "On holiday we're staying in a cabin near Lake Bled.",
+    "We hired a camper van for the weekend in Cornwall.",
+    "I've rented a Peugeot 208 for a few days while mine is being fixed.",
+    "I'm away on a business trip in Oslo until Friday.",
 ])
 def test_a_one_off_activity_at_a_recent_point_in_time_passes(text: str) -> None:
     assert passing(text)
@@ -43,6 +53,13 @@ def test_a_one_off_activity_at_a_recent_point_in_time_passes(text: str) -> None:
     "I visit the climbing wall on Tuesdays.",                  # a weekday as a habit
     "I cycle to the lab every day.",
     "I saw a cardiologist last Tuesday and he put me on beta blockers.",  # a lasting fact in its second clause
+    "I live in Ghent but this week I'm in Porto for a workshop.",   # a lasting clause beside the trip
+    "I've been in Porto for three years now.",                      # a stay said to last
+    "This week I moved to Porto for good.",                         # a change
+    "I go to Porto every week for work.",                           # a habit
+    "I'm on antibiotics for the week.",                             # a medicine, no stay
+    "I've had a migraine for a few days.",                          # a symptom, no stay
+    "We're on holiday until the 14th, so no meetings please.",      # availability, no place of stay
 ])
 def test_a_change_a_habit_or_a_plan_does_not_pass(text: str) -> None:
     assert not passing(text)
