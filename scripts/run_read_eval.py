@@ -2,6 +2,7 @@
 
     OMP_NUM_THREADS=1 PYTHONPATH=src python scripts/run_read_eval.py [--sets preferences,service]
         [--budgets 150,200,500,1000,2000] [--half tune|test|both] [--users N] [--output FILE] [--store-dir DIR]
+        [--root DIR]
 
 --store-dir DIR: GoodMemory's stores are SQLite files under DIR/<set>/, written on the first run and re-read
 (from a fresh copy) by every later one, so that a read-path A/B compares identical records and ids. Delete DIR
@@ -29,6 +30,9 @@ SYSTEMS = ("recent_window", "bm25_turns", "dense_turns", "full_context", "goodme
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sets", default=",".join(SETS))
+    p.add_argument("--root", type=Path, default=ROOT,
+                   help="folder of the sets: <root>/<set>/cases.json (default: fixtures/read_sets; a private "
+                        "held-out set of the same format elsewhere)")
     p.add_argument("--budgets", default="150,200,500,1000,2000")
     p.add_argument("--half", choices=("tune", "test", "both"), default="both")
     p.add_argument("--users", type=int, default=None, help="only the first N users of each set (iterating)")
@@ -51,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     names = [n for n in args.systems.split(",") if n]
     results = {}
     for name in args.sets.split(","):
-        users = load_set(ROOT / name / "cases.json")[: args.users]
+        users = load_set(args.root / name / "cases.json")[: args.users]
         if args.half != "both":
             for u in users:
                 u.cases = [c for c in u.cases if c.half == args.half]
