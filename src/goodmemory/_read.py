@@ -30,7 +30,7 @@ from .models import (
     RecallResult,
 )
 from .ranking import RankedHit, fuse_orders, rank, speaker_of
-from .routing import Intent, QueryPlan, plan_query
+from .routing import Intent, QueryPlan, asks_about_time, plan_query
 from .storage.base import ACTIVE_ONLY, MemoryFilter, Storage, TextQuery, VectorQuery, list_many
 from .text import stem, terms
 from .tokens import TokenCounter
@@ -353,6 +353,10 @@ def run_build_context(
     # long turns are cut to the sentences that share a word with the question (digest.focus)
     focus_words = tuple(w for w in terms(query) if w not in plan_names) if cfg.focus_turns else ()
     compact = max_tokens <= cc.compact_below_tokens
+    # the block without section and date headers (as at compact budgets), packed as at larger ones: unless the
+    # question asks about time, the headers' tokens go to what the question needs
+    temporal = asks_about_time(query) or (isinstance(plan_d, dict) and plan_d.get("window") is not None)
+    lean = compact or (max_tokens <= cc.undated_below_tokens and not temporal)
     dropped: list[DroppedItem] = []
     by_id: dict[str, Entry] = {}
     order: list[Entry] = []
@@ -392,7 +396,7 @@ def run_build_context(
             values = [r.value] + [p.value for p in partners if p is not None and p.status == MemoryStatus.ACTIVE]
             if len(values) > 1:
                 flags.append("conflict: " + " vs ".join(values))
-        e = _entry(r, score, flags, rc, focus_words, shown, compact, covered_ok)
+        e = _entry(r, score, flags, rc, focus_words, shown, lean, covered_ok)
         if e is None:
             return
         if _raw_turn(r):
@@ -468,12 +472,12 @@ def run_build_context(
           tags=tags)
 
     frame = render_frame(max_tokens, cc.full_frame_share, rc.tokens.count)
-    result = pack(order, max_tokens, render=lambda entries: render(entries, frame=frame, compact=compact),
+    result = pack(order, max_tokens, render=lambda entries: render(entries, frame=frame, compact=lean),
                   count=rc.tokens.count, item_tokens=lambda e: e.tokens,
-                  overhead_tokens=lambda chosen, e: 0 if compact else (
+                  overhead_tokens=lambda chosen, e: 0 if lean else (
                       (0 if any(c.section == e.section for c in chosen) else 6)
                       + (7 if e.section == "history" and all(c.date != e.date for c in chosen) else 0)),
-                  shorten=lambda e, room: _shortened(e, room, rc.tokens, cc.min_shortened_tokens, compact))
+                  shorten=lambda e, room: _shortened(e, room, rc.tokens, cc.min_shortened_tokens, lean))
     for e in result.dropped:
         dropped.append(DroppedItem(memory_id=e.memory_id, section=e.section, tokens=e.tokens,
                                    reason=f"over budget ({max_tokens} tokens)"))

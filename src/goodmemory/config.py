@@ -129,6 +129,15 @@ class ContextConfig(BaseModel):
     full_frame_share: float = Field(default=0.1, ge=0, le=1)
     # at this budget or below the block has no section or date headers and cites items by id alone
     compact_below_tokens: int = Field(default=300, ge=0)
+    # at this budget or below, unless the question asks about time (routing.asks_about_time), the block also has
+    # no section or date headers; it packs as at larger budgets (fill, thread support, every turn kept as there).
+    # The "### <date>" headers cost ~7 tokens per day shown: at 500 tokens preamble and headers took ~85 (17%),
+    # and GoodMemory fitted 10-13 turns where plain dense retrieval of turns fitted 14-17. Read sets (same stores),
+    # 0 -> 1000: preferences tune @500/@1000 0.575/0.726 -> 0.594/0.774, test 0.585/- -> 0.617/0.745; service
+    # tune @500 0.757 -> 0.837, test 0.913 -> 0.932; 150/200/2000 identical; shared user-memory @500 0.906 both;
+    # LoCoMo @500/@1000 0.765/0.852 -> 0.781/0.859 (temporal 0.794/0.870 -> 0.797/0.871); persona eval identical.
+    # Kept off above 1000, where dates cost a small share. 0 turns it off
+    undated_below_tokens: int = Field(default=1000, ge=0)
     # at compact budgets an assistant's turn with nothing specific in it (no number, code or name) that shares no
     # word (stemmed) with the question is left out: a few turns fill the block, and replies ("Let me check what we
     # can do.", "Sure, whenever you're ready.") took the places of the user's own turns the question needs.

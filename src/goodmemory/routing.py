@@ -16,7 +16,7 @@ from .dates import MONTH, DateMatch, calendar_date, find_ago, month_number
 from .models import MemoryKind
 from .text import STOPWORDS
 
-__all__ = ["Intent", "QueryPlan", "TimeWindow", "parse_time_window", "plan_query"]
+__all__ = ["Intent", "QueryPlan", "TimeWindow", "asks_about_time", "parse_time_window", "plan_query"]
 
 
 class Intent(StrEnum):
@@ -129,6 +129,18 @@ _HINT_FAMILIES: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
                 r"replace\w*|broken|broke|cracked|damaged)\b", re.I),
      ("possession", "identifier:warranty")),
 ]
+
+
+# any question that turns on when something happened, whatever intent wins ("When did I last book the dentist?"
+# is a fact lookup too): the context keeps its dates for it
+_TIME_CUES = re.compile(
+    r"\b(when|what (day|date|time|year|month)|which (day|date|week|month|year)|how long|how (often|recently)|"
+    r"ago|dates?|yesterday|last (week|month|year|time)|before or after|(first|last) time)\b", re.I)
+
+
+def asks_about_time(query: str) -> bool:
+    """Whether the question asks about time (when, how long ago, which day ...)."""
+    return bool(_TIME_CUES.search(query))
 
 
 def _prefixes(ref: str) -> tuple[str, ...]:
