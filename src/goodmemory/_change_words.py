@@ -55,9 +55,18 @@ _NOT_DONE = re.compile(
 _WEAK_CHANGE = frozenset(["now", "new", "these days", "from now on", "actually"])
 
 
+# idioms whose verb is a word of change but which change nothing: "I ended up waiting", "bumped into a friend",
+# "it turned out fine", "lost most of the afternoon to it", "lost track of time"
+_IDIOM = re.compile(r"\b(?:end(?:ed|s)? up|bump(?:ed|s)? into|turn(?:ed|s)? (?:up|out)|"
+                    r"lost (?:most|much|half|all|track|count|sleep)\b(?: of| over)?)", re.I)
+
+
 def done(said: str, pattern: re.Pattern[str]) -> list[re.Match[str]]:
-    """The matches of ``pattern`` in ``said`` that no negation or plan just before them takes back."""
-    return [m for m in pattern.finditer(said) if not _NOT_DONE.search(said[max(0, m.start() - 40):m.start()])]
+    """The matches of ``pattern`` in ``said`` that no negation or plan just before them takes back and no idiom
+    holds ("ended up", "bumped into")."""
+    idioms = [m.span() for m in _IDIOM.finditer(said)]
+    return [m for m in pattern.finditer(said) if not _NOT_DONE.search(said[max(0, m.start() - 40):m.start()])
+            and not any(a <= m.start() < b for a, b in idioms)]
 
 
 def changes(said: str) -> bool:

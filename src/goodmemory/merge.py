@@ -416,8 +416,12 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
     # a statement naming an earlier value replaces it only when it says so ("we bought a used X, registration
     # due in March" names the other car's registration, and changes nothing of it)
     # a rule naming two attributes apart ("my policy number is X and the claim number is Y"): no new policy number
+    # a note (the user's own words no family names) holds a sentence, not a value of an attribute: another
+    # sentence naming some of its words with another weekday or place ("I popped into the bank on Friday, it was
+    # heaving" / "... the library on Tuesday ...") is another thing said, never its new value unless it says so
+    implied = family.name != "note"
     named = [e for e in earlier if names_in(e, family, said) and e.key != own_key
-             and (changed or not statement or replaced_values(e.value, said))
+             and (changed or not statement or (implied and replaced_values(e.value, said)))
              and (statement or family.key in (slot_of(e.key), slot_of(own_key)) or slot_of(e.key) == slot_of(own_key))]
     if named:
         best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))

@@ -106,3 +106,24 @@ def test_a_thing_done_once_at_a_past_time(said: str, once: bool) -> None:
     from goodmemory._change_words import one_off
 
     assert one_off(said) is once
+
+
+@pytest.mark.parametrize("said", [
+    "The queue at the pharmacy was huge, so I ended up waiting forty minutes.",
+    "I bumped into an old teammate at the garden centre.",
+    "The barbecue turned out fine in the end, despite the rain.",
+    "Half the neighbours turned up for the street clean.",
+    "I lost most of Sunday to the tax return.",
+    "We lost track of time at the museum.",
+])
+def test_an_idiom_whose_verb_is_a_word_of_change_changes_nothing(said: str) -> None:
+    assert not changes(said)
+
+
+@pytest.mark.parametrize("said", [
+    "I lost my job at the depot in March.",
+    "We ended our contract with Brightline and went with Corra Energy.",
+    "It turned out my shift had been changed to nights.",
+])
+def test_the_same_verbs_outside_an_idiom_still_change(said: str) -> None:
+    assert changes(said)
