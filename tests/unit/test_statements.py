@@ -255,3 +255,18 @@ def test_a_clause_naming_the_item_whose_number_changed_stays() -> None:
                   at=AT, family_key="fact.note")
     assert drop_replaced("Lantern Press asked for less, it's 12,000 words now, not 14,000", old) \
         == "Lantern Press asked for less, it's 12,000 words now"
+
+
+def test_a_note_is_not_replaced_by_another_sentence_naming_its_words_with_another_weekday() -> None:
+    """Everyday talk told twice in the same mould is two things said, not a value and its replacement."""
+    note = [_e("fact.note.queue_chemist", "I popped into the chemist on Friday and the queue was out the door", 0.8)]
+    key, why = attribute_slot("I popped into the chemist on Tuesday and the queue was out the door again",
+                              family_by_name("note"), "fact.note.queue_chemist_tue", note,
+                              statement=True, has_value=True)
+    assert key == "fact.note.queue_chemist_tue", why
+    # a slot of a family with values is still replaced by the same sort of value ("from Friday to Tuesday")
+    fam = family_by_name("appointment")
+    old = [_e("appointment.physio", "physio on Friday at Brookside", 0.8)]
+    key, _ = attribute_slot("physio is Tuesday at Brookside", fam, "appointment.physio_tue", old,
+                            statement=True, has_value=True)
+    assert key == "appointment.physio"
