@@ -429,7 +429,8 @@ class AttributeIndex:
             about = _about(c)
             has_value = masks_a_value(about) or any(ch.isdigit() for ch in c.value)
             key, why = attribute_slot(c.value if statement else (said or c.text), fam, own_key, earlier,
-                                      statement=statement, has_value=has_value, min_similarity=self.min_similarity)
+                                      statement=statement, has_value=has_value, min_similarity=self.min_similarity,
+                                      corrects=c.is_correction)
         if key is None:
             return Placement(None, why)
         if statement and why.startswith(ABOUT_HELD_PERSON):

@@ -218,8 +218,12 @@ def _digest_text(r: MemoryRecord, shown: dict[str, str], rc: ReadContext) -> _Di
     cited: list[str] = []
     spans: list[tuple[int, int, str]] = []
     at = len(head)
+    least = rc.config.context().min_shortened_tokens
     for m, sent in lines:
         if at >= len(text):
+            break
+        if at + len(sent) > len(text) and rc.tokens.count(text[at:]) < least:  # cut to "user: I …": not shown
+            text = text[:at].rstrip(" |")
             break
         if m not in cited:
             cited.append(m)
@@ -227,7 +231,7 @@ def _digest_text(r: MemoryRecord, shown: dict[str, str], rc: ReadContext) -> _Di
         at += len(sent) + 3
         if at <= len(text) + 3:
             shown[m] = shown.get(m, "") + "\n" + sent
-    return (text if len(text) == len(full) else text + " …"), cited, tuple(spans)
+    return ((text if len(text) == len(full) else text + " …"), cited, tuple(spans)) if cited else None
 
 
 def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext, focus_words: tuple[str, ...],
@@ -353,8 +357,7 @@ def run_build_context(
     # long turns are cut to the sentences that share a word with the question (digest.focus)
     focus_words = tuple(w for w in terms(query) if w not in plan_names) if cfg.focus_turns else ()
     compact = max_tokens <= cc.compact_below_tokens
-    # the block without section and date headers (as at compact budgets), packed as at larger ones: unless the
-    # question asks about time, the headers' tokens go to what the question needs
+    # no section or date headers below undated_below_tokens, unless the question asks about time
     temporal = asks_about_time(query) or (isinstance(plan_d, dict) and plan_d.get("window") is not None)
     lean = compact or (max_tokens <= cc.undated_below_tokens and not temporal)
     dropped: list[DroppedItem] = []

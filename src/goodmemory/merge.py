@@ -384,7 +384,8 @@ ABOUT_HELD_PERSON = "about the person a slot holds, not a new value of it"
 
 
 def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence[Earlier], *,
-                   statement: bool, has_value: bool, min_similarity: float = 0.3) -> tuple[str | None, str]:
+                   statement: bool, has_value: bool, min_similarity: float = 0.3,
+                   corrects: bool = False) -> tuple[str | None, str]:
     """The slot a candidate of ``family`` goes to, given the family's active memories (pure).
 
     ``said`` is what the candidate says (the user's words); ``has_value`` whether it names a value
@@ -419,7 +420,8 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
     # a note (the user's own words no family names) holds a sentence, not a value of an attribute: another
     # sentence naming some of its words with another weekday or place ("I popped into the bank on Friday, it was
     # heaving" / "... the library on Tuesday ...") is another thing said, never its new value unless it says so
-    implied = family.name != "note"
+    # or corrects it (``corrects``: "ok put it on 60 then" accepts the figure offered for the one said before)
+    implied = family.name != "note" or corrects
     named = [e for e in earlier if names_in(e, family, said) and e.key != own_key
              and (changed or not statement or (implied and replaced_values(e.value, said)))
              and (statement or family.key in (slot_of(e.key), slot_of(own_key)) or slot_of(e.key) == slot_of(own_key))]

@@ -30,7 +30,9 @@ def _shown(sentence: str, text: str) -> bool:
 def test_a_digest_cut_short_cites_only_the_lines_it_shows() -> None:
     """Before: a digest shortened to fit ("Session digest (2025-03-01): user: The …") kept the citations of all
     its lines, so the block claimed turns it did not hold (and gold recall counted them)."""
-    mem = create_good_memory("sqlite://", embedder=FakeEmbedder(), clock=FrozenClock(T0 + timedelta(days=30)))
+    # the ranked list at full weight (the default fuses it at half), so that digests, which it finds, are packed
+    mem = create_good_memory("sqlite://", embedder=FakeEmbedder(), clock=FrozenClock(T0 + timedelta(days=30)),
+                             config={"context_settings": {"ranked_weight": 1.0}})
     try:
         for k, lines in enumerate(SESSIONS):
             # a digest is written for sessions of 8 turns or more
