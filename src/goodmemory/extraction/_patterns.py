@@ -19,6 +19,7 @@ from ._sentence_patterns import (  # noqa: F401  (the sentence level, read as P.
     FORMER_TAIL,
     HEDGE_ANY,
     HEDGE_LEAD,
+    SOFTENER,
     HYPOTHETICAL,
     IRONY,
     LEAD,

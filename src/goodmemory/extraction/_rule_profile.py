@@ -115,6 +115,11 @@ def _employer(c: Clause, m: Match | None) -> None:
         c.emit("profile.employer", kind.group("v"), keywords="employer company job works at workplace")
 
 
+# the head of a name that says what the place is (a gym, a school, a practice), which no city is
+_SORT_HEAD = re.compile(r"\b(?:Gym|Fitness|Leisure|Academy|School|Primary|High|College|University|Nursery|Infants|"
+                        r"Bank|Savings|Vets?|Veterinary|Clinic|Surgery|Practice|Dental|Medical|Health|Hospital|Studio|"
+                        r"Club|Centre|Center|Office|Branch|Ltd|Limited|Inc|Group|Energy|Power|Mobile|Broadband|Fibre|"
+                        r"Insurance|Mutual|Lettings|Pharmacy)$")
 _SECOND_HOME = re.compile(r"\b(?:holiday|summer|weekend|second|beach|ski|vacation|rental)\b", re.I)
 
 
@@ -123,6 +128,8 @@ def _home(c: Clause, m: Match | None) -> None:
     if m.group("v").split()[0].lower() in P.NOT_PLACES or m.group("v") == "The":
         return
     v, verb = m.group("v").rstrip("."), m.group("verb").lower()
+    if _SORT_HEAD.search(v):
+        return  # "I've moved to Brookside Gym": a place named by what it is, no city
     if _SECOND_HOME.search(verb):
         return  # "we rent a holiday cottage in Cornwall": a home besides the one they live in
     moved = "moved" in verb or "relocated" in verb or " new " in f" {verb}" or bool(P.R_NOT_OLD.match(c.s[m.end():]))

@@ -108,7 +108,8 @@ _OTHER_SUBJECT = P.OTHER_SUBJECT
 # changes the user's manager); a name moving a thing ("Fer moved the demo to 15 July") acts on the user's world
 _NAMED_SUBJECT = re.compile(
     r"^(?P<name>(?!(?:We|They|You|It|This|That|These|Those|There|Here|The|Our|My|Your|His|Her|Their|Its|Everyone|"
-    r"Everybody|Someone|Somebody|Nobody|Work|Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)(?:day)?\b)[A-Z][a-z]+"
+    r"Everybody|Someone|Somebody|Nobody|Work|Mon|Tues|Wednes|Thurs|Fri|Satur|Sun|Just|Got|Finally|Recently|Only|"
+    r"Also|Still|Now|Then|So|Eventually|Since|After|Before|Today|Yesterday|Last|Already)(?:day)?\b)[A-Z][a-z]+"
     r"(?: [A-Z][a-z]+)?) (?:just |now |recently |also |still |finally )?(?:lives|"
     r"(?:moved|has moved|is moving) (?:to|out|away|abroad|back|house|in with)|works (?:at|as|for|in)|"
     r"started (?:at|work|a new)|got a job|is working)\b")

@@ -190,7 +190,7 @@ class RuleExtractor:
     def _text(self, content: str, src: Src, run: Run, *, assistant: bool = False) -> None:
         msg_correction = bool(P.CORRECTION_ANY.search(content))
         for raw in (piece for part in P.SENTENCE_SPLIT.split(content) for piece in P.LOWER_SENTENCE_SPLIT.split(part)):
-            raw = P.FORMER_TAIL.sub("", raw.strip())
+            raw = P.SOFTENER.sub(r"\1 ", P.FORMER_TAIL.sub("", raw.strip()))  # "I've kind of moved to X"
             s = run.sentence = raw
             if assistant:
                 s = _ASSIST_LEAD.sub("", s)

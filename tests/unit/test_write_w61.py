@@ -1,0 +1,72 @@
+"""Write-side classes found on tune lives by w61 (issue 17): each case is a sentence of our own."""
+
+from __future__ import annotations
+
+import pytest
+from _extracting import extract, statements
+
+from goodmemory._change_words import changes
+
+
+# a softener between the subject and its verb ("I've kind of moved to X") hedges nothing the user says: the
+# rules read the verb, and the user's words are kept without it
+@pytest.mark.parametrize("said, key, value", [
+    ("I've kind of moved to Torquay, it's closer to my parents.", "profile.home_city", "Torquay"),
+    ("I sort of live in Penzance these days.", "profile.home_city", "Penzance"),
+    ("We've kinda moved to Falmouth now.", "profile.home_city", "Falmouth"),
+])
+def test_softener_before_the_verb_is_no_hedge(said: str, key: str, value: str) -> None:
+    got = extract(said)
+    assert any(c.key == key and c.value == value for c in got), got
+    assert not any("kind" in c.value.lower() or "sort of" in c.value.lower() for c in got)
+
+
+def test_a_real_hedge_still_hedges() -> None:
+    assert not any(c.key == "profile.home_city" for c in extract("Maybe I'll move to Truro one day."))
+
+
+# a place whose name is headed by what it is (a gym, a school, a bank, a clinic) is no city the user lives in
+@pytest.mark.parametrize("said", [
+    "I've moved to Brookside Gym, it has a pool.",
+    "We moved to Larchfield Academy for the sixth form.",
+    "I moved to Copperleaf Dental after the practice closed.",
+])
+def test_a_named_place_of_a_sort_is_no_home_city(said: str) -> None:
+    assert not any(c.key == "profile.home_city" for c in extract(said))
+
+
+def test_a_city_still_is() -> None:
+    assert any(c.key == "profile.home_city" and c.value == "Harrogate" for c in extract("I moved to Harrogate."))
+
+
+# a sentence starting with an adverb or a verb ("Just moved to X", "Got moved to X", "Finally moved to X") has no
+# named subject: the user moved
+@pytest.mark.parametrize("said", [
+    "Just moved to Whitby, the sea air is great.",
+    "Finally moved to Scarborough after months of looking.",
+    "Recently moved to Filey with the kids.",
+])
+def test_a_leading_adverb_is_no_other_person(said: str) -> None:
+    got = statements(said)
+    assert got and not any(c.metadata.get("other_subject") for c in got), got
+
+
+def test_a_name_still_is_another_person() -> None:
+    assert any(c.metadata.get("other_subject") for c in statements("Morwenna moved to Whitby last spring."))
+
+
+@pytest.mark.parametrize("said", [
+    "I've swapped the chess club for a running club.",
+    "We swapped Brightly for a cheaper supplier.",
+    "We let the magazine subscription lapse.",
+    "My dose has gone up to 20mg.",
+    "The service charge has gone down to 90 a month.",
+    "The fee came down to 30 after I complained.",
+    "I've cut back to two shifts a week.",
+])
+def test_change_words(said: str) -> None:
+    assert changes(said)
+
+
+def test_a_swap_not_made_is_no_change() -> None:
+    assert not changes("I haven't swapped the broadband yet.")
