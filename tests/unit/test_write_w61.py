@@ -70,3 +70,50 @@ def test_change_words(said: str) -> None:
 
 def test_a_swap_not_made_is_no_change() -> None:
     assert not changes("I haven't swapped the broadband yet.")
+
+
+# the emergency contact is one person at a time, whoever they are to the user: a slot of its own
+@pytest.mark.parametrize("said, name", [
+    ("My emergency contact is my neighbour Rhodri, 07700 900612.", "Rhodri"),
+    ("In case of emergency, ring my uncle Ferdinand.", "Ferdinand"),
+    ("If anything happens to me, call my godmother Petra.", "Petra"),
+    ("Can you put my nephew Cai down as my emergency contact?", None),  # a question: nothing
+    ("Please list my aunt Gwen as my emergency contact from now on.", "Gwen"),
+    ("Change my emergency contact to my colleague Imogen.", "Imogen"),
+])
+def test_emergency_contact_is_one_slot(said: str, name: str | None) -> None:
+    got = [c for c in extract(said) if c.key == "relation.emergency_contact"]
+    assert [c.value for c in got] == ([name] if name else []), got
+    if name:
+        # the person is told as the emergency contact, not as a second relation beside it
+        assert not any(c.key.startswith("relation.") and c.key != "relation.emergency_contact" for c in extract(said))
+
+
+def test_emergency_contact_keeps_the_number_in_its_text() -> None:
+    (c,) = [c for c in extract("My emergency contact is my neighbour Rhodri, 07700 900612.")
+            if c.key == "relation.emergency_contact"]
+    assert "neighbour" in c.text and "07700 900612" in c.text
+
+
+def test_emergency_contact_given_as_an_answer() -> None:
+    got = extract("A: Who would you like as your emergency contact?", "Put down my stepdad Alun, please.")
+    assert any(c.key == "relation.emergency_contact" and c.value == "Alun" for c in got), got
+
+
+def test_a_new_emergency_contact_replaces_the_old_one() -> None:
+    from goodmemory import create_good_memory
+
+    mem = create_good_memory("sqlite://")
+    try:
+        mem.remember([{"role": "user", "content": "In case of emergency, ring my neighbour Rhodri."}], user_id="u")
+        mem.remember([{"role": "user", "content": "From now on my emergency contact is my aunt Gwen."}],
+                     user_id="u")
+        live = {r.key: r.value for r in mem.list(user_id="u") if r.kind.value != "episode"}
+        assert live.get("relation.emergency_contact") == "Gwen" and "Rhodri" not in live.values(), live
+    finally:
+        mem.close()
+
+
+def test_emergency_contact_answer_the_relation_rule_reads_too() -> None:
+    got = extract("A: And who is your emergency contact these days?", "My flatmate Saoirse, she's always in.")
+    assert any(c.key == "relation.emergency_contact" and c.value == "Saoirse" for c in got), got

@@ -10,7 +10,7 @@ from . import _patterns as P
 from ._engine import Clause, Example, Rule
 from ._english import article
 
-__all__ = ["PROFILE_RULES"]
+__all__ = ["PROFILE_RULES", "R_EMERGENCY_ANSWER", "emergency_contact"]
 
 K = MemoryKind
 Match = re.Match[str]
@@ -162,6 +162,45 @@ def _languages(c: Clause, m: Match | None) -> None:
         c.emit("profile.languages", v, keywords="languages speaks fluent")
 
 
+# the emergency contact: one person at a time, whoever they are to the user ("my emergency contact is my brother X",
+# "in an emergency, ring my flatmate X", "put my sister X down as my emergency contact")
+def _who(n: int) -> str:
+    return rf"(?:(?:my|our) (?P<rel{n}>[a-z\-]+),? )?(?P<v{n}>" + P.NAME + r")"
+
+
+
+R_EMERGENCY = re.compile(
+    r"\bmy (?:new )?emergency contact(?: person)? is (?:now )?" + _who(1) +
+    r"|\b(?:in an emergency|in case of (?:an )?emergency|if anything (?:ever )?happens(?: to me)?|"
+    r"if something (?:ever )?happens(?: to me)?),? (?:please )?(?:call|ring|phone|contact|text) " + _who(2) +
+    r"|\b(?:put|list|have|add|make|set) " + _who(3) + r" (?:down )?as (?:my|the) (?:new )?emergency contact"
+    r"|\b(?:change|swap|switch|update|move) (?:my |the )?emergency contact (?:over )?to " + _who(4), re.I)
+# the reply to the assistant's question for it: "Put down my partner X", "My dad, X", "X, my sister"
+R_EMERGENCY_ANSWER = re.compile(r"^(?:(?:please )?(?:put down|put|list|make it|it'?s|that'?s|that would be) )?"
+                                r"(?:(?:my|our) (?P<rel>[a-z\-]+),? )?(?P<v>" + P.NAME + r")\b", re.I)
+
+
+_NUMBER = re.compile(r"(?<![\w-])\+?\d[\d ()\-]{6,18}\d(?![\w-])")
+
+
+def emergency_contact(c: Clause, rel: str | None, v: str) -> bool:
+    """Emit the user's emergency contact ``v`` (who is their ``rel``), with a number said in the same sentence."""
+    rel = (rel or "").lower()
+    if v.split()[0].lower() in P.NOT_NAMES:
+        return False
+    phone = _NUMBER.search(c.s) or (_NUMBER.search(c.run.sentence) if c.s in c.run.sentence else None)
+    who = f"their {rel} {v}" if rel else v
+    c.emit("relation.emergency_contact", v, f"User's emergency contact is {who}" + (f", on {phone.group().strip()}."
+           if phone else "."), kind=K.PROFILE, keywords=f"emergency contact call {rel} {v}")
+    return True
+
+
+def _emergency(c: Clause, m: Match | None) -> bool:
+    assert m
+    n = next(i for i in range(1, 5) if m.group(f"v{i}"))
+    return emergency_contact(c, m.group(f"rel{n}"), m.group(f"v{n}"))
+
+
 def _relation(c: Clause, m: Match | None) -> None:
     for m in P.R_REL_NAME.finditer(c.s):
         rel, v = m.group("rel").lower(), re.sub(r"['’]s$", "", m.group("v"))  # "my nephew Oskar's party"
@@ -308,6 +347,12 @@ PROFILE_RULES: tuple[Rule, ...] = (
              Example("I speak Catalan and Basque.", "profile.languages", "Catalan, Basque"),
              Example("My mother tongue is Hungarian.", "profile.native_language", "Hungarian"),
              Example("I speak my mind."))),
+    Rule("emergency_contact", K.PROFILE, ("relation",), "User's emergency contact is {v}.", _emergency,
+         pattern=R_EMERGENCY, importance=0.75, stop=True, examples=(
+             Example("My emergency contact is my cousin Ilka.", "relation.emergency_contact", "Ilka"),
+             Example("In an emergency, ring my partner Oren.", "relation.emergency_contact", "Oren"),
+             Example("Put my son Luca down as my emergency contact.", "relation.emergency_contact", "Luca"),
+             Example("I have no emergency contact yet."))),
     Rule("relation", K.PROFILE, ("relation",), "User's {rel} is {v}.", _relation, importance=0.65, examples=(
         Example("My husband Anders cooks on Sundays.", "relation.husband", "Anders"),
         Example("My niece is called Pilar.", "relation.niece.pilar", "Pilar"),

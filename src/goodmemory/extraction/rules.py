@@ -33,6 +33,7 @@ from ._rule_tasks import (
     QA_RULE,
     REVERSE_RULE,
     answer,
+    emergency_answer,
     option_answer,
 )
 from ._statements import known_names, masks_a_value, statement_candidate
@@ -102,6 +103,10 @@ class RuleExtractor:
                 if prev is not None and prev.role == "assistant" and prev.content.strip().endswith("?"):
                     option_answer(Clause(msg.content, src, run, Flags(), rule=OPTION_RULE), prev.content, msg.content,
                                   [prev.id or "", msg.id or ""])
+                if len(run.out) > before and prev is not None and prev.role == "assistant":
+                    # "Who should we call in an emergency?" "My partner X": a relation the rules read, and the answer
+                    emergency_answer(Clause(msg.content, src, run, Flags(), rule=QA_RULE), prev.content, msg.content,
+                                     [prev.id or "", msg.id or ""])
                 if len(run.out) == before and prev is not None and prev.role == "assistant":
                     self._qa(prev, msg, src, run)
                     # "ok set it to 30%": the user's acceptance binds the value the assistant proposed
