@@ -24,7 +24,7 @@ _CHANGE = re.compile(
     r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed|ing)?|swap(?:ped|ping)?|lapsed?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|new|replac(?:e|ed)|"
     r"traded|sold|gave up|quit|stopped|left|cancell?ed|dropped|upgraded|downgraded|raised|lowered|went up|"
     r"went down|increased|decreased|extended|pushed|postponed|rescheduled|shifted|finished|passed away|"
-    r"these days|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
+    r"these days|nowadays|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
     r"transferred|turned|got promoted|retired|closed|back to|cut|reduced|bumped|postponed|delayed|brought forward|"
     r"goes up|goes down|gone up|gone down|comes down|came down|come down|goes to|went to|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
     r"expired|is gone|are gone|split up|separated|divorced|moved out|turned off|unsubscribed|no more|got rid of)\b|"
@@ -52,7 +52,7 @@ _NOT_DONE = re.compile(
     r"(?:\b(?:haven'?t|hasn'?t|have not|has not|didn'?t|did not|not yet|never|won'?t|will not|thinking (?:of|about)|"
     r"considering|planning (?:to|on)|plan to|might|(?-i:may)|could|would|hoping to|hope to|want to|wants to|if (?:i|we))"
     r"|'d)\s+(?:\w+\s+){0,2}$", re.I)
-_WEAK_CHANGE = frozenset(["now", "new", "these days", "from now on", "actually"])
+_WEAK_CHANGE = frozenset(["now", "new", "these days", "nowadays", "from now on", "actually"])
 
 
 def done(said: str, pattern: re.Pattern[str]) -> list[re.Match[str]]:

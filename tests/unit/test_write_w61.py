@@ -117,3 +117,29 @@ def test_a_new_emergency_contact_replaces_the_old_one() -> None:
 def test_emergency_contact_answer_the_relation_rule_reads_too() -> None:
     got = extract("A: And who is your emergency contact these days?", "My flatmate Saoirse, she's always in.")
     assert any(c.key == "relation.emergency_contact" and c.value == "Saoirse" for c in got), got
+
+
+def _live(*sessions: str) -> dict[str, str]:
+    from datetime import UTC, datetime
+
+    from goodmemory import create_good_memory
+
+    mem = create_good_memory("sqlite://")
+    try:
+        for i, said in enumerate(sessions):
+            mem.remember([{"role": "user", "content": said}], user_id="u", session_id=f"s{i}",
+                         at=datetime(2025, 1 + 2 * i, 5, tzinfo=UTC))
+        return {r.key: r.value for r in mem.list(user_id="u") if r.kind.value != "episode"}
+    finally:
+        mem.close()
+
+
+# how the user gets to work is one attribute: a new way replaces the old one, whatever the wording
+@pytest.mark.parametrize("old, new, gone", [
+    ("I walk to the office most days.", "Nowadays I take the tube to the office.", "walk"),
+    ("I get the ferry to work.", "I stopped taking the ferry, I drive to work now.", "get the ferry"),
+])
+def test_a_new_way_to_work_replaces_the_old(old: str, new: str, gone: str) -> None:
+    live = _live(old, new)
+    assert any(k.startswith("profile.commute") for k in live), live
+    assert not any(v.lower().startswith(f"i {gone}") for v in live.values()), live
