@@ -445,7 +445,7 @@ def _only_subject(said: str, names: set[str]) -> bool:
 
 
 # "I dropped A and joined B": a verb by which a value comes starts a clause of its own, "I" or not
-_COMES = re.compile(r"(?:joined|switched|started|signed up|went over|took up|enrolled)\b", re.I)
+_COMES = re.compile(r"(?:joined|switched|started|signed up|went over|took up|enrolled|bought|picked up|adopted|leased)\b", re.I)
 _CLAUSES = re.compile(rf"(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:(?:i|i'm|i've|we|we're|my|our|now)\b|"
                       rf"{_COMES.pattern}))", re.I)
 

@@ -143,3 +143,21 @@ def test_a_new_way_to_work_replaces_the_old(old: str, new: str, gone: str) -> No
     live = _live(old, new)
     assert any(k.startswith("profile.commute") for k in live), live
     assert not any(v.lower().startswith(f"i {gone}") for v in live.values()), live
+
+
+# "Sold A and bought B": the clause that sold the old value goes from the new memory's value
+@pytest.mark.parametrize("said, old, new", [
+    ("Sold the Astra and bought a Mazda 2 in March.", "Astra", "Mazda"),
+    ("Got rid of the Fiesta and picked up a used Octavia.", "Fiesta", "Octavia"),
+])
+def test_sold_and_bought_drops_the_sold_value(said: str, old: str, new: str) -> None:
+    from datetime import UTC, datetime
+
+    from goodmemory.merge import Earlier
+
+    from goodmemory._replaced import drop_replaced
+
+    e = Earlier(key="vehicle.x", value=f"I drive a {old}", at=datetime(2025, 1, 1, tzinfo=UTC), family_key="vehicle",
+                similarity=0.6)
+    v = drop_replaced(said, e)
+    assert new in v and old not in v, v
