@@ -161,3 +161,28 @@ def test_sold_and_bought_drops_the_sold_value(said: str, old: str, new: str) -> 
                 similarity=0.6)
     v = drop_replaced(said, e)
     assert new in v and old not in v, v
+
+
+# a title given by someone ("they appointed me X"), or earned ("I qualified as a X"), is a new title; a title said
+# without an article ("I'm deputy head of maths") is a title too
+@pytest.mark.parametrize("said", [
+    "The board appointed me finance director in the spring.",
+    "They've appointed me as lead nurse for the ward.",
+    "I qualified as an electrician last summer.",
+])
+def test_title_frames(said: str) -> None:
+    from goodmemory._value_types import change_frame
+
+    assert "title" in change_frame(said)
+
+
+def test_a_title_without_article_has_the_title_sort() -> None:
+    from goodmemory._value_types import sorts_of
+
+    assert "title" in sorts_of("I'm deputy head of maths at a comprehensive.")
+    assert "title" not in sorts_of("I'm seeing the head about it tomorrow.")
+
+
+def test_an_appointed_title_replaces_the_old_one() -> None:
+    live = _live("I'm assistant head of year at a sixth form college.", "The trust appointed me head of year in June.")
+    assert not any("assistant" in v.lower() for v in live.values()), live
