@@ -103,6 +103,9 @@ _CHANGE_FRAME = re.compile(
     r"registered with)\b", re.I)
 # "moved over to X" / "switched to X": a change of something one uses, not of where one lives
 _SWITCH_OVER = re.compile(r"\b(?i:moved over to|went over to|switched (?:over )?to|swapped to|changed to)\s+[A-Z]")
+# "we're with X now": the household is a customer of a provider named bare
+_WITH_NAME = re.compile(r"\b(?i:we'?re|we are) (?:now |all )?(?i:with) (?!(?i:the|my|our|a|an|his|her|their)\b)[A-Z][\w\-]+")
+_PROVIDER_SORTS = frozenset(["insurer", "energy", "broadband", "phone_plan", "bank"])
 _CLINICIAN = re.compile(r"\bDr\.?\s+[A-Z]")
 _CAPITAL_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'\-]+")  # "I'm" names nothing
 
@@ -136,6 +139,8 @@ def change_frame(text: str) -> frozenset[str]:
     found = set(sorts_of(text))
     if _TITLE_FRAME.search(text):
         found.add("title")
+    if not found and _WITH_NAME.search(text):
+        found |= _PROVIDER_SORTS  # "We're with X now": the household's provider, of the sort the user had one of
     if _SWITCH_OVER.search(text):
         # something one switches over to without naming its sort is a thing one uses or goes to
         found.discard("home")

@@ -186,3 +186,30 @@ def test_a_title_without_article_has_the_title_sort() -> None:
 def test_an_appointed_title_replaces_the_old_one() -> None:
     live = _live("I'm assistant head of year at a sixth form college.", "The trust appointed me head of year in June.")
     assert not any("assistant" in v.lower() for v in live.values()), live
+
+
+# "We're with X now": the household's provider changed, of whichever sort the user had one of
+def test_we_are_with_a_name_frames_a_provider_change() -> None:
+    from goodmemory._value_types import change_frame
+
+    assert {"broadband", "energy", "insurer"} <= change_frame("We're with Zapline now, the old one kept failing.")
+    assert not change_frame("We're with the in-laws for Christmas.") & {"broadband", "energy", "insurer"}
+
+
+def test_a_household_provider_named_bare_replaces_the_old() -> None:
+    live = _live("Our energy supplier is Voltmere.", "We're with Sunhaven now, it's cheaper.")
+    assert "Voltmere" not in " ".join(live.values()), live
+    assert "Sunhaven" in " ".join(live.values()), live
+
+
+# an insurance told by the thing insured, with a possessive ("the cat's insurance is with X")
+@pytest.mark.parametrize("said, key, value", [
+    ("The cat's insurance is with Purrfect Cover.", "fact.insurance.cat", "Purrfect Cover"),
+    ("Our van's insurance is through Roadwise.", "fact.insurance.van", "Roadwise"),
+])
+def test_possessive_insurance(said: str, key: str, value: str) -> None:
+    assert any(c.key == key and c.value == value for c in extract(said)), extract(said)
+
+
+def test_someone_elses_insurance_is_not_the_users() -> None:
+    assert not any(c.key.startswith("fact.insurance") for c in extract("My sister's insurance is with Purrfect Cover."))
