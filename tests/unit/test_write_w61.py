@@ -213,3 +213,53 @@ def test_possessive_insurance(said: str, key: str, value: str) -> None:
 
 def test_someone_elses_insurance_is_not_the_users() -> None:
     assert not any(c.key.startswith("fact.insurance") for c in extract("My sister's insurance is with Purrfect Cover."))
+
+
+# a child's school is the child's attribute: one school a child at a time, told by the child's name or relation
+@pytest.mark.parametrize("said, key, value", [
+    ("Our daughter Ines attends Quarry Bank Primary.", "relation.daughter.ines.school", "Quarry Bank Primary"),
+    ("My youngest son goes to Harbour View Nursery.", "relation.son.school", "Harbour View Nursery"),
+    ("My son Tariq is in Year 5 at Elmwood Juniors.", "relation.son.tariq.school", "Elmwood Juniors"),
+])
+def test_a_childs_school(said: str, key: str, value: str) -> None:
+    assert any(c.key == key and c.value == value for c in extract(said)), extract(said)
+
+
+@pytest.mark.parametrize("said, value", [
+    ("Ines moved schools at Easter, she's at Castlegate High now.", "Castlegate High"),
+    ("Since Ines started at Castlegate High the mornings are calmer.", "Castlegate High"),
+])
+def test_a_known_childs_new_school(said: str, value: str) -> None:
+    got = extract(said, existing={"relation.daughter.ines.school": "Quarry Bank Primary"})
+    assert any(c.key == "relation.daughter.ines.school" and c.value == value for c in got), got
+
+
+def test_a_named_sibling_of_a_known_child_is_a_child_too() -> None:
+    got = extract("Her brother Jonah is at Castlegate High.", existing={"relation.daughter.ines.school": "Quarry Bank Primary"})
+    assert any(c.key == "relation.son.jonah.school" or c.key == "relation.child.jonah.school" for c in got), got
+
+
+def test_someone_elses_child_is_not_the_users() -> None:
+    got = extract("My friend's daughter Lotte goes to Quarry Bank Primary.")
+    assert not any(c.key.endswith(".school") for c in got), got
+
+
+def test_a_childs_new_school_replaces_the_old() -> None:
+    live = _live("Our son Brannoc goes to Westmoor Primary.", "Brannoc changed schools, he's at Tollgate Academy now.")
+    assert "Westmoor" not in " ".join(live.values()) and "Tollgate Academy" in live.values(), live
+
+
+def test_a_childs_year_group_stays_in_the_text() -> None:
+    (c,) = [c for c in extract("My son Tariq is in Year 5 at Elmwood Juniors.") if c.key.endswith(".school")]
+    assert "Year 5" in c.text
+
+
+def test_a_childs_new_school_keeps_no_second_statement() -> None:
+    got = extract("He started at Tollgate Academy in September.", existing={"relation.son.school": "Westmoor Primary"})
+    assert [c.key for c in got] == ["relation.son.school"], got
+
+
+def test_a_childs_school_changes_no_event_of_the_users() -> None:
+    live = _live("The school concert is on June 12.", "The school moved the concert to June 19.",
+                 "My daughter goes to Ashgrove Primary.")
+    assert any("June 19" in v or "-06-19" in v for v in live.values()), live

@@ -25,6 +25,7 @@ from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
 from ._rule_prefs import PREFERENCE_RULES
 from ._rule_profile import PROFILE_RULES
+from ._rule_school import SCHOOL_RULE
 from ._rule_tasks import (
     CORRECTION_RULE,
     LOOP_RULES,
@@ -251,7 +252,9 @@ class RuleExtractor:
                 if any(o.kind in (MemoryKind.PREFERENCE, MemoryKind.PROCEDURE) for o in run.out[n_sentence:]):
                     # "Use metric with me, I have no feel for miles": beside a preference, the why of it
                     run.reasons.update(passed)
-            if not assistant and not hedged and (len(run.out) == n_sentence or _CHANGE_SAID.search(s)):
+            # a child's new school is the whole of the change the sentence tells (the child's, not the user's)
+            school = any(o.metadata.get("rule") == "child_school" for o in run.out[n_sentence:])
+            if not assistant and not hedged and not school and (len(run.out) == n_sentence or _CHANGE_SAID.search(s)):
                 # a change is also kept in the user's words, so it can retire what they said before in other words
                 run.silent.append((raw.strip(), False))
 
@@ -287,6 +290,7 @@ def _secret_values(text: str) -> dict[str, str]:
 def _apply(c: Clause) -> None:
     """The rule groups in order over one clause; a clause without "I" can still name an expiry date."""
     low = c.s.lower()
+    run_group((SCHOOL_RULE,), c)  # "Ines changed schools, she's at X High now": a child's, said with or without "I"
     if not (_HAS_I.search(low) or low.startswith(_NO_I_STARTS)):
         run_group((EXPIRY_RULE,), c)
         if c.run.tasks:  # "Renewed the permit this morning." closes a task without saying "I"
