@@ -422,6 +422,9 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
     if named:
         best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
         return slot_of(best.key), "names an earlier value of the attribute"
+    if changed and not statement and any(slot_of(e.key) == slot_of(own_key) for e in earlier):
+        # a rule's change of a slot the user gave before ("X is my boss now" after "I report to Y") is that slot's
+        return own_key, "a change of the slot the rule keys"
     if changed and earlier:
         best = max(earlier, key=lambda e: (e.similarity, e.at))
         if best.similarity >= (max(min_similarity, WEAK_CHANGE_SIMILARITY) if weakly_changes(said) else min_similarity):

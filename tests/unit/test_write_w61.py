@@ -263,3 +263,51 @@ def test_a_childs_school_changes_no_event_of_the_users() -> None:
     live = _live("The school concert is on June 12.", "The school moved the concert to June 19.",
                  "My daughter goes to Ashgrove Primary.")
     assert any("June 19" in v or "-06-19" in v for v in live.values()), live
+
+
+# the person the user reports to, told by the reporting line rather than by the noun
+@pytest.mark.parametrize("said, name", [
+    ("I report to Ottilie Brandt.", "Ottilie Brandt"),
+    ("I'm reporting to Sefton now.", "Sefton"),
+    ("I think I'll be reporting to Marguerite from now on.", "Marguerite"),
+    ("Halvard has taken over as my line manager.", "Halvard"),
+    ("Bea handed the team over to Kofi Mensah, so he's my boss now.", "Kofi Mensah"),
+    ("My new supervisor is Dariusz.", "Dariusz"),
+])
+def test_the_reporting_line_names_the_manager(said: str, name: str) -> None:
+    got = extract(said)
+    assert any(c.key == "relation.manager" and c.value == name for c in got), got
+
+
+@pytest.mark.parametrize("said", [
+    "I'll be reporting to Marguerite next quarter, probably.",
+    "My sister reports to Ottilie Brandt.",
+    "I report to the board every quarter.",
+])
+def test_no_manager_from_a_plan_another_or_a_body(said: str) -> None:
+    assert not any(c.key == "relation.manager" for c in extract(said)), extract(said)
+
+
+def test_a_new_reporting_line_replaces_the_manager() -> None:
+    live = _live("My manager is Ottilie Brandt.", "Ottilie moved on and I report to Sefton Hale now.")
+    assert live.get("relation.manager") == "Sefton Hale", live
+
+
+def test_a_name_said_to_be_my_manager() -> None:
+    assert any(c.key == "relation.manager" and c.value == "Ifor Bevan"
+               for c in extract("The old boss retired, and Ifor Bevan is my line manager now."))
+
+
+def test_a_rules_change_of_a_slot_held_goes_to_that_slot() -> None:
+    # "X is my boss now" keyed relation.manager, with the manager held: that slot, not the most alike relation
+    from datetime import UTC, datetime
+
+    from goodmemory.merge import Earlier, attribute_slot
+    from goodmemory.taxonomy import family_by_name
+
+    at = datetime(2025, 1, 1, tzinfo=UTC)
+    earlier = [Earlier(key="relation.husband", value="divorced", similarity=0.36, at=at, family_key="relation"),
+               Earlier(key="relation.manager", value="Tamsin Hale", similarity=0.2, at=at, family_key="relation")]
+    key, _ = attribute_slot("Tamsin left the firm and Rufus Penn is my boss now.", family_by_name("relation"),
+                            "relation.manager", earlier, statement=False, has_value=True)
+    assert key == "relation.manager"

@@ -201,6 +201,32 @@ def _emergency(c: Clause, m: Match | None) -> bool:
     return emergency_contact(c, m.group(f"rel{n}"), m.group(f"v{n}"))
 
 
+# the person the user reports to, told by the reporting line ("I report to X", "I'm reporting to X now", "I'll be
+# reporting to X from now on", "X has taken over as my line manager", "my new supervisor is X")
+_BOSS = r"(?:line manager|manager|boss|supervisor|team lead|team leader)"
+R_MANAGER = re.compile(
+    r"^(?:i (?:now |still |currently )?report(?: directly)? to|i'?m (?:now |currently )?reporting(?: directly)? to|"
+    r"i am (?:now |currently )?reporting to)\s+(?P<v1>" + P.NAME + r")"
+    r"|^i'?ll be reporting to (?P<v2>" + P.NAME + r")(?= (?:from now on|now|from today|as of)\b)"
+    r"|\b(?P<v3>" + P.NAME + r") (?:has |just )?(?:taken|took|is taking) over as my " + _BOSS + r"\b"
+    r"|^my (?:new |current )?" + _BOSS + r" is (?:now )?(?P<v4>" + P.NAME + r")(?=$|[\s,.!;])"
+    r"|\bhanded (?:\w+ ){0,2}(?:team|department|group|reports) over to (?P<v5>" + P.NAME + r")"
+    r"|\b(?P<v6>" + P.NAME + r") is (?:now )?my (?:new )?" + _BOSS + r"\b", re.I)
+_MY_BOSS_NOW = re.compile(r"\b(?:my (?:new )?" + _BOSS + r"|(?:i )?report to (?:him|her|them))\b", re.I)
+
+
+def _manager(c: Clause, m: Match | None) -> bool:
+    assert m
+    v = next(m.group(f"v{i}") for i in range(1, 7) if m.group(f"v{i}"))
+    if v.split()[0].lower() in P.NOT_NAMES:
+        return False
+    if m.group("v5") and not _MY_BOSS_NOW.search(c.run.sentence or c.s):
+        return False  # "Priya handed her team over to X": X is the user's manager only when the user says so
+    c.emit("relation.manager", v, f"User's manager is {v}; the user reports to them.", kind=K.PROFILE,
+           keywords=f"manager boss reports to {v}")
+    return True
+
+
 def _relation(c: Clause, m: Match | None) -> None:
     for m in P.R_REL_NAME.finditer(c.s):
         rel, v = m.group("rel").lower(), re.sub(r"['’]s$", "", m.group("v"))  # "my nephew Oskar's party"
@@ -347,6 +373,11 @@ PROFILE_RULES: tuple[Rule, ...] = (
              Example("I speak Catalan and Basque.", "profile.languages", "Catalan, Basque"),
              Example("My mother tongue is Hungarian.", "profile.native_language", "Hungarian"),
              Example("I speak my mind."))),
+    Rule("manager", K.PROFILE, ("relation",), "User's manager is {v}.", _manager, pattern=R_MANAGER,
+         importance=0.7, stop=True, examples=(
+             Example("I report to Ilse Varga.", "relation.manager", "Ilse Varga"),
+             Example("Nadim has taken over as my manager.", "relation.manager", "Nadim"),
+             Example("I report to the board twice a year."))),
     Rule("emergency_contact", K.PROFILE, ("relation",), "User's emergency contact is {v}.", _emergency,
          pattern=R_EMERGENCY, importance=0.75, stop=True, examples=(
              Example("My emergency contact is my cousin Ilka.", "relation.emergency_contact", "Ilka"),
