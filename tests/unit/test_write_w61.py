@@ -311,3 +311,24 @@ def test_a_rules_change_of_a_slot_held_goes_to_that_slot() -> None:
     key, _ = attribute_slot("Tamsin left the firm and Rufus Penn is my boss now.", family_by_name("relation"),
                             "relation.manager", earlier, statement=False, has_value=True)
     assert key == "relation.manager"
+
+
+@pytest.mark.parametrize("done", ["Sorted the parking permit this morning.", "Dealt with the parking permit today."])
+def test_sorted_or_dealt_with_closes_a_task(done: str) -> None:
+    got = extract("I need to renew the parking permit before March.", done)
+    assert any(c.closes for c in got), got
+
+
+# "I'll eat almost any X" is a taste, no plan
+@pytest.mark.parametrize("said, obj", [
+    ("I'll happily eat almost any noodle dish, as long as it isn't too sweet.", "noodle dish"),
+    ("I'll watch pretty much any heist film.", "heist film"),
+    ("I hate opera, but I'll listen to just about any blues.", "blues"),
+])
+def test_almost_any_is_a_taste(said: str, obj: str) -> None:
+    got = extract(said)
+    assert any(c.key.startswith("preference.like") and obj in c.value and "dislike" not in c.value for c in got), got
+
+
+def test_ill_with_a_time_is_still_a_plan() -> None:
+    assert not any(c.key.startswith("preference.like") for c in extract("I'll watch the heist film tonight."))
