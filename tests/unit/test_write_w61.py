@@ -332,3 +332,13 @@ def test_almost_any_is_a_taste(said: str, obj: str) -> None:
 
 def test_ill_with_a_time_is_still_a_plan() -> None:
     assert not any(c.key.startswith("preference.like") for c in extract("I'll watch the heist film tonight."))
+
+
+# a household service told in the passive, without "I" ("the wifi at home is provided by X") is the user's world
+def test_a_household_service_in_the_passive_is_kept() -> None:
+    got = statements("The wifi at home is provided by Skyfibre.")
+    assert got and not got[0].metadata.get("reported"), got
+
+
+def test_a_passive_supply_of_no_household_service_is_not() -> None:
+    assert not statements("The stadium is supplied by Northwatt.")

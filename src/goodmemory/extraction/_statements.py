@@ -102,6 +102,10 @@ _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 # a sentence whose subject is another person ("My brother quit smoking", "Our neighbour moved to Spain", "She
 # got a job in Rome") is about them, not an attribute of the user's, unless the user is in it too ("my partner and I",
 # "my boss moved my review"); an impersonal "they" ("they switched me to X") acts on the user's things
+# a household service told in the passive ("the internet at home is supplied by X", "the gas is provided by X")
+_SUPPLIED = re.compile(r"^(?:the |our |my )?(?:home )?(?:internet|broadband|wi-?fi|electricity|electric|gas|energy|power|"
+                       r"water|heating|landline|phone line)\b[\w ]{0,20}? (?:is|are|comes|has been|have been) (?:now |all )?"
+                       r"(?:supplied|provided|delivered) (?:by|through) (?-i:[A-Z])", re.I)
 _OTHER_SUBJECT = P.OTHER_SUBJECT
 # a named person doing what gives a person a home or a job ("Anika lives in Rotterdam now", "Tomasz started at X")
 # is another person too, unless the name is one the user's memories hold (a manager who "moved to another team"
@@ -277,7 +281,7 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     standing = bool(re.search(r"\bplease\b", s, re.I) and _STANDING.search(s)
                     or re.search(r",\s*(?:always|every time|never)\W*$", s, re.I))  # "Aisle seat, always"
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
-            and not numbered and not standing and not (known & set(_known_words(s))):
+            and not numbered and not standing and not (known & set(_known_words(s))) and not _SUPPLIED.search(s):
         if not (has_value and (changes(s) or change_frame(s))):  # "She started at X Academy": a change frame
             return None
         # "The new place is in Ipswich": a change with a value and no "I" is the user's world only where it
