@@ -342,3 +342,14 @@ def test_a_household_service_in_the_passive_is_kept() -> None:
 
 def test_a_passive_supply_of_no_household_service_is_not() -> None:
     assert not statements("The stadium is supplied by Northwatt.")
+
+
+# a standing request asked as a question ("Could you answer in X from now on?") is the user's preference
+@pytest.mark.parametrize("said", ["Could you answer in Dutch from now on?", "Can you please reply in Dutch going forward?"])
+def test_a_standing_request_asked_as_a_question(said: str) -> None:
+    got = extract(said)
+    assert any(c.key.startswith("preference.communication") and "Dutch" in c.value for c in got), got
+
+
+def test_a_one_off_request_question_is_none() -> None:
+    assert not any(c.key.startswith("preference.communication") for c in extract("Could you answer in Dutch?"))

@@ -201,6 +201,10 @@ class RuleExtractor:
             if assistant:
                 s = _ASSIST_LEAD.sub("", s)
                 s = _ASSIST_TAIL.sub("", s).rstrip("?")
+            else:
+                ask = _STANDING_ASK.match(s)
+                if ask:  # "Could you answer in German from now on?": a standing request, said as a question
+                    s = run.sentence = raw = ask.group("rest")
             if len(s) < 4 or s.endswith("?") or len(s) > 400 or P.IRONY.match(s):
                 continue
             fl = Flags()
@@ -263,6 +267,8 @@ class RuleExtractor:
                [question.id or "", reply.id or ""])
 
 
+_STANDING_ASK = re.compile(r"^(?:could|can|would|will) you (?:please |kindly )?(?P<rest>(?=.*\b(?:from now on|going forward|"
+                           r"in future|in the future|from today|always)\b)[^?]+?)(?:,? please)?\s*\?$", re.I)
 _CHECK_LEAD = re.compile(r"^(?:(?:and|so|then|ok|okay|just to (?:check|confirm|be sure)|to confirm)\b[,\s]*)+", re.I)
 
 
