@@ -353,3 +353,35 @@ def test_a_standing_request_asked_as_a_question(said: str) -> None:
 
 def test_a_one_off_request_question_is_none() -> None:
     assert not any(c.key.startswith("preference.communication") for c in extract("Could you answer in Dutch?"))
+
+
+# taken off one medicine and put on another; a car written off or stolen; a pet rehomed: the old value went away
+@pytest.mark.parametrize("said", [
+    "The consultant took me off ramipril and put me on losartan.",
+    "I came off ramipril in the spring, I'm on losartan now.",
+])
+def test_taken_off_a_medicine_is_a_change(said: str) -> None:
+    assert changes(said)
+
+
+@pytest.mark.parametrize("old, said, gone, new", [
+    ("I take ramipril every morning.", "The consultant took me off ramipril and put me on losartan.", "ramipril",
+     "losartan"),
+    ("I drive a Nissan Micra.", "The Micra was written off in a crash, I'm driving a Honda Jazz now.", "Micra", "Jazz"),
+    ("I drive a Nissan Micra.", "The Micra got stolen last month, so I'm on a Yamaha scooter now.", "Micra", "Yamaha"),
+])
+def test_the_replacing_value_drops_what_went_away(old: str, said: str, gone: str, new: str) -> None:
+    from datetime import UTC, datetime
+
+    from goodmemory._replaced import drop_replaced
+    from goodmemory.merge import Earlier
+
+    e = Earlier(key="x.y", value=old.rstrip("."), at=datetime(2025, 1, 1, tzinfo=UTC), family_key="x", similarity=0.6)
+    v = drop_replaced(said.rstrip("."), e)
+    assert new in v and gone not in v, v
+
+
+def test_a_rehomed_pet_ended() -> None:
+    from goodmemory.merge import ended_clauses
+
+    assert ended_clauses("We rehomed Sprocket last month.", {"sprocket", "Sprocket"})
