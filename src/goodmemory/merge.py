@@ -458,7 +458,8 @@ _CLAUSES = re.compile(rf"(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:
 # the verbs by which a value goes away: _AWAY (it left, something may take its place) and _ENDED (it is over)
 # share them and differ only in their own words
 _GONE_VERBS = (r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got rid of|gave away|passed away|retired|"
-               r"re-?homed|took me off|taken me off|came off|come off|written off")
+               r"re-?homed|took me off|taken me off|came off|come off|written off|escaped|ran away|went missing|"
+               r"(?:got|was|been) (?:stolen|nicked)")
 _AWAY = re.compile(rf"\b(?:{_GONE_VERBS}|dropped|finished|moved|traded)\b", re.I)
 
 

@@ -385,3 +385,19 @@ def test_a_rehomed_pet_ended() -> None:
     from goodmemory.merge import ended_clauses
 
     assert ended_clauses("We rehomed Sprocket last month.", {"sprocket", "Sprocket"})
+
+
+@pytest.mark.parametrize("said, name", [
+    ("Biscotti escaped through the fence and never came back.", "Biscotti"),
+    ("Our tortoise Shelby went missing in the summer.", "Shelby"),
+    ("My Brompton got nicked outside the station.", "Brompton"),
+])
+def test_a_pet_or_bike_gone_ended(said: str, name: str) -> None:
+    from goodmemory.merge import ended_clauses
+
+    assert ended_clauses(said, {name.lower(), name})
+
+
+@pytest.mark.parametrize("said", ["I doubled my iron dose to 200mg.", "They halved my prednisolone to 5mg."])
+def test_a_dose_doubled_or_halved_is_a_change(said: str) -> None:
+    assert changes(said)
