@@ -401,3 +401,31 @@ def test_a_pet_or_bike_gone_ended(said: str, name: str) -> None:
 @pytest.mark.parametrize("said", ["I doubled my iron dose to 200mg.", "They halved my prednisolone to 5mg."])
 def test_a_dose_doubled_or_halved_is_a_change(said: str) -> None:
     assert changes(said)
+
+
+# the household's animals as the subject ("the cats are registered at X") and a newcomer to "the family" are the
+# user's world without "I"
+@pytest.mark.parametrize("said", [
+    "The dogs are registered at Millbrook Vets.",
+    "Our rabbit sees a specialist at Hollins Exotics.",
+    "A second cat joined the family in May, a tabby called Wren.",
+])
+def test_the_households_animals_are_the_users_world(said: str) -> None:
+    got = statements(said)
+    assert got and not got[0].metadata.get("reported"), got
+
+
+def test_an_animal_that_is_not_the_households_is_not() -> None:
+    assert not statements("A fox was in the garden again.")
+
+
+def test_a_clause_with_a_noun_subject_is_kept_alone() -> None:
+    from datetime import UTC, datetime
+
+    from goodmemory._replaced import drop_replaced
+    from goodmemory.merge import Earlier
+
+    e = Earlier(key="fact.pet.x", value="The dogs are registered at Larchmont Vets", at=datetime(2025, 1, 1, tzinfo=UTC),
+                family_key="fact.pet", similarity=0.6)
+    v = drop_replaced("Larchmont closed down, so the dogs go to Fernlea Animal Clinic now", e)
+    assert "Larchmont" not in v and "Fernlea" in v, v

@@ -106,6 +106,10 @@ _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 _SUPPLIED = re.compile(r"^(?:the |our |my )?(?:home )?(?:internet|broadband|wi-?fi|electricity|electric|gas|energy|power|"
                        r"water|heating|landline|phone line)\b[\w ]{0,20}? (?:is|are|comes|has been|have been) (?:now |all )?"
                        r"(?:supplied|provided|delivered) (?:by|through) (?-i:[A-Z])", re.I)
+# the household's animals as the subject ("the cats are registered at X"), a newcomer to the family
+_HOUSEHOLD = re.compile(r"^(?:the|our) (?:dog|cat|kitten|pupp(?:y|ie)|rabbit|bunny|hamster|guinea pig|horse|pony|tortoise|"
+                        r"parrot|budgie|goldfish|fish|gecko|snake|ferret)s?\b|\bjoined (?:the|our) (?:family|household)\b",
+                        re.I)
 _OTHER_SUBJECT = P.OTHER_SUBJECT
 # a named person doing what gives a person a home or a job ("Anika lives in Rotterdam now", "Tomasz started at X")
 # is another person too, unless the name is one the user's memories hold (a manager who "moved to another team"
@@ -281,7 +285,8 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     standing = bool(re.search(r"\bplease\b", s, re.I) and _STANDING.search(s)
                     or re.search(r",\s*(?:always|every time|never)\W*$", s, re.I))  # "Aisle seat, always"
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
-            and not numbered and not standing and not (known & set(_known_words(s))) and not _SUPPLIED.search(s):
+            and not numbered and not standing and not (known & set(_known_words(s))) and not _SUPPLIED.search(s) \
+            and not _HOUSEHOLD.search(s):
         if not (has_value and (changes(s) or change_frame(s))):  # "She started at X Academy": a change frame
             return None
         # "The new place is in Ipswich": a change with a value and no "I" is the user's world only where it
