@@ -429,3 +429,16 @@ def test_a_clause_with_a_noun_subject_is_kept_alone() -> None:
                 family_key="fact.pet", similarity=0.6)
     v = drop_replaced("Larchmont closed down, so the dogs go to Fernlea Animal Clinic now", e)
     assert "Larchmont" not in v and "Fernlea" in v, v
+
+
+# someone's words after the user's own clause ("..., the vet said it's fine") leave the user's clause theirs
+@pytest.mark.parametrize("said, key", [
+    ("I've moved to Kirkwall, my sister says it's too cold.", "profile.home_city"),
+    ("We relocated to Lerwick, our friends said we were mad.", "profile.home_city"),
+])
+def test_the_users_clause_before_someone_elses_words(said: str, key: str) -> None:
+    assert any(c.key == key for c in extract(said)), extract(said)
+
+
+def test_someone_elses_words_alone_are_still_theirs() -> None:
+    assert not any(c.key == "profile.home_city" for c in extract("My sister says I should move to Kirkwall."))

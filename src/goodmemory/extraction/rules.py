@@ -224,7 +224,13 @@ class RuleExtractor:
             s = _NOW_VALUE.sub(r"\1 ", s.strip().rstrip(".!").strip())
             if not s or P.QUESTION_START.match(s) or P.HYPOTHETICAL.search(s):
                 continue
-            if P.REPORTED.search(s):
+            heard = P.REPORTED.search(s)
+            cut = s.rfind(", ", 0, heard.start() + 1) if heard else -1
+            if heard and cut > 0 and _OWN_CLAUSE.match(s[:cut]) and not P.REPORTED.search(s[:cut]):
+                # "I've moved to X, my sister says it's too cold": the user's own clause, then someone else's words
+                s = s[:cut]
+                raw = raw[: raw.find(s) + len(s)] if s in raw else s
+            elif heard:
                 if not assistant:
                     # someone else's words are no rule's fact, but may change what the user said before
                     # ("the surveyor says the limit is now 40, not 30"): the statement path keeps them only so
@@ -267,6 +273,7 @@ class RuleExtractor:
                [question.id or "", reply.id or ""])
 
 
+_OWN_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.I)
 _STANDING_ASK = re.compile(r"^(?:could|can|would|will) you (?:please |kindly )?(?P<rest>(?=.*\b(?:from now on|going forward|"
                            r"in future|in the future|from today|always)\b)[^?]+?)(?:,? please)?\s*\?$", re.I)
 _CHECK_LEAD = re.compile(r"^(?:(?:and|so|then|ok|okay|just to (?:check|confirm|be sure)|to confirm)\b[,\s]*)+", re.I)
