@@ -442,3 +442,20 @@ def test_the_users_clause_before_someone_elses_words(said: str, key: str) -> Non
 
 def test_someone_elses_words_alone_are_still_theirs() -> None:
     assert not any(c.key == "profile.home_city" for c in extract("My sister says I should move to Kirkwall."))
+
+
+def test_a_statement_with_someone_elses_words_after_the_users_clause_is_the_users() -> None:
+    got = statements("I've taken up rowing on Sundays, the physio said it would help my back.")
+    assert got and not got[0].metadata.get("reported"), got
+    heard = statements("The physio said rowing would help my back.")
+    assert not heard or heard[0].metadata.get("reported"), heard
+
+
+def test_eating_meat_again_changes_the_diet() -> None:
+    live = _live("I'm pescatarian.", "I've started eating red meat again, I missed it.")
+    assert "pescatarian" not in " ".join(live.values()).lower(), live
+
+
+def test_starting_to_do_something_again_is_a_change() -> None:
+    assert changes("I've started drinking coffee again.")
+    assert not changes("I've started drinking coffee.")

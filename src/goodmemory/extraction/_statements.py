@@ -277,7 +277,12 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         return None  # "I need to schedule an appointment": a task for the rules, no fact
     # someone else's words ("the landlord says the rent goes up") are the user's world only where they change
     # something the user said before: the write path keeps such a statement only as a supersede
-    reported, subjectless = bool(_REPORTED.search(s)), False
+    heard = _REPORTED.search(s)
+    cut = s.rfind(", ", 0, heard.start()) if heard else -1
+    # "I've taken up rowing, the physio said it would help": the user's clause first, someone's words after it
+    own_first = cut > 0 and bool(re.match(r"(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", s, re.I)) \
+        and not _REPORTED.search(s[:cut])
+    reported, subjectless = bool(heard) and not own_first, False
     # a sentence with a number and no "I" ("Report due 30 June", "rent is 900 a month") is still the user's
     # world when the user says it; without a number it is as likely chatter about anything
     numbered = (any(ch.isdigit() for ch in s) or bool(_NUMBER_WORD.search(s))) and len(words) >= _MIN_WORDS
