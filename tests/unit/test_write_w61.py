@@ -459,3 +459,27 @@ def test_eating_meat_again_changes_the_diet() -> None:
 def test_starting_to_do_something_again_is_a_change() -> None:
     assert changes("I've started drinking coffee again.")
     assert not changes("I've started drinking coffee.")
+
+
+# "the deadline" / "the appointment" moved, when the user has one: that one, however the rest is worded
+@pytest.mark.parametrize("old, new, gone", [
+    ("The thesis deadline is May 30.", "My supervisor brought the deadline forward to May 16.", "2025-05-30"),
+    ("My eye test appointment is on June 3 at 10am.", "The optician moved the appointment to June 10.", "2025-06-03"),
+])
+def test_the_one_deadline_or_appointment_moved(old: str, new: str, gone: str) -> None:
+    live = _live(old, new)
+    assert not any(gone in v for v in live.values()), live
+
+
+def test_a_definite_change_with_two_held_is_not_guessed() -> None:
+    from datetime import UTC, datetime
+
+    from goodmemory.merge import Earlier, attribute_slot
+    from goodmemory.taxonomy import family_by_name
+
+    at = datetime(2025, 1, 1, tzinfo=UTC)
+    earlier = [Earlier(key="deadline.thesis", value="2025-05-30", similarity=0.1, at=at, family_key="deadline"),
+               Earlier(key="deadline.tax", value="2025-01-31", similarity=0.1, at=at, family_key="deadline")]
+    key, _ = attribute_slot("They brought the deadline forward to May 16", family_by_name("deadline"),
+                            "deadline.may", earlier, statement=True, has_value=True)
+    assert key == "deadline.may"
