@@ -28,8 +28,10 @@ FLOORS = {
     # onset and a provider's sort as evidence of change (w57): 121/142, 21/23, 125/129; test 28/39, 12/12, 59/63;
     # with a GP and a dentist as sorts: tune 124/142; with "left A for B" dropped from the value: 125/142;
     # with an onset alone, "signed up with" and "I" no longer evidence of a change: 124/142;
-    # with changes_w61's 54 lives in phrasings not in the corpus yet (before any change): 143/178, 26/29, 179/185
-    "tune": (80.0, 89.5, 96.5, 0),
+    # with changes_w61's 54 lives in phrasings not in the corpus yet (before any change): 143/178, 26/29, 179/185;
+    # with w61's fixes (softeners, emergency contact, commute, a child's school, the reporting line, ...): 165/178,
+    # 29/29, 182/185 (test unchanged 28/39, 12/12, 59/63)
+    "tune": (92.5, 100.0, 98.0, 0),
     "test": (71.0, 100.0, 93.0, 0),
 }
 
