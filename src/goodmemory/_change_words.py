@@ -34,6 +34,8 @@ _CHANGE = re.compile(
 # "too" adds only at the end of a clause ("I have a dog too"), not before an adjective ("too strong")
 _ADDITION = re.compile(r"\b(?:also|another|second|third|as well|on top of|in addition|additionally|besides)\b|"
                        r"\btoo\b(?=\s*(?:[,.;!?]|$))", re.I)
+_CLAUSE = re.compile(r",\s*|;\s*|\s+(?:and|but|so)\s+", re.I)
+_OWN = re.compile(r"\b(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)\b", re.I)
 # a value taken on from someone: a provider chosen, a contract or policy taken out, a person put in charge of the user
 _TAKEN_ON = re.compile(
     r"\b(?:went|gone|going) with (?-i:[A-Z])|"
@@ -71,6 +73,12 @@ def adds(said: str) -> bool:
     """Whether ``said`` adds a value rather than replacing one ("also", "a second", "another"); an "also"
     beside a verb of change is a new piece of news, not a new value ("also the quiz moved to Friday")."""
     if not _ADDITION.search(said):
+        return False
+    # "the surgery merged with another practice and I've been assigned to X": an addition word in a clause of
+    # someone else's, beside the user's own clause, adds nothing of the user's
+    parts = [p for p in _CLAUSE.split(said) if p.strip()]
+    own = [p for p in parts if _OWN.search(p)]
+    if own and len(own) < len(parts) and not any(_ADDITION.search(p) for p in own):
         return False
     return not any(m.group(0).lower().strip(" ,;") not in _WEAK_CHANGE for m in done(said, _CHANGE))
 

@@ -449,7 +449,7 @@ def _only_subject(said: str, names: set[str]) -> bool:
 
 # "I dropped A and joined B": a verb by which a value comes starts a clause of its own, "I" or not
 _COMES = re.compile(r"(?:joined|switched|started|signed up|went over|took up|enrolled|bought|picked up|adopted|leased|"
-                    r"put me on)\b", re.I)
+                    r"put me on|pay for|paying for)\b", re.I)
 _CLAUSES = re.compile(rf"(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:(?:i|i'm|i've|we|we're|my|our|now)\b|"
                       rf"{_COMES.pattern}))", re.I)
 
@@ -459,7 +459,7 @@ _CLAUSES = re.compile(rf"(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:
 # share them and differ only in their own words
 _GONE_VERBS = (r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got rid of|gave away|passed away|retired|"
                r"re-?homed|took me off|taken me off|came off|come off|written off|escaped|ran away|went missing|"
-               r"(?:got|was|been) (?:stolen|nicked)")
+               r"(?:got|was|been) (?:stolen|nicked)|lapsed?")
 _AWAY = re.compile(rf"\b(?:{_GONE_VERBS}|dropped|finished|moved|traded)\b", re.I)
 
 

@@ -483,3 +483,26 @@ def test_a_definite_change_with_two_held_is_not_guessed() -> None:
     key, _ = attribute_slot("They brought the deadline forward to May 16", family_by_name("deadline"),
                             "deadline.may", earlier, statement=True, has_value=True)
     assert key == "deadline.may"
+
+
+# "another" in a clause of someone else's ("the surgery merged with another practice and I've been moved to X")
+# adds nothing of the user's
+def test_another_in_another_clause_is_no_addition() -> None:
+    from goodmemory._change_words import adds
+
+    assert not adds("The surgery merged with another practice and I've been assigned to Dr. Pryce.")
+    assert adds("We adopted another kitten, a tabby called Fig.")
+    assert adds("Another hen joined the flock last week.")
+    assert adds("The vet is great and we also have a rabbit now.")
+
+
+def test_let_lapse_and_pay_for_drops_the_lapsed_value() -> None:
+    from datetime import UTC, datetime
+
+    from goodmemory._replaced import drop_replaced
+    from goodmemory.merge import Earlier
+
+    e = Earlier(key="fact.subscription.x", value="We pay for Crunchyroll", at=datetime(2025, 1, 1, tzinfo=UTC),
+                family_key="fact.subscription", similarity=0.6)
+    v = drop_replaced("We let the Crunchyroll subscription lapse and pay for Mubi instead", e)
+    assert "Crunchyroll" not in v and "Mubi" in v, v
