@@ -506,3 +506,8 @@ def test_let_lapse_and_pay_for_drops_the_lapsed_value() -> None:
                 family_key="fact.subscription", similarity=0.6)
     v = drop_replaced("We let the Crunchyroll subscription lapse and pay for Mubi instead", e)
     assert "Crunchyroll" not in v and "Mubi" in v, v
+
+
+def test_i_report_to_him_names_the_person_just_named() -> None:
+    got = extract("Nadia handed her team over to Piers Quayle, so I report to him now.")
+    assert any(c.key == "relation.manager" and c.value == "Piers Quayle" for c in got), got

@@ -211,13 +211,22 @@ R_MANAGER = re.compile(
     r"|\b(?P<v3>" + P.NAME + r") (?:has |just )?(?:taken|took|is taking) over as my " + _BOSS + r"\b"
     r"|^my (?:new |current )?" + _BOSS + r" is (?:now )?(?P<v4>" + P.NAME + r")(?=$|[\s,.!;])"
     r"|\bhanded (?:\w+ ){0,2}(?:team|department|group|reports) over to (?P<v5>" + P.NAME + r")"
-    r"|\b(?P<v6>" + P.NAME + r") is (?:now )?my (?:new )?" + _BOSS + r"\b", re.I)
+    r"|\b(?P<v6>" + P.NAME + r") is (?:now )?my (?:new )?" + _BOSS + r"\b"
+    r"|^(?:so |and )?i (?:now )?report to (?P<pro>him|her|them)(?: now)?$", re.I)
 _MY_BOSS_NOW = re.compile(r"\b(?:my (?:new )?" + _BOSS + r"|(?:i )?report to (?:him|her|them))\b", re.I)
 
 
 def _manager(c: Clause, m: Match | None) -> bool:
     assert m
-    v = next(m.group(f"v{i}") for i in range(1, 7) if m.group(f"v{i}"))
+    if m.group("pro"):
+        # "X handed the team over to Y, so I report to him now": the person named last before the clause
+        before = (c.run.sentence or "")[: max(0, (c.run.sentence or "").find(c.s))]
+        names = [n for n in re.findall(P.NAME, before) if n.split()[0].lower() not in P.NOT_NAMES]
+        if not names:
+            return False
+        v = names[-1]
+    else:
+        v = next(m.group(f"v{i}") for i in range(1, 7) if m.group(f"v{i}"))
     if v.split()[0].lower() in P.NOT_NAMES:
         return False
     if m.group("v5") and not _MY_BOSS_NOW.search(c.run.sentence or c.s):
