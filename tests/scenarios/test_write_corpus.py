@@ -29,9 +29,9 @@ FLOORS = {
     # with a GP and a dentist as sorts: tune 124/142; with "left A for B" dropped from the value: 125/142;
     # with an onset alone, "signed up with" and "I" no longer evidence of a change: 124/142;
     # with changes_w61's 54 lives in phrasings not in the corpus yet (before any change): 143/178, 26/29, 179/185;
-    # with w61's fixes (softeners, emergency contact, commute, a child's school, the reporting line, ...): 165/178,
+    # with w61's fixes (softeners, emergency contact, commute, a child's school, the reporting line, ...): 168/178,
     # 29/29, 182/185 (test unchanged 28/39, 12/12, 59/63)
-    "tune": (92.5, 100.0, 98.0, 0),
+    "tune": (94.0, 100.0, 98.0, 0),
     "test": (71.0, 100.0, 93.0, 0),
 }
 
