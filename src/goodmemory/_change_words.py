@@ -21,17 +21,21 @@ import re
 __all__ = ["adds", "changes", "done", "one_off", "only_onset", "weakly_changes"]
 
 _CHANGE = re.compile(
-    r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|new|replac(?:e|ed)|"
+    r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed|ing)?|swap(?:ped|ping)?|lapsed?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|new|replac(?:e|ed)|"
     r"traded|sold|gave up|quit|stopped|left|cancell?ed|dropped|upgraded|downgraded|raised|lowered|went up|"
     r"went down|increased|decreased|extended|pushed|postponed|rescheduled|shifted|finished|passed away|"
-    r"these days|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
+    r"these days|nowadays|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
     r"transferred|turned|got promoted|retired|closed|back to|cut|reduced|bumped|postponed|delayed|brought forward|"
-    r"goes up|goes down|goes to|went to|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
-    r"expired|is gone|are gone|split up|separated|divorced|moved out|turned off|unsubscribed|no more|got rid of)\b|"
+    r"goes up|goes down|gone up|gone down|comes down|came down|come down|goes to|went to|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
+    r"expired|is gone|are gone|split up|separated|divorced|moved out|turned off|unsubscribed|no more|got rid of|"
+    r"took me off|taken me off|came off|come off|put me on|re-?homed|written off|doubled|halved|tripled|"
+    r"went missing|stolen|nicked|start(?:ed|ing)? \w+ing (?:[\w\-]+ ){0,3}again|brought (?:[\w'\-]+ ){1,3}forward)\b|"
     r"[,;]\s*not\s+(?=\S)", re.I)
 # "too" adds only at the end of a clause ("I have a dog too"), not before an adjective ("too strong")
 _ADDITION = re.compile(r"\b(?:also|another|second|third|as well|on top of|in addition|additionally|besides)\b|"
                        r"\btoo\b(?=\s*(?:[,.;!?]|$))", re.I)
+_CLAUSE = re.compile(r",\s*|;\s*|\s+(?:and|but|so)\s+", re.I)
+_OWN = re.compile(r"\b(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)\b", re.I)
 # a value taken on from someone: a provider chosen, a contract or policy taken out, a person put in charge of the user
 _TAKEN_ON = re.compile(
     r"\b(?:went|gone|going) with (?-i:[A-Z])|"
@@ -52,7 +56,7 @@ _NOT_DONE = re.compile(
     r"(?:\b(?:haven'?t|hasn'?t|have not|has not|didn'?t|did not|not yet|never|won'?t|will not|thinking (?:of|about)|"
     r"considering|planning (?:to|on)|plan to|might|(?-i:may)|could|would|hoping to|hope to|want to|wants to|if (?:i|we))"
     r"|'d)\s+(?:\w+\s+){0,2}$", re.I)
-_WEAK_CHANGE = frozenset(["now", "new", "these days", "from now on", "actually"])
+_WEAK_CHANGE = frozenset(["now", "new", "these days", "nowadays", "from now on", "actually"])
 
 
 # idioms whose verb is a word of change but which change nothing: "I ended up waiting", "bumped into a friend",
@@ -78,6 +82,12 @@ def adds(said: str) -> bool:
     """Whether ``said`` adds a value rather than replacing one ("also", "a second", "another"); an "also"
     beside a verb of change is a new piece of news, not a new value ("also the quiz moved to Friday")."""
     if not _ADDITION.search(said):
+        return False
+    # "the surgery merged with another practice and I've been assigned to X": an addition word in a clause of
+    # someone else's, beside the user's own clause, adds nothing of the user's
+    parts = [p for p in _CLAUSE.split(said) if p.strip()]
+    own = [p for p in parts if _OWN.search(p)]
+    if own and len(own) < len(parts) and not any(_ADDITION.search(p) for p in own):
         return False
     return not any(m.group(0).lower().strip(" ,;") not in _WEAK_CHANGE for m in done(said, _CHANGE))
 

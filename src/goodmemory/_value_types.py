@@ -39,10 +39,13 @@ _TITLE_HEADS = (
 # "became a teacher", "I'm now head of sales" say it only with a title's head ("became a grandmother" is no job)
 _TITLE_FRAME = re.compile(
     rf"\b(?:promoted (?:me )?(?:to|as)|new (?:job|role|position) as|(?:job )?title (?:is now|changed to)|"
+    rf"(?:appointed|named|made) me (?:as )?(?:the |our |their )?(?:new )?(?=(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS}))|"
+    rf"qualified as (?:an?\s+)?(?=(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS}))|"
     rf"(?:made me|became|become|(?:i'?m|i am) now)\s+(?:an?\s+|the\s+)?(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS})s?)\b",
     re.I)
 _TITLE_SAID = re.compile(
-    rf"\b(?:work(?:ing)? as|job (?:is|as)|(?:job )?title|my role|position as|i'?m an?|i am an?|promoted|made me|became)"
+    rf"\b(?:work(?:ing)? as|job (?:is|as)|(?:job )?title|my role|position as|i'?m an?|i am an?|promoted|made me|became|"
+    rf"appointed me|qualified as|(?:i'?m|i am)(?=\s+(?:deputy|assistant|acting|interim|senior|junior|chief|head|lead)\b))"
     rf"\s+(?:an?\s+|the\s+|is\s+)?(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS})s?\b", re.I)
 
 # vehicle makes (the rules read "I drive a X" by them too)
@@ -96,9 +99,13 @@ _CHANGE_FRAME = re.compile(
     r"\b(?:switched|switching|swapped|changed|moved (?:over )?to|moved|went over to|relocated|packed up|"
     r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|settled in|"
     r"started at|started (?:a |my )?(?:new )?(?:job|role|position)|joined|signed up (?:at|with|for)|became|become|"
-    r"made me|promoted|now|new|instead|no longer|these days|transferred|enrolled|registered with)\b", re.I)
+    r"made me|appointed me|qualified as|promoted|now|new|instead|no longer|these days|transferred|enrolled|"
+    r"registered with)\b", re.I)
 # "moved over to X" / "switched to X": a change of something one uses, not of where one lives
 _SWITCH_OVER = re.compile(r"\b(?i:moved over to|went over to|switched (?:over )?to|swapped to|changed to)\s+[A-Z]")
+# "we're with X now": the household is a customer of a provider named bare
+_WITH_NAME = re.compile(r"\b(?i:we'?re|we are) (?:now |all )?(?i:with) (?!(?i:the|my|our|a|an|his|her|their)\b)[A-Z][\w\-]+")
+_PROVIDER_SORTS = frozenset(["insurer", "energy", "broadband", "phone_plan", "bank"])
 _CLINICIAN = re.compile(r"\bDr\.?\s+[A-Z]")
 _CAPITAL_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'\-]+")  # "I'm" names nothing
 
@@ -132,6 +139,8 @@ def change_frame(text: str) -> frozenset[str]:
     found = set(sorts_of(text))
     if _TITLE_FRAME.search(text):
         found.add("title")
+    if not found and _WITH_NAME.search(text):
+        found |= _PROVIDER_SORTS  # "We're with X now": the household's provider, of the sort the user had one of
     if _SWITCH_OVER.search(text):
         # something one switches over to without naming its sort is a thing one uses or goes to
         found.discard("home")

@@ -428,6 +428,9 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
     if named:
         best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
         return slot_of(best.key), "names an earlier value of the attribute"
+    if changed and not statement and any(slot_of(e.key) == slot_of(own_key) for e in earlier):
+        # a rule's change of a slot the user gave before ("X is my boss now" after "I report to Y") is that slot's
+        return own_key, "a change of the slot the rule keys"
     if changed and earlier:
         best = max(earlier, key=lambda e: (e.similarity, e.at))
         if best.similarity >= (max(min_similarity, WEAK_CHANGE_SIMILARITY) if weakly_changes(said) else min_similarity):
@@ -451,7 +454,8 @@ def _only_subject(said: str, names: set[str]) -> bool:
 
 
 # "I dropped A and joined B": a verb by which a value comes starts a clause of its own, "I" or not
-_COMES = re.compile(r"(?:joined|switched|started|signed up|went over|took up|enrolled)\b", re.I)
+_COMES = re.compile(r"(?:joined|switched|started|signed up|went over|took up|enrolled|bought|picked up|adopted|leased|"
+                    r"put me on|pay for|paying for)\b", re.I)
 _CLAUSES = re.compile(rf"(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:(?:i|i'm|i've|we|we're|my|our|now)\b|"
                       rf"{_COMES.pattern}))", re.I)
 
@@ -459,7 +463,9 @@ _CLAUSES = re.compile(rf"(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:
 
 # the verbs by which a value goes away: _AWAY (it left, something may take its place) and _ENDED (it is over)
 # share them and differ only in their own words
-_GONE_VERBS = r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got rid of|gave away|passed away|retired"
+_GONE_VERBS = (r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got rid of|gave away|passed away|retired|"
+               r"re-?homed|took me off|taken me off|came off|come off|written off|escaped|ran away|went missing|"
+               r"(?:got|was|been) (?:stolen|nicked)|lapsed?")
 _AWAY = re.compile(rf"\b(?:{_GONE_VERBS}|dropped|finished|moved|traded)\b", re.I)
 
 

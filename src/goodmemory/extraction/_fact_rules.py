@@ -307,7 +307,9 @@ _R_INSURER = re.compile(
     r"renters|contents|dental|phone) insurance (?:over )?to (?P<v3>" + P.ORG + r")"
     # passive, the user's possession as subject: "the cottage is insured with X", "my van's insured by X"
     r"|(?:^|\b(?:my|our|the) )(?P<t4>(?-i:[a-z]+))(?:'s| is| are) (?:now |also )?insured (?:with|by|through) "
-    r"(?P<v4>" + P.ORG + r")|\bwe(?:'re| are) (?:now )?insured (?:with|by|through) (?P<v5>" + P.ORG + r")", re.I)
+    r"(?P<v4>" + P.ORG + r")|\bwe(?:'re| are) (?:now )?insured (?:with|by|through) (?P<v5>" + P.ORG + r")"
+    # the thing insured, possessive: "the cat's insurance is with X", "our van's insurance is through X"
+    r"|(?:^|\b(?:my|our|the) )(?P<t6>(?-i:[a-z]+))['’]s insurance is (?:now )?(?:with|from|through) (?P<v6>" + P.ORG + r")", re.I)
 # a dwelling's insurance is the home insurance whatever the user calls the dwelling
 _DWELLINGS = frozenset(["house", "home", "flat", "apartment", "cottage", "bungalow", "condo", "place"])
 _ANIMALS = (r"dog|cat|puppy|kitten|rabbit|bunny|hamster|guinea pig|parrot|budgie|canary|goldfish|fish|turtle|tortoise|"
@@ -334,11 +336,12 @@ def _bank(c: Clause, m: Match | None) -> None:
 def _insurer(c: Clause, m: Match | None) -> None:
     assert m
     typ = (m.group("t") or m.group("t2") or "").lower()
-    if m.group("t4"):
-        if P.OTHER_SUBJECT.match(f"my {m.group('t4')}"):
+    thing = m.group("t4") or m.group("t6")
+    if thing:
+        if P.OTHER_SUBJECT.match(f"my {thing}"):
             return  # "my sister is insured with X": her insurer, not the user's
-        typ = "home" if m.group("t4").lower() in _DWELLINGS else m.group("t4").lower()
-    v = (m.group("v") or m.group("v2") or m.group("v3") or m.group("v4") or m.group("v5")).rstrip(".")
+        typ = "home" if thing.lower() in _DWELLINGS else thing.lower()
+    v = (m.group("v") or m.group("v2") or m.group("v3") or m.group("v4") or m.group("v5") or m.group("v6")).rstrip(".")
     c.emit(slot_key("fact", "insurance", typ or None), v, c.say(t=typ + " " if typ else "", v=v), correction=bool(m.group("v3")),
            keywords=f"insurance insurer policy provider {typ}")
 

@@ -19,6 +19,7 @@ from ._sentence_patterns import (  # noqa: F401  (the sentence level, read as P.
     FORMER_TAIL,
     HEDGE_ANY,
     HEDGE_LEAD,
+    SOFTENER,
     HYPOTHETICAL,
     IRONY,
     LEAD,
@@ -455,7 +456,7 @@ OPEN_REJECT = re.compile(
 R_CLOSE = re.compile(
     r"(?:\b(?:i|we)(?:'ve| have)? |^)(?:finally |just |already |now )?(?P<verb>finished|did|done|submitted|booked|paid|sent|filed|renewed|called|"
     r"completed|scheduled|rescheduled|cancell?ed|signed|returned|picked up|got|received|fixed|sorted out|took care of|"
-    r"taken care of|handled|bought|ordered|emailed|registered for|registered|applied for|updated|made|wrote|written|"
+    r"taken care of|handled|sorted|dealt with|bought|ordered|emailed|registered for|registered|applied for|updated|made|wrote|written|"
     r"uploaded|mailed|delivered|closed|opened|set up|resolved|replied to|heard back from|contacted|confirmed)\s+(?P<v>.+)$"
     r"|^(?P<v2>(?:the |my )?[\w'\- ]{2,40}?) (?:is|are|has been|have been|was|got) (?:all |finally |now )?"
     r"(?:done|finished|sorted|submitted|booked|paid|taken care of|complete|completed|handled|resolved|fixed|sent|filed|renewed|approved)\b"

@@ -201,6 +201,20 @@ def _like(c: Clause, m: Match | None) -> None:
            keywords=f"{'dislikes hates avoid' if negative else 'likes loves enjoys favorite'} {o}")
 
 
+# "I'll happily eat almost any curry", "I'll listen to just about any jazz": a taste, told as what the user would take
+_R_ANY = re.compile(r"\bi'?ll (?:happily |gladly |quite happily |always )?(?P<act>eat|listen to|watch|read|drink|play) "
+                    r"(?:almost |nearly |pretty much |just about )any (?P<v>[a-z][\w\- ]*?)"
+                    r"(?=\s*$|\s*[,.;!]| (?:as long as|but|except|if|unless|so long as)\b)", re.I)
+
+
+def _any_taste(c: Clause, m: Match | None) -> None:
+    assert m
+    o = m.group("v").strip()
+    c.emit(slot_key("preference", "like", o), f"likes {o}", f"User {m.group('act').lower()}s almost any {o} (likes {o})."
+           .replace("listen tos", "listens to"), metadata={"object": o, "polarity": "like"},
+           keywords=f"likes loves enjoys favorite {o}")
+
+
 # "Message me instead of phoning", "Email works better for me", "the easiest way to contact me is Signal"
 _R_CHANNEL = re.compile(
     r"^(?:please |just )?(?P<v>text|email|e-mail|message|whatsapp) me\b(?! at\b)(?=.*\b(?:rather than|instead|not|only)\b|\W*$)"
@@ -423,6 +437,9 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
         Example("I avoid motorways when I can.", "preference.like.motorways", "dislikes motorways"),
         Example("I'm fond of old maps.", "preference.like.old_maps", "likes old maps"),
         Example("I'd love to know the price."))),
+    Rule("any_taste", K.PREFERENCE, ("like",), "User likes {v}.", _any_taste, pattern=_R_ANY, importance=0.5,
+         examples=(Example("I'll eat almost any soup.", "preference.like.soup", "likes soup"),
+                   Example("I'll eat the soup later."))),
     Rule("channel", K.PREFERENCE, ("communication",), "User prefers to be contacted by {v}.", _channel,
          pattern=_R_CHANNEL, importance=0.7, examples=(
              Example("Email me rather than ringing, my phone is often off.", "preference.communication.channel", "email"),

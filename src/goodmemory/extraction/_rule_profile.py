@@ -10,7 +10,7 @@ from . import _patterns as P
 from ._engine import Clause, Example, Rule
 from ._english import article
 
-__all__ = ["PROFILE_RULES"]
+__all__ = ["PROFILE_RULES", "R_EMERGENCY_ANSWER", "emergency_contact"]
 
 K = MemoryKind
 Match = re.Match[str]
@@ -115,6 +115,11 @@ def _employer(c: Clause, m: Match | None) -> None:
         c.emit("profile.employer", kind.group("v"), keywords="employer company job works at workplace")
 
 
+# the head of a name that says what the place is (a gym, a school, a practice), which no city is
+_SORT_HEAD = re.compile(r"\b(?:Gym|Fitness|Leisure|Academy|School|Primary|High|College|University|Nursery|Infants|"
+                        r"Bank|Savings|Vets?|Veterinary|Clinic|Surgery|Practice|Dental|Medical|Health|Hospital|Studio|"
+                        r"Club|Centre|Center|Office|Branch|Ltd|Limited|Inc|Group|Energy|Power|Mobile|Broadband|Fibre|"
+                        r"Insurance|Mutual|Lettings|Pharmacy)$")
 _SECOND_HOME = re.compile(r"\b(?:holiday|summer|weekend|second|beach|ski|vacation|rental)\b", re.I)
 
 
@@ -123,6 +128,8 @@ def _home(c: Clause, m: Match | None) -> None:
     if m.group("v").split()[0].lower() in P.NOT_PLACES or m.group("v") == "The":
         return
     v, verb = m.group("v").rstrip("."), m.group("verb").lower()
+    if _SORT_HEAD.search(v):
+        return  # "I've moved to Brookside Gym": a place named by what it is, no city
     if _SECOND_HOME.search(verb):
         return  # "we rent a holiday cottage in Cornwall": a home besides the one they live in
     moved = "moved" in verb or "relocated" in verb or " new " in f" {verb}" or bool(P.R_NOT_OLD.match(c.s[m.end():]))
@@ -153,6 +160,80 @@ def _languages(c: Clause, m: Match | None) -> None:
                keywords="language native mother tongue speaks")
     else:
         c.emit("profile.languages", v, keywords="languages speaks fluent")
+
+
+# the emergency contact: one person at a time, whoever they are to the user ("my emergency contact is my brother X",
+# "in an emergency, ring my flatmate X", "put my sister X down as my emergency contact")
+def _who(n: int) -> str:
+    return rf"(?:(?:my|our) (?P<rel{n}>[a-z\-]+),? )?(?P<v{n}>" + P.NAME + r")"
+
+
+
+R_EMERGENCY = re.compile(
+    r"\bmy (?:new )?emergency contact(?: person)? is (?:now )?" + _who(1) +
+    r"|\b(?:in an emergency|in case of (?:an )?emergency|if anything (?:ever )?happens(?: to me)?|"
+    r"if something (?:ever )?happens(?: to me)?),? (?:please )?(?:call|ring|phone|contact|text) " + _who(2) +
+    r"|\b(?:put|list|have|add|make|set) " + _who(3) + r" (?:down )?as (?:my|the) (?:new )?emergency contact"
+    r"|\b(?:change|swap|switch|update|move) (?:my |the )?emergency contact (?:over )?to " + _who(4), re.I)
+# the reply to the assistant's question for it: "Put down my partner X", "My dad, X", "X, my sister"
+R_EMERGENCY_ANSWER = re.compile(r"^(?:(?:please )?(?:put down|put|list|make it|it'?s|that'?s|that would be) )?"
+                                r"(?:(?:my|our) (?P<rel>[a-z\-]+),? )?(?P<v>" + P.NAME + r")\b", re.I)
+
+
+_NUMBER = re.compile(r"(?<![\w-])\+?\d[\d ()\-]{6,18}\d(?![\w-])")
+
+
+def emergency_contact(c: Clause, rel: str | None, v: str) -> bool:
+    """Emit the user's emergency contact ``v`` (who is their ``rel``), with a number said in the same sentence."""
+    rel = (rel or "").lower()
+    if v.split()[0].lower() in P.NOT_NAMES:
+        return False
+    phone = _NUMBER.search(c.s) or (_NUMBER.search(c.run.sentence) if c.s in c.run.sentence else None)
+    who = f"their {rel} {v}" if rel else v
+    c.emit("relation.emergency_contact", v, f"User's emergency contact is {who}" + (f", on {phone.group().strip()}."
+           if phone else "."), kind=K.PROFILE, keywords=f"emergency contact call {rel} {v}")
+    return True
+
+
+def _emergency(c: Clause, m: Match | None) -> bool:
+    assert m
+    n = next(i for i in range(1, 5) if m.group(f"v{i}"))
+    return emergency_contact(c, m.group(f"rel{n}"), m.group(f"v{n}"))
+
+
+# the person the user reports to, told by the reporting line ("I report to X", "I'm reporting to X now", "I'll be
+# reporting to X from now on", "X has taken over as my line manager", "my new supervisor is X")
+_BOSS = r"(?:line manager|manager|boss|supervisor|team lead|team leader)"
+R_MANAGER = re.compile(
+    r"^(?:i (?:now |still |currently )?report(?: directly)? to|i'?m (?:now |currently )?reporting(?: directly)? to|"
+    r"i am (?:now |currently )?reporting to)\s+(?P<v1>" + P.NAME + r")"
+    r"|^i'?ll be reporting to (?P<v2>" + P.NAME + r")(?= (?:from now on|now|from today|as of)\b)"
+    r"|\b(?P<v3>" + P.NAME + r") (?:has |just )?(?:taken|took|is taking) over as my " + _BOSS + r"\b"
+    r"|^my (?:new |current )?" + _BOSS + r" is (?:now )?(?P<v4>" + P.NAME + r")(?=$|[\s,.!;])"
+    r"|\bhanded (?:\w+ ){0,2}(?:team|department|group|reports) over to (?P<v5>" + P.NAME + r")"
+    r"|\b(?P<v6>" + P.NAME + r") is (?:now )?my (?:new )?" + _BOSS + r"\b"
+    r"|^(?:so |and )?i (?:now )?report to (?P<pro>him|her|them)(?: now)?$", re.I)
+_MY_BOSS_NOW = re.compile(r"\b(?:my (?:new )?" + _BOSS + r"|(?:i )?report to (?:him|her|them))\b", re.I)
+
+
+def _manager(c: Clause, m: Match | None) -> bool:
+    assert m
+    if m.group("pro"):
+        # "X handed the team over to Y, so I report to him now": the person named last before the clause
+        before = (c.run.sentence or "")[: max(0, (c.run.sentence or "").find(c.s))]
+        names = [n for n in re.findall(P.NAME, before) if n.split()[0].lower() not in P.NOT_NAMES]
+        if not names:
+            return False
+        v = names[-1]
+    else:
+        v = next(m.group(f"v{i}") for i in range(1, 7) if m.group(f"v{i}"))
+    if v.split()[0].lower() in P.NOT_NAMES:
+        return False
+    if m.group("v5") and not _MY_BOSS_NOW.search(c.run.sentence or c.s):
+        return False  # "Priya handed her team over to X": X is the user's manager only when the user says so
+    c.emit("relation.manager", v, f"User's manager is {v}; the user reports to them.", kind=K.PROFILE,
+           keywords=f"manager boss reports to {v}")
+    return True
 
 
 def _relation(c: Clause, m: Match | None) -> None:
@@ -301,6 +382,17 @@ PROFILE_RULES: tuple[Rule, ...] = (
              Example("I speak Catalan and Basque.", "profile.languages", "Catalan, Basque"),
              Example("My mother tongue is Hungarian.", "profile.native_language", "Hungarian"),
              Example("I speak my mind."))),
+    Rule("manager", K.PROFILE, ("relation",), "User's manager is {v}.", _manager, pattern=R_MANAGER,
+         importance=0.7, stop=True, examples=(
+             Example("I report to Ilse Varga.", "relation.manager", "Ilse Varga"),
+             Example("Nadim has taken over as my manager.", "relation.manager", "Nadim"),
+             Example("I report to the board twice a year."))),
+    Rule("emergency_contact", K.PROFILE, ("relation",), "User's emergency contact is {v}.", _emergency,
+         pattern=R_EMERGENCY, importance=0.75, stop=True, examples=(
+             Example("My emergency contact is my cousin Ilka.", "relation.emergency_contact", "Ilka"),
+             Example("In an emergency, ring my partner Oren.", "relation.emergency_contact", "Oren"),
+             Example("Put my son Luca down as my emergency contact.", "relation.emergency_contact", "Luca"),
+             Example("I have no emergency contact yet."))),
     Rule("relation", K.PROFILE, ("relation",), "User's {rel} is {v}.", _relation, importance=0.65, examples=(
         Example("My husband Anders cooks on Sundays.", "relation.husband", "Anders"),
         Example("My niece is called Pilar.", "relation.niece.pilar", "Pilar"),

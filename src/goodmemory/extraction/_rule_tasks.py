@@ -12,6 +12,7 @@ from . import _patterns as P
 from ._engine import Clause, Example, Flags, Rule, Src
 from ._english import lemma, third
 from ._fact_rules import expiry
+from ._rule_profile import R_EMERGENCY_ANSWER, emergency_contact
 
 __all__ = ["CORRECTION_RULE", "LOOP_RULES", "OPTION_RULE", "PROCEDURE_RULE", "QA_RULE", "REVERSE_RULE", "answer",
            "option_answer"]
@@ -313,12 +314,22 @@ def _answer_profile(c: Clause, question: str, reply: str, ids: list[str]) -> boo
     return False
 
 
+def emergency_answer(c: Clause, question: str, reply: str, ids: list[str]) -> bool:
+    """The reply to the assistant's question for the user's emergency contact ("Put down my partner X")."""
+    last_q = ([q for q in P.SENTENCE_SPLIT.split(question) if q.strip()][-1:] or [question])[0]
+    m = R_EMERGENCY_ANSWER.match(reply.strip()) if re.search(r"\bemergency\b", last_q, re.I) else None
+    return bool(m) and len(reply.split()) <= 14 and emergency_contact(
+        Clause(reply, Src(ids, c.src.ts, secrets=c.src.secrets), c.run, Flags(), rule=c.rule), m["rel"], m["v"])
+
+
 def answer(c: Clause, question: str, reply: str, ids: list[str]) -> None:
     """A short reply to the assistant's question for an identifier, contact detail, name or expiry date."""
     if len(reply.split()) > 14 or reply.strip().endswith("?"):
         return
     src = c.src
     last_q = [q for q in P.SENTENCE_SPLIT.split(question) if q.strip()][-1:] or [question]
+    if emergency_answer(c, last_q[0], reply, ids):
+        return
     if _answer_profile(c, last_q[0], reply, ids):
         return
     for pattern, key, label in P.QA_SLOTS:

@@ -63,6 +63,8 @@ HEDGE_LEAD = re.compile(
     r"if i remember correctly|iirc|i'?m pretty sure)\b,?\s*(?:that\s+)?",
     I,
 )
+# a softener between the subject and its verb ("I've kind of moved to X", "we sort of live in X") hedges nothing
+SOFTENER = re.compile(r"\b((?:i|we|they)(?:'ve|'m|'re| have| am| are)?)\s+(?:kind of|sort of|kinda|sorta)\s+(?=[a-z])", I)
 HEDGE_ANY = re.compile(r"\b(?:maybe|probably|perhaps|possibly|might|i think|i guess|not sure|kind of|sort of)\b", I)
 # an ironic lead turns what follows around ("Oh sure, I just love waiting on hold", "Great, another Monday, my
 # favourite thing"): the sentence says the opposite of its words, so no rule takes it at its word

@@ -102,13 +102,22 @@ _LEANS = re.compile(r"\b(?:it|them|those|these)\b(?!')", re.I)
 # a sentence whose subject is another person ("My brother quit smoking", "Our neighbour moved to Spain", "She
 # got a job in Rome") is about them, not an attribute of the user's, unless the user is in it too ("my partner and I",
 # "my boss moved my review"); an impersonal "they" ("they switched me to X") acts on the user's things
+# a household service told in the passive ("the internet at home is supplied by X", "the gas is provided by X")
+_SUPPLIED = re.compile(r"^(?:the |our |my )?(?:home )?(?:internet|broadband|wi-?fi|electricity|electric|gas|energy|power|"
+                       r"water|heating|landline|phone line)\b[\w ]{0,20}? (?:is|are|comes|has been|have been) (?:now |all )?"
+                       r"(?:supplied|provided|delivered) (?:by|through) (?-i:[A-Z])", re.I)
+# the household's animals as the subject ("the cats are registered at X"), a newcomer to the family
+_HOUSEHOLD = re.compile(r"^(?:the|our) (?:dog|cat|kitten|pupp(?:y|ie)|rabbit|bunny|hamster|guinea pig|horse|pony|tortoise|"
+                        r"parrot|budgie|goldfish|fish|gecko|snake|ferret)s?\b|\bjoined (?:the|our) (?:family|household)\b",
+                        re.I)
 _OTHER_SUBJECT = P.OTHER_SUBJECT
 # a named person doing what gives a person a home or a job ("Anika lives in Rotterdam now", "Tomasz started at X")
 # is another person too, unless the name is one the user's memories hold (a manager who "moved to another team"
 # changes the user's manager); a name moving a thing ("Fer moved the demo to 15 July") acts on the user's world
 _NAMED_SUBJECT = re.compile(
     r"^(?P<name>(?!(?:We|They|You|It|This|That|These|Those|There|Here|The|Our|My|Your|His|Her|Their|Its|Everyone|"
-    r"Everybody|Someone|Somebody|Nobody|Work|Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)(?:day)?\b)[A-Z][a-z]+"
+    r"Everybody|Someone|Somebody|Nobody|Work|Mon|Tues|Wednes|Thurs|Fri|Satur|Sun|Just|Got|Finally|Recently|Only|"
+    r"Also|Still|Now|Then|So|Eventually|Since|After|Before|Today|Yesterday|Last|Already)(?:day)?\b)[A-Z][a-z]+"
     r"(?: [A-Z][a-z]+)?) (?:just |now |recently |also |still |finally )?(?:lives|"
     r"(?:moved|has moved|is moving) (?:to|out|away|abroad|back|house|in with)|works (?:at|as|for|in)|"
     r"started (?:at|work|a new)|got a job|is working)\b")
@@ -268,7 +277,12 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         return None  # "I need to schedule an appointment": a task for the rules, no fact
     # someone else's words ("the landlord says the rent goes up") are the user's world only where they change
     # something the user said before: the write path keeps such a statement only as a supersede
-    reported, subjectless = bool(_REPORTED.search(s)), False
+    heard = _REPORTED.search(s)
+    cut = s.rfind(", ", 0, heard.start()) if heard else -1
+    # "I've taken up rowing, the physio said it would help": the user's clause first, someone's words after it
+    own_first = cut > 0 and bool(re.match(r"(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", s, re.I)) \
+        and not _REPORTED.search(s[:cut])
+    reported, subjectless = bool(heard) and not own_first, False
     # a sentence with a number and no "I" ("Report due 30 June", "rent is 900 a month") is still the user's
     # world when the user says it; without a number it is as likely chatter about anything
     numbered = (any(ch.isdigit() for ch in s) or bool(_NUMBER_WORD.search(s))) and len(words) >= _MIN_WORDS
@@ -276,7 +290,8 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     standing = bool(re.search(r"\bplease\b", s, re.I) and _STANDING.search(s)
                     or re.search(r",\s*(?:always|every time|never)\W*$", s, re.I))  # "Aisle seat, always"
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
-            and not numbered and not standing and not (known & set(_known_words(s))):
+            and not numbered and not standing and not (known & set(_known_words(s))) and not _SUPPLIED.search(s) \
+            and not _HOUSEHOLD.search(s):
         if not (has_value and (changes(s) or change_frame(s))):  # "She started at X Academy": a change frame
             return None
         # "The new place is in Ipswich": a change with a value and no "I" is the user's world only where it

@@ -25,6 +25,7 @@ from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
 from ._rule_prefs import PREFERENCE_RULES
 from ._rule_profile import PROFILE_RULES
+from ._rule_school import SCHOOL_RULE
 from ._rule_tasks import (
     CORRECTION_RULE,
     LOOP_RULES,
@@ -33,6 +34,7 @@ from ._rule_tasks import (
     QA_RULE,
     REVERSE_RULE,
     answer,
+    emergency_answer,
     option_answer,
 )
 from ._statements import known_names, masks_a_value, statement_candidate
@@ -102,6 +104,10 @@ class RuleExtractor:
                 if prev is not None and prev.role == "assistant" and prev.content.strip().endswith("?"):
                     option_answer(Clause(msg.content, src, run, Flags(), rule=OPTION_RULE), prev.content, msg.content,
                                   [prev.id or "", msg.id or ""])
+                if len(run.out) > before and prev is not None and prev.role == "assistant":
+                    # "Who should we call in an emergency?" "My partner X": a relation the rules read, and the answer
+                    emergency_answer(Clause(msg.content, src, run, Flags(), rule=QA_RULE), prev.content, msg.content,
+                                     [prev.id or "", msg.id or ""])
                 if len(run.out) == before and prev is not None and prev.role == "assistant":
                     self._qa(prev, msg, src, run)
                     # "ok set it to 30%": the user's acceptance binds the value the assistant proposed
@@ -190,11 +196,15 @@ class RuleExtractor:
     def _text(self, content: str, src: Src, run: Run, *, assistant: bool = False) -> None:
         msg_correction = bool(P.CORRECTION_ANY.search(content))
         for raw in (piece for part in P.SENTENCE_SPLIT.split(content) for piece in P.LOWER_SENTENCE_SPLIT.split(part)):
-            raw = P.FORMER_TAIL.sub("", raw.strip())
+            raw = P.SOFTENER.sub(r"\1 ", P.FORMER_TAIL.sub("", raw.strip()))  # "I've kind of moved to X"
             s = run.sentence = raw
             if assistant:
                 s = _ASSIST_LEAD.sub("", s)
                 s = _ASSIST_TAIL.sub("", s).rstrip("?")
+            else:
+                ask = _STANDING_ASK.match(s)
+                if ask:  # "Could you answer in German from now on?": a standing request, said as a question
+                    s = run.sentence = raw = ask.group("rest")
             if len(s) < 4 or s.endswith("?") or len(s) > 400 or P.IRONY.match(s):
                 continue
             fl = Flags()
@@ -214,7 +224,13 @@ class RuleExtractor:
             s = _NOW_VALUE.sub(r"\1 ", s.strip().rstrip(".!").strip())
             if not s or P.QUESTION_START.match(s) or P.HYPOTHETICAL.search(s):
                 continue
-            if P.REPORTED.search(s):
+            heard = P.REPORTED.search(s)
+            cut = s.rfind(", ", 0, heard.start() + 1) if heard else -1
+            if heard and cut > 0 and _OWN_CLAUSE.match(s[:cut]) and not P.REPORTED.search(s[:cut]):
+                # "I've moved to X, my sister says it's too cold": the user's own clause, then someone else's words
+                s = s[:cut]
+                raw = raw[: raw.find(s) + len(s)] if s in raw else s
+            elif heard:
                 if not assistant:
                     # someone else's words are no rule's fact, but may change what the user said before
                     # ("the surveyor says the limit is now 40, not 30"): the statement path keeps them only so
@@ -246,7 +262,9 @@ class RuleExtractor:
                 if any(o.kind in (MemoryKind.PREFERENCE, MemoryKind.PROCEDURE) for o in run.out[n_sentence:]):
                     # "Use metric with me, I have no feel for miles": beside a preference, the why of it
                     run.reasons.update(passed)
-            if not assistant and not hedged and (len(run.out) == n_sentence or _CHANGE_SAID.search(s)):
+            # a child's new school is the whole of the change the sentence tells (the child's, not the user's)
+            school = any(o.metadata.get("rule") == "child_school" for o in run.out[n_sentence:])
+            if not assistant and not hedged and not school and (len(run.out) == n_sentence or _CHANGE_SAID.search(s)):
                 # a change is also kept in the user's words, so it can retire what they said before in other words
                 run.silent.append((raw.strip(), False))
 
@@ -255,6 +273,9 @@ class RuleExtractor:
                [question.id or "", reply.id or ""])
 
 
+_OWN_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.I)
+_STANDING_ASK = re.compile(r"^(?:could|can|would|will) you (?:please |kindly )?(?P<rest>(?=.*\b(?:from now on|going forward|"
+                           r"in future|in the future|from today|always)\b)[^?]+?)(?:,? please)?\s*\?$", re.I)
 _CHECK_LEAD = re.compile(r"^(?:(?:and|so|then|ok|okay|just to (?:check|confirm|be sure)|to confirm)\b[,\s]*)+", re.I)
 
 
@@ -282,6 +303,7 @@ def _secret_values(text: str) -> dict[str, str]:
 def _apply(c: Clause) -> None:
     """The rule groups in order over one clause; a clause without "I" can still name an expiry date."""
     low = c.s.lower()
+    run_group((SCHOOL_RULE,), c)  # "Ines changed schools, she's at X High now": a child's, said with or without "I"
     if not (_HAS_I.search(low) or low.startswith(_NO_I_STARTS)):
         run_group((EXPIRY_RULE,), c)
         if c.run.tasks:  # "Renewed the permit this morning." closes a task without saying "I"
