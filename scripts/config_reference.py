@@ -34,7 +34,7 @@ MEANING: dict[str, str] = {
     "context_settings": "fields of `goodmemory.config.ContextConfig` set over the recipe (fusion weights, `fusion_k`, "
                         "preamble switch, the budget fill `fill_share`/`fill_depth`, how many dense turns fuse "
                         "`dense_fused_turns`, whether a question naming a speaker keeps that speaker's turns in the dense list "
-                        "`dense_named_speakers`, the dense weight and thread support at compact budgets), validated",
+                        "`dense_named_speakers`, the dense weight and thread support at compact budgets, the budget below which the block has no date headers unless the question asks about time `undated_below_tokens`), validated",
     "retrieval_settings": "fields of `goodmemory.ranking.RetrievalConfig` set over the recipe, e.g. "
                           "`{\"rrf_k\": 10, \"embed_meaning_text\": false}`; unknown names and wrong types are refused",
     "context_candidates": "recall hits `build_context` considers before packing",

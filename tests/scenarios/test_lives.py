@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from goodmemory import (
+    Context,
     GoodMemory,
     MemoryKind,
     MemoryRecord,
@@ -58,23 +59,22 @@ class Life:
         return [h.memory.value for h in self.mem.history(rec.id, user_id=U)]
 
     def context(self, query: str, *, domain: str | None = None, max_tokens: int = 800) -> str:
-        return self.mem.build_context(query, user_id=U, domain=domain, max_tokens=max_tokens).text
+        return self.ctx(query, domain=domain, max_tokens=max_tokens).text
+
+    def ctx(self, query: str, *, domain: str | None = None, max_tokens: int = 800) -> Context:
+        return self.mem.build_context(query, user_id=U, domain=domain, max_tokens=max_tokens)
 
     def memories_text(self) -> str:
         return " ".join(r.text for r in self.mem.list(user_id=U) if r.kind != MemoryKind.EPISODE)
 
 
-def _section(text: str, title: str) -> str:
-    """The lines of one '## title' section of a rendered context ('' if absent)."""
-    out: list[str] = []
-    inside = False
-    for line in text.splitlines():
-        if line.startswith("## "):
-            inside = line.strip() == f"## {title}"
-            continue
-        if inside:
-            out.append(line)
-    return "\n".join(out)
+_SECTIONS = {"About the user": "about", "Relevant facts": "facts", "Open tasks": "tasks", "Relevant history": "history"}
+
+
+def _section(ctx: Context, title: str) -> str:
+    """The texts of the items of one section of a context ('' if none); below
+    ContextConfig.undated_below_tokens the rendered block has no section headers, the items keep their section."""
+    return "\n".join(i.text for i in ctx.items if i.section == _SECTIONS[title])
 
 
 @pytest.fixture
@@ -109,7 +109,7 @@ def test_moving_city(life: Life) -> None:
     assert hits and hits[0].memory.value == "Berlin"
     assert all(h.memory.value != "Lisbon" for h in hits)
     ctx = life.mem.build_context("Recommend a weekend day trip from where I live", user_id=U)
-    about = _section(ctx.text, "About the user")
+    about = _section(ctx, "About the user")
     assert "Berlin" in about and "Lisbon" not in about
     assert {"Lisbon", "Berlin"} <= {h.memory.value for h in life.mem.recall(
         "home city", user_id=U, include_history=True).hits}
@@ -123,7 +123,7 @@ def test_changing_job_with_an_explicit_update(life: Life) -> None:
                                             "Can you help me prepare for my first team meeting?")
     assert life.value("profile.employer") == "Zalando"
     assert life.history("profile.employer") == ["Deloitte", "Zalando"]
-    ctx = life.context("Help me write an intro for my new team")
+    ctx = life.ctx("Help me write an intro for my new team")
     assert "Zalando" in _section(ctx, "About the user") and "Deloitte" not in _section(ctx, "About the user")
 
 
@@ -141,7 +141,7 @@ def test_a_new_diet_overrides_an_old_food_preference(life: Life) -> None:
     life.session(JAN + timedelta(days=60), "I don't eat meat anymore, so please stop suggesting steak recipes. "
                                            "What can I cook tonight with lentils?", domain="cooking")
     assert "no longer eats meat" in life.memories_text().lower() or "doesn't eat meat" in life.memories_text()
-    ctx = life.context("What should I cook for dinner on Friday?", domain="cooking")
+    ctx = life.ctx("What should I cook for dinner on Friday?", domain="cooking")
     assert "steak" not in _section(ctx, "About the user").lower()
     assert not [r for r in life.mem.list(user_id=U, kinds=["preference"]) if "steak" in r.value]
 
@@ -171,7 +171,7 @@ def test_a_correction_through_feedback(life: Life) -> None:
     assert life.value("profile.home_city") == "Porto"
     assert life.history("profile.home_city") == ["Lisbon", "Porto"]
     assert life.mem.get(item.memory_id, user_id=U).status == MemoryStatus.SUPERSEDED
-    about = _section(life.context("find a dentist near me"), "About the user")
+    about = _section(life.ctx("find a dentist near me"), "About the user")
     assert "Porto" in about and "Lisbon" not in about
     # replaying the original session does not bring Lisbon back
     life.session(JAN, "I live in Lisbon. I'm looking for a dentist close to home, ideally with Saturday hours.",
@@ -192,13 +192,13 @@ def test_an_open_loop_is_closed_in_a_later_session(life: Life) -> None:
                       "Also, what documents do I need for that?", domain="travel")
     loops = life.mem.list(user_id=U, kinds=["open_loop"])
     assert len(loops) == 1 and loops[0].metadata["state"] == "open"
-    ctx = life.context("What's on my plate this month?", domain="travel")
+    ctx = life.ctx("What's on my plate this month?", domain="travel")
     assert "passport" in _section(ctx, "Open tasks").lower()
     life.session(JAN + timedelta(days=45), "I renewed my passport yesterday, finally! "
                                            "Now I want to plan a trip to Japan in May.", domain="travel")
     states = [r.metadata.get("state") for r in life.mem.list(user_id=U, kinds=["open_loop"])]
     assert "open" not in states
-    ctx = life.context("What's on my plate this month?", domain="travel")
+    ctx = life.ctx("What's on my plate this month?", domain="travel")
     assert "passport" not in _section(ctx, "Open tasks").lower()
     # history keeps that it was once open
     hist = life.mem.list(user_id=U, kinds=["open_loop"], include_history=True)
@@ -256,7 +256,7 @@ def test_an_old_session_replayed_after_a_newer_one(life: Life) -> None:
     assert life.history("profile.home_city") == ["Lisbon", "Berlin"]
     lisbon = next(r for r in life.mem.list(user_id=U, include_history=True) if r.value == "Lisbon")
     assert lisbon.status == MemoryStatus.SUPERSEDED and lisbon.valid_to == june
-    assert "Berlin" in _section(life.context("where do I live"), "About the user")
+    assert "Berlin" in _section(life.ctx("where do I live"), "About the user")
 
 
 def test_a_domain_specific_preference_stays_in_its_domain(life: Life) -> None:
