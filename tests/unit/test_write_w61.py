@@ -153,9 +153,8 @@ def test_a_new_way_to_work_replaces_the_old(old: str, new: str, gone: str) -> No
 def test_sold_and_bought_drops_the_sold_value(said: str, old: str, new: str) -> None:
     from datetime import UTC, datetime
 
-    from goodmemory.merge import Earlier
-
     from goodmemory._replaced import drop_replaced
+    from goodmemory.merge import Earlier
 
     e = Earlier(key="vehicle.x", value=f"I drive a {old}", at=datetime(2025, 1, 1, tzinfo=UTC), family_key="vehicle",
                 similarity=0.6)

@@ -19,7 +19,6 @@ from ._sentence_patterns import (  # noqa: F401  (the sentence level, read as P.
     FORMER_TAIL,
     HEDGE_ANY,
     HEDGE_LEAD,
-    SOFTENER,
     HYPOTHETICAL,
     IRONY,
     LEAD,
@@ -29,6 +28,7 @@ from ._sentence_patterns import (  # noqa: F401  (the sentence level, read as P.
     QUESTION_START,
     REPORTED,
     SENTENCE_SPLIT,
+    SOFTENER,
 )
 
 __all__ = ["When", "resolve_when"]

@@ -72,14 +72,14 @@ def _school(c: Clause, m: Match | None) -> bool:
     sib = _R_SIBLING.search(s)
     if sib and kids:
         rel = "son" if sib.group("rel").lower() == "brother" else "daughter"
-        name = sib.group("name")
-        _emit(c, f"relation.{rel}.{slug(name)}", f"{rel} {name}", sib.group("v"))
+        sib_name = str(sib.group("name"))
+        _emit(c, f"relation.{rel}.{slug(sib_name)}", f"{rel} {sib_name}", sib.group("v"))
         return True
     for pat in (_SINCE, _R_BY_NAME):
         for nm in pat.finditer(s):
-            base = kids.get(slug(nm.group("name")))
-            if base:
-                _emit(c, base, f"{base.split('.')[1]} {nm.group('name')}", nm.group("v"))
+            kid = kids.get(slug(nm.group("name")))
+            if kid:
+                _emit(c, kid, f"{kid.split('.')[1]} {nm.group('name')}", nm.group("v"))
                 return True
     pro = _R_PRONOUN.search(s)
     with_school = {k.removesuffix(".school") for k in c.run.ctx.existing if k.endswith(".school") and _KNOWN.match(k)}

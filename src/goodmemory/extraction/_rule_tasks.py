@@ -318,7 +318,9 @@ def emergency_answer(c: Clause, question: str, reply: str, ids: list[str]) -> bo
     """The reply to the assistant's question for the user's emergency contact ("Put down my partner X")."""
     last_q = ([q for q in P.SENTENCE_SPLIT.split(question) if q.strip()][-1:] or [question])[0]
     m = R_EMERGENCY_ANSWER.match(reply.strip()) if re.search(r"\bemergency\b", last_q, re.I) else None
-    return bool(m) and len(reply.split()) <= 14 and emergency_contact(
+    if m is None or len(reply.split()) > 14:
+        return False
+    return emergency_contact(
         Clause(reply, Src(ids, c.src.ts, secrets=c.src.secrets), c.run, Flags(), rule=c.rule), m["rel"], m["v"])
 
 
