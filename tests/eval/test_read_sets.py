@@ -104,7 +104,7 @@ def test_a_stored_store_reads_with_the_config_given_for_the_reads(tmp_path: Path
     user, emb = _user(), HashingEmbedder()
     case = user.cases[0]
     texts = []
-    for cfg in (None, GoodMemoryConfig(context_settings={"compact_below_tokens": 0})):
+    for cfg in (None, GoodMemoryConfig(context_settings={"compact_below_tokens": 0, "undated_below_tokens": 0})):
         s = StoredGoodMemory(tmp_path, emb, cfg)
         s.load(user.user_id, user.sessions)
         texts.append(s.context(user.user_id, case.question, 200, case.at).text)
