@@ -293,7 +293,6 @@ COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 )
 COMM_TRIGGER = re.compile(r"\b(?:prefer|please|keep|be|use|want|like|give me|always|don'?t|no|avoid|explain|answer|reply|"
                           r"respond|write|talk|rather|see|show|send)\b", I)
-R_REPLY_LANG = re.compile(r"\b(?:reply|respond|answer|write|talk|speak) (?:to me )?in (?P<v>[A-Z][a-z]+)\b")
 
 R_ACCOUNT = re.compile(
     r"\bmy (?P<inst>" + ORG + r" )?(?P<type>checking|savings|credit card|debit card|brokerage|retirement|business|joint|"

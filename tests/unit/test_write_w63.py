@@ -1,0 +1,83 @@
+"""Write-side classes found on tune lives by w63 (issue 17): each case is a sentence of our own."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from _extracting import extract
+
+
+def _live(*sessions: str) -> dict[str, str]:
+    from goodmemory import create_good_memory
+
+    mem = create_good_memory("sqlite://")
+    try:
+        for i, said in enumerate(sessions):
+            mem.remember([{"role": "user", "content": said}], user_id="u", session_id=f"s{i}",
+                         at=datetime(2025, 1 + 2 * i, 7, tzinfo=UTC))
+        return {r.key: r.value for r in mem.list(user_id="u") if r.kind.value != "episode"}
+    finally:
+        mem.close()
+
+
+# the language replies should be in is asked for in many frames besides "reply in X"
+@pytest.mark.parametrize("said, value", [
+    ("Could you go over to Swedish for a while?", None),  # "go over to" is no frame we read
+    ("Please switch to Norwegian, I want to practise.", "Norwegian"),
+    ("Talk to me in Greek from now on.", "Greek"),
+    ("I'd love the answers in Romanian now.", "Romanian"),
+    ("Just use Czech with me.", "Czech"),
+    ("Hungarian again please, the English was a one-off.", "Hungarian"),
+    ("Write back to me in Catalan.", "Catalan"),
+])
+def test_reply_language_frames(said: str, value: str | None) -> None:
+    got = [c.value for c in extract(said) if c.key == "preference.communication.language"]
+    assert (got[:1] == [value]) if value else not got, got
+
+
+@pytest.mark.parametrize("said", [
+    "I'm taking Turkish lessons on Tuesdays.",
+    "My Finnish is getting rusty.",
+    "No more Danish replies, please.",
+])
+def test_a_language_named_outside_a_request_is_no_reply_language(said: str) -> None:
+    assert not any(c.key == "preference.communication.language" for c in extract(said))
+
+
+def test_a_new_reply_language_replaces_the_old_one() -> None:
+    live = _live("Answer me in Swedish, please.", "Could you switch to Norwegian? Swedish is too hard.")
+    assert live.get("preference.communication.language") == "Norwegian", live
+    assert "Swedish" not in live.values()
+
+
+# units are asked for by what they measure: a distance, a weight, a temperature, a currency, or a whole system
+@pytest.mark.parametrize("said, key, value", [
+    ("Give me distances in kilometres please.", "preference.communication.units.distance", "kilometres"),
+    ("Use feet and inches when you talk heights.", "preference.communication.units.distance", "feet and inches"),
+    ("Temperatures in Fahrenheit please.", "preference.communication.units.temperature", "Fahrenheit"),
+    ("Ounces and pounds for recipes, thanks.", "preference.communication.units.weight", "ounces and pounds"),
+    ("Show costs in euros.", "preference.communication.units.currency", "euros"),
+    ("Can we switch to imperial?", "preference.communication.units", "imperial units"),
+])
+def test_units_asked_for(said: str, key: str, value: str) -> None:
+    got = extract(said)
+    assert any(c.key == key and c.value == value for c in got), [(c.key, c.value) for c in got]
+
+
+@pytest.mark.parametrize("said", [
+    "I cycled 40 kilometres on Sunday.",
+    "The lake is about three miles from us.",
+    "It was 30 degrees Celsius in Seville.",
+    "I lost five pounds over the summer.",
+])
+def test_a_measurement_is_no_units_preference(said: str) -> None:
+    assert not any(c.key.startswith("preference.communication.units") for c in extract(said))
+
+
+def test_new_units_replace_old_ones_of_the_same_measure() -> None:
+    live = _live("Weights in stone and pounds please.", "Kilograms from now on, please.",
+                 "Temperatures in Celsius, thanks.")
+    assert live.get("preference.communication.units.weight") == "kilograms", live
+    assert live.get("preference.communication.units.temperature") == "Celsius", live
+    assert "stone and pounds" not in live.values()
