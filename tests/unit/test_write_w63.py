@@ -81,3 +81,19 @@ def test_new_units_replace_old_ones_of_the_same_measure() -> None:
     assert live.get("preference.communication.units.weight") == "kilograms", live
     assert live.get("preference.communication.units.temperature") == "Celsius", live
     assert "stone and pounds" not in live.values()
+
+
+# a home told by its consequence ("after the move to X, ...") or by a trailing clause ("in X, where we've lived
+# since ...") is a change of the home city
+@pytest.mark.parametrize("old, new, gone", [
+    ("I live in Norwich.", "After our move to Lincoln, my morning runs are all hills.", "Norwich"),
+    ("I'm based in Truro.", "Enjoying the quiet in Bude, where I've lived since March.", "Truro"),
+])
+def test_a_home_told_by_its_consequence_replaces_the_old_one(old: str, new: str, gone: str) -> None:
+    live = _live(old, new)
+    assert not any(gone in v for v in live.values()), live
+
+
+def test_someone_elses_move_is_no_change_of_home() -> None:
+    live = _live("I live in Ripon.", "After my brother's move to Leeds, he lives closer to work.")
+    assert live.get("profile.home_city") == "Ripon", live
