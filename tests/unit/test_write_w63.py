@@ -97,3 +97,14 @@ def test_a_home_told_by_its_consequence_replaces_the_old_one(old: str, new: str,
 def test_someone_elses_move_is_no_change_of_home() -> None:
     live = _live("I live in Ripon.", "After my brother's move to Leeds, he lives closer to work.")
     assert live.get("profile.home_city") == "Ripon", live
+
+
+# a booking the provider changed: "they moved us to X" is the clause that holds now, the old name goes from the value
+def test_a_provider_move_keeps_only_the_new_value() -> None:
+    from goodmemory._replaced import drop_replaced
+    from goodmemory.merge import Earlier
+
+    old = Earlier(key="travel.x", value="We have a room at the Seaspray Inn in Tenby", similarity=0.5,
+                  at=datetime(2025, 1, 1, tzinfo=UTC), family_key="travel")
+    got = drop_replaced("The Seaspray Inn flooded, so they moved us to the Gull Rock Lodge", old)
+    assert "Seaspray" not in got and "Gull Rock" in got, got
