@@ -108,3 +108,10 @@ def test_a_provider_move_keeps_only_the_new_value() -> None:
                   at=datetime(2025, 1, 1, tzinfo=UTC), family_key="travel")
     got = drop_replaced("The Seaspray Inn flooded, so they moved us to the Gull Rock Lodge", old)
     assert "Seaspray" not in got and "Gull Rock" in got, got
+
+
+# a pet put to sleep is gone like one that died: a pet that came since is the one the user has
+def test_a_pet_put_to_sleep_is_gone() -> None:
+    live = _live("We have a greyhound called Sable.", "Sable was put to sleep in May. A spaniel called Figgy has joined the family since.")
+    assert not any(v == "Sable" for v in live.values()), live
+    assert any("Figgy" in v for v in live.values()), live
