@@ -115,3 +115,24 @@ def test_a_pet_put_to_sleep_is_gone() -> None:
     live = _live("We have a greyhound called Sable.", "Sable was put to sleep in May. A spaniel called Figgy has joined the family since.")
     assert not any(v == "Sable" for v in live.values()), live
     assert any("Figgy" in v for v in live.values()), live
+
+
+# a weekday said before its calendar date ("Friday 14 March") is that date, not the next such weekday
+@pytest.mark.parametrize("text, day", [
+    ("the ferry is on Wednesday 9 July", (2025, 7, 9)),
+    ("we sail on Friday, the 11th of July", (2025, 7, 11)),
+    ("it's Monday 14 July now", (2025, 7, 14)),
+])
+def test_a_weekday_before_a_date_is_that_date(text: str, day: tuple[int, int, int]) -> None:
+    from datetime import date
+
+    from goodmemory.dates import find_date
+
+    got = find_date(text, date(2025, 5, 7))
+    assert got is not None and got.day == date(*day), got
+
+
+# another person's flight is theirs: it changes no flight of the user's
+def test_someone_elses_flight_does_not_move_the_users() -> None:
+    live = _live("My flight to Riga is on 9 May.", "My sister's flight got moved to 11 May, lucky her.")
+    assert "2025-05-09" in live.values(), live
