@@ -136,3 +136,16 @@ def test_a_weekday_before_a_date_is_that_date(text: str, day: tuple[int, int, in
 def test_someone_elses_flight_does_not_move_the_users() -> None:
     live = _live("My flight to Riga is on 9 May.", "My sister's flight got moved to 11 May, lucky her.")
     assert "2025-05-09" in live.values(), live
+
+
+# "we're going to <a named place>" is a journey the user has, no undecided plan ("I'm going to try yoga")
+def test_going_to_a_named_place_is_kept() -> None:
+    got = [c.value for c in extract("We're going to Madeira in the second week of May.")]
+    assert any("Madeira" in v for v in got), got
+    assert not extract("I'm going to try the new climbing wall.")
+
+
+# "I think in X" says how the user thinks of measures, no hedge of what follows
+def test_i_think_in_a_unit_is_no_hedge() -> None:
+    got = extract("I think in kilograms, so use those for the recipes.")
+    assert any(c.key == "preference.communication.units.weight" and c.value == "kilograms" for c in got), got

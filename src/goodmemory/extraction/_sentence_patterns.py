@@ -60,7 +60,7 @@ CORRECTION_ANY = re.compile(r"\b(?:actually|correction|i meant|i changed my mind
 CHANGE = re.compile(r"\b(?:anymore|any more|no longer|not any longer|these days|nowadays|now)\b", I)
 NEGATED_CHANGE = re.compile(r"\b(?:anymore|any more|no longer|not any longer)\b", I)
 HEDGE_LEAD = re.compile(
-    r"^(?:i think|i guess|i believe|i suppose|maybe|probably|perhaps|possibly|i'?m not sure,? but|"
+    r"^(?:i think(?! in\b| of\b)|i guess|i believe|i suppose|maybe|probably|perhaps|possibly|i'?m not sure,? but|"
     r"if i remember correctly|iirc|i'?m pretty sure)\b,?\s*(?:that\s+)?",
     I,
 )
