@@ -149,3 +149,20 @@ def test_going_to_a_named_place_is_kept() -> None:
 def test_i_think_in_a_unit_is_no_hedge() -> None:
     got = extract("I think in kilograms, so use those for the recipes.")
     assert any(c.key == "preference.communication.units.weight" and c.value == "kilograms" for c in got), got
+
+
+# tone and format asked for in more words than the fixed phrases: a new one replaces the old one of its kind
+@pytest.mark.parametrize("said, key, value", [
+    ("Keep your tone professional with me.", "preference.communication.tone", "formal tone"),
+    ("You can be more laid-back with me, informal is fine.", "preference.communication.tone", "casual tone"),
+    ("Drop the numbered lists, proper paragraphs suit me better.", "preference.communication.format",
+     "prose paragraphs"),
+])
+def test_tone_and_format_frames(said: str, key: str, value: str) -> None:
+    got = extract(said)
+    assert any(c.key == key and c.value == value for c in got), [(c.key, c.value) for c in got]
+
+
+def test_a_new_tone_replaces_the_old_one() -> None:
+    live = _live("Please be formal with me.", "Casual is fine from now on.")
+    assert live.get("preference.communication.tone") == "casual tone", live

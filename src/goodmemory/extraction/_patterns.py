@@ -275,6 +275,7 @@ R_ACCESS = re.compile(
     r"|\b(?P<read>i have dyslexia|i'?m dyslexic|i have adhd)",
     I,
 )
+# a tone is also a tone word said of how to talk to the user: "be more relaxed", "tone professional", "casual is fine"
 COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("length", "concise answers", re.compile(r"\b(?:keep (?:it|them|things|(?:your |the |all )?(?:answers|replies|responses|messages|explanations)) (?:short|brief|concise|to the point)|"
                                      r"no need for (?:long|lengthy|detailed|wordy) (?:answers|replies|responses|explanations)|"
@@ -283,16 +284,18 @@ COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("format", "bullet points", re.compile(r"\b(?:bullet(?:ed)? (?:points|lists)|bullets)\b", I)),
     ("format", "tables", re.compile(r"\b(?:use tables|in a table|as tables)\b", I)),
     ("format", "prose paragraphs", re.compile(r"\b(?:(?:as|in) (?:prose|(?:prose |full )?paragraphs|full sentences)|"
-                                              r"prose paragraphs)\b", I)),
+                                              r"(?:prose|plain|proper|normal|full) paragraphs)\b", I)),
     ("jargon", "plain language without jargon", re.compile(r"\b(?:no jargon|avoid jargon|without jargon|plain (?:english|language)|in simple terms|layman'?s terms)\b", I)),
-    ("tone", "formal tone", re.compile(r"\b(?:be formal|formal tone|keep it formal)\b", I)),
-    ("tone", "casual tone", re.compile(r"\b(?:be casual|casual tone|keep it casual|informal tone)\b", I)),
+    ("tone", "formal tone", re.compile(r"\b(?:(?:be|keep it|keep (?:your|the) tone|tone) (?:more |very )?(?:formal|professional)|"
+                                       r"(?:formal|professional) (?:tone|with me|is (?:fine|better|best)|please))\b", I)),
+    ("tone", "casual tone", re.compile(r"\b(?:(?:be|keep it|keep (?:your|the) tone|tone) (?:more |very )?(?:casual|relaxed|"
+                                       r"informal|laid-back|chatty)|(?:casual|relaxed|informal|laid-back) (?:tone|with me|is (?:fine|better|best)|please))\b", I)),
     ("emoji", "no emojis", re.compile(r"\b(?:no emojis?|without emojis?|don'?t use emojis?|skip the emojis?)\b", I)),
     ("units", "metric units", re.compile(r"\b(?:metric units|use metric|in metric)\b", I)),
     ("units", "imperial units", re.compile(r"\b(?:imperial units|use imperial|in imperial)\b", I)),
 )
 COMM_TRIGGER = re.compile(r"\b(?:prefer|please|keep|be|use|want|like|give me|always|don'?t|no|avoid|explain|answer|reply|"
-                          r"respond|write|talk|rather|see|show|send)\b", I)
+                          r"respond|write|talk|rather|see|show|send|drop|switch|from now on|is fine|suits?)\b", I)
 
 R_ACCOUNT = re.compile(
     r"\bmy (?P<inst>" + ORG + r" )?(?P<type>checking|savings|credit card|debit card|brokerage|retirement|business|joint|"
