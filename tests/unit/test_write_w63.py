@@ -166,3 +166,12 @@ def test_tone_and_format_frames(said: str, key: str, value: str) -> None:
 def test_a_new_tone_replaces_the_old_one() -> None:
     live = _live("Please be formal with me.", "Casual is fine from now on.")
     assert live.get("preference.communication.tone") == "casual tone", live
+
+
+# a unit named in what the user does ("I save in euros", "we measure the garden in feet") asks nothing of answers
+@pytest.mark.parametrize("said", [
+    "I save in euros, not lira, so be honest about the fees.",
+    "We measured the garden in feet last weekend.",
+])
+def test_a_unit_in_what_the_user_does_is_no_request(said: str) -> None:
+    assert not any(c.key.startswith("preference.communication.units") for c in extract(said))

@@ -52,15 +52,23 @@ def _reply_language(c: Clause, m: Match | None) -> None:
             return
 
 
+# a unit is asked of answers by a request ("give", "show", "quote", "please", "I think in"), not named in what the
+# user does ("I save in dollars", "we measured it in feet")
+_UNIT_ASK = re.compile(r"\b(?:please|from now on|give|show|quote|use|using|switch|prefer|i think in|convert|thanks|"
+                       r"(?:^|,\s*)(?:distances|weights|temperatures|prices|measurements|heights|everything) in)\b", re.I)
+_WHAT = {"distance": "distances", "weight": "weights", "temperature": "temperatures", "currency": "prices"}
+
+
 def _units(c: Clause, m: Match | None) -> bool:
     """Units asked for, one key per measure (a distance, a weight, a temperature, a currency) and one for a
     whole system ("go metric"): a new unit of one measure replaces the old one of that measure only."""
     hit = False
-    for u in R_UNITS.finditer(c.s):
+    asked = bool(_UNIT_ASK.search(c.s)) or bool(R_UNITS.match(c.s))  # "Temperatures in X", "Grams from now on"
+    for u in R_UNITS.finditer(c.s) if asked else ():
         v = next(g for g in u.groups() if g)
         measure = UNIT_MEASURES[v.lower()]
         v = v.capitalize() if measure == "temperature" else v.lower()
-        c.emit(f"preference.communication.units.{measure}", v, f"User wants {measure}s given in {v}.",
+        c.emit(f"preference.communication.units.{measure}", v, f"User wants {_WHAT[measure]} given in {v}.",
                keywords=f"units {measure} measurement {v}")
         hit = True
     for u in R_UNIT_SYSTEM.finditer(c.s):
