@@ -175,3 +175,15 @@ def test_a_new_tone_replaces_the_old_one() -> None:
 ])
 def test_a_unit_in_what_the_user_does_is_no_request(said: str) -> None:
     assert not any(c.key.startswith("preference.communication.units") for c in extract(said))
+
+
+# "X is over for me" and "X went to live with Y" say a value went away: the old value leaves the memory
+def test_a_diet_that_is_over_leaves_the_value() -> None:
+    live = _live("I eat paleo.", "Paleo is over for me, I'm doing intermittent fasting instead.")
+    assert not any("paleo" in v.lower() for v in live.values()), live
+
+
+def test_a_pet_that_went_to_live_elsewhere_is_gone() -> None:
+    live = _live("We have a rabbit called Thistle.", "Thistle went to live with my cousin; we've got a ferret called Bodhi now.")
+    assert any("Bodhi" in v for v in live.values()), live
+    assert not any("Thistle" in v for v in live.values()), live
