@@ -187,3 +187,18 @@ def test_a_pet_that_went_to_live_elsewhere_is_gone() -> None:
     live = _live("We have a rabbit called Thistle.", "Thistle went to live with my cousin; we've got a ferret called Bodhi now.")
     assert any("Bodhi" in v for v in live.values()), live
     assert not any("Thistle" in v for v in live.values()), live
+
+
+# a relative's new age told as a birthday ("turned 9") is their age now, replacing the old one
+@pytest.mark.parametrize("said, key, value", [
+    ("My niece turned 9 on Saturday.", "relation.niece.age", "9"),
+    ("My son has just turned 12.", "relation.son.age", "12"),
+])
+def test_a_relative_turned_an_age(said: str, key: str, value: str) -> None:
+    got = extract(said)
+    assert any(c.key == key and c.value == value for c in got), [(c.key, c.value) for c in got]
+
+
+def test_more_depth_asks_for_detail() -> None:
+    got = extract("You can go into more depth with me now.")
+    assert any(c.key == "preference.communication.length" and c.value == "detailed explanations" for c in got), got

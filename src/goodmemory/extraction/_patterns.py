@@ -180,7 +180,7 @@ R_REL_NAME = re.compile(
     r"\bmy (?P<rel>[a-z\-]+)(?:'s name is|,| named| called| is called| is named| is)?\s+(?P<v>" + NAME + r")(?=$|[\s,.!;])",
     I,
 )
-R_REL_AGE = re.compile(r"\bmy (?P<rel>[a-z\-]+)(?: [A-Z][a-z]+)? is (?P<v>\d{1,2})(?: years? old)?(?=$|[\s,.!;])", I)
+R_REL_AGE = re.compile(r"\bmy (?P<rel>[a-z\-]+)(?: [A-Z][a-z]+)? (?:is|(?:has )?(?:just )?turned) (?P<v>\d{1,2})(?: years? old)?(?=$|[\s,.!;])", I)
 R_EXPERT = re.compile(
     r"\b(?:i'?m|i am) (?:an? )?(?P<lvl>expert|specialist|beginner|novice|newbie|pro|professional)(?: (?:in|on|at|with))? (?P<v>[\w+#.\- ]{2,40}?)(?=$|[.,;!]| (?:and|but|so)\b)"
     r"|\bi have (?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|twenty) (?:\+ )?years? of experience (?:in|with|as) (?P<v2>[\w+#.\- ]{2,40}?)(?=$|[.,;!]| (?:and|but|so)\b)"
@@ -280,7 +280,7 @@ COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("length", "concise answers", re.compile(r"\b(?:keep (?:it|them|things|(?:your |the |all )?(?:answers|replies|responses|messages|explanations)) (?:short|brief|concise|to the point)|"
                                      r"no need for (?:long|lengthy|detailed|wordy) (?:answers|replies|responses|explanations)|"
                                      r"(?:don'?t|do not) (?:need|want) (?:long|lengthy|wordy) (?:answers|replies|responses|explanations)|(?:short|brief|concise|shorter) (?:answers|replies|responses)|be (?:brief|concise)|get to the point|no fluff|tl;?dr)\b", I)),
-    ("length", "detailed explanations", re.compile(r"(?<!need for )(?<!want )(?<!need )\b(?:explain (?:things |it )?in detail|(?:detailed|longer|fuller) (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
+    ("length", "detailed explanations", re.compile(r"(?<!need for )(?<!want )(?<!need )\b(?:explain (?:things |it )?in detail|(?:detailed|longer|fuller) (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|go into (?:more )?(?:depth|detail)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
     ("format", "bullet points", re.compile(r"\b(?:bullet(?:ed)? (?:points|lists)|bullets)\b", I)),
     ("format", "tables", re.compile(r"\b(?:use tables|in a table|as tables)\b", I)),
     ("format", "prose paragraphs", re.compile(r"\b(?:(?:as|in) (?:prose|(?:prose |full )?paragraphs|full sentences)|"
@@ -295,7 +295,7 @@ COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("units", "imperial units", re.compile(r"\b(?:imperial units|use imperial|in imperial)\b", I)),
 )
 COMM_TRIGGER = re.compile(r"\b(?:prefer|please|keep|be|use|want|like|give me|always|don'?t|no|avoid|explain|answer|reply|"
-                          r"respond|write|talk|rather|see|show|send|drop|switch|from now on|is fine|suits?)\b", I)
+                          r"respond|write|talk|rather|see|show|send|drop|switch|from now on|is fine|suits?|go into)\b", I)
 
 R_ACCOUNT = re.compile(
     r"\bmy (?P<inst>" + ORG + r" )?(?P<type>checking|savings|credit card|debit card|brokerage|retirement|business|joint|"
