@@ -202,3 +202,9 @@ def test_a_relative_turned_an_age(said: str, key: str, value: str) -> None:
 def test_more_depth_asks_for_detail() -> None:
     got = extract("You can go into more depth with me now.")
     assert any(c.key == "preference.communication.length" and c.value == "detailed explanations" for c in got), got
+
+
+# a format said as what reads better for the user is asked for as much as one said with "please"
+def test_a_format_that_reads_better_for_me() -> None:
+    live = _live("Please use bullet points.", "Skip the bullets, proper paragraphs work better for me.")
+    assert live.get("preference.communication.format") == "prose paragraphs", live

@@ -295,7 +295,7 @@ COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("units", "imperial units", re.compile(r"\b(?:imperial units|use imperial|in imperial)\b", I)),
 )
 COMM_TRIGGER = re.compile(r"\b(?:prefer|please|keep|be|use|want|like|give me|always|don'?t|no|avoid|explain|answer|reply|"
-                          r"respond|write|talk|rather|see|show|send|drop|switch|from now on|is fine|suits?|go into)\b", I)
+                          r"respond|write|talk|rather|see|show|send|drop|switch|from now on|is fine|suits?|go into|for me)\b", I)
 
 R_ACCOUNT = re.compile(
     r"\bmy (?P<inst>" + ORG + r" )?(?P<type>checking|savings|credit card|debit card|brokerage|retirement|business|joint|"

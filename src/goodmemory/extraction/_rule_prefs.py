@@ -46,7 +46,7 @@ def _transferable(c: Clause, text: str) -> bool | None:
 
 # a way of answering named only to refuse it: "paragraphs rather than bullet points", "please don't use bullets",
 # "the bullet lists get messy" (what the sentence asks for beside it is the preference)
-_AWAY_BEFORE = re.compile(r"\b(?:rather than|instead of|not|no more|less|fewer|without|never|(?:don'?t|do not|stop) "
+_AWAY_BEFORE = re.compile(r"\b(?:rather than|instead of|not|no more|less|fewer|without|never|skip|drop|ditch|lose|get rid of|(?:don'?t|do not|stop) "
                           r"(?:use|using|send|give|want|like))\s+(?:the |any |all |those |these |so many )?$", re.I)
 _AWAY_AFTER = re.compile(r"^\s*(?:\w+\s+)?(?:(?:lose|loses|hide|hides|bury|buries)\b|(?:get|gets|are|is|feel|feels|look|"
                          r"looks)\s+(?:too |so |really |a bit )?(?:messy|confusing|choppy|cluttered|annoying|bitty|terse|"
