@@ -34,8 +34,8 @@ FLOORS = {
     # with changes_w63's 55 lives in the eleven types the test half still failed (before any change): 191/221,
     # 32/32, 188/194; with w63's fixes (reply language and units frames, a home told by its consequence, provider
     # moves, weekday + date, another person's flight, journeys to a named place, tone words): 205/221, 32/32,
-    # 190/194 (test 30/39, 12/12, 60/63)
-    "tune": (92.5, 100.0, 97.5, 0),
+    # 190/194 (test 30/39, 12/12, 60/63); with a refused format after "skip/drop" and "for me": 206/221
+    "tune": (93.0, 100.0, 97.5, 0),
     "test": (76.0, 100.0, 95.0, 0),
 }
 
