@@ -29,7 +29,7 @@ _CHANGE = re.compile(
     r"goes up|goes down|gone up|gone down|comes down|came down|come down|goes to|went to|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
     r"expired|is gone|are gone|split up|separated|divorced|moved out|turned off|unsubscribed|no more|got rid of|"
     r"took me off|taken me off|came off|come off|put me on|re-?homed|written off|doubled|halved|tripled|"
-    r"went missing|stolen|nicked|start(?:ed|ing)? \w+ing (?:[\w\-]+ ){0,3}again|brought (?:[\w'\-]+ ){1,3}forward)\b|"
+    r"went missing|stolen|nicked|put to sleep|(?:was|been|got) put down|went to live (?:with|in)|(?:is|are) over for (?:me|us)|start(?:ed|ing)? \w+ing (?:[\w\-]+ ){0,3}again|brought (?:[\w'\-]+ ){1,3}forward)\b|"
     r"[,;]\s*not\s+(?=\S)", re.I)
 # "too" adds only at the end of a clause ("I have a dog too"), not before an adjective ("too strong")
 _ADDITION = re.compile(r"\b(?:also|another|second|third|as well|on top of|in addition|additionally|besides)\b|"

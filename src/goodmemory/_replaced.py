@@ -27,6 +27,7 @@ __all__ = ["drop_replaced"]
 _CONTRAST = re.compile(r"\s*,?\s*\b(?:instead of|rather than|not)\s+(?:the |my |a |an )?[^,.;]+$", re.I)
 _FROM_TO = re.compile(r"\bfrom\s+(?:the |my |a |an )?[^,.;]+?\s+to\b", re.I)
 _SUBJECT = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|my|our|it's|is|are)\b|"
+                      r"\b(?:put|moved|switched|transferred|booked|rebooked) (?:me|us)\b|"
                       r"\b(?:the|his|her|their) \w+ (?:go|goes|see|sees|use|uses|attend|attends|has|have)\b", re.I)
 _SWAP = re.compile(r"\b(traded|swapped|exchanged|replaced)\s+(?:in\s+)?(?:the |my |our |a |an )?[^,.;]+?\s+(?:in\s+)?"
                    r"(for|with)\b", re.I)

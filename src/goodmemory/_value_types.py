@@ -66,7 +66,9 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                        r"\buse[sd]? (?-i:[A-Z])[\w\-]+ (?:for|to)\b", re.I),
     # "home insurance", "work from home", "the City" (a car) and "a town nearby" name no home of the user's; a
     # passive move ("is being moved to another branch") is someone else's
-    "home": re.compile(r"\b(?:live|living|lives|flat|apartment|house|new place|(?<!being )(?<!been )(?<!was )"
+    # a move told by its noun ("after our move to X") or a home by its trailing clause ("where we've lived since")
+    "home": re.compile(r"\b(?:live|living|lives|(?:i|we)(?:'ve| have) lived|flat|apartment|house|new place|"
+                       r"(?:the|our|my) (?:move|relocation) to|(?<!being )(?<!been )(?<!was )"
                        r"(?<!were )(?<!is )(?<!are )(?:moved|relocated) (?:to|into)|relocated|packed up|"
                        r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|"
                        r"rent(?:ing)? (?:a|an|the)\b|settled in)\b", re.I),
@@ -125,7 +127,7 @@ def sorts_of(text: str, family: str | None = None) -> frozenset[str]:
         found.discard("doctor")  # "my dentist is Dr. X" names no GP
     elif "doctor" not in found and _CLINICIAN.search(text):
         found |= {"doctor", "dentist"}  # "got moved to Dr. X" says a clinician, not which
-    if "home" in found and len(found) > 1 and not re.search(r"\b(?:live|living|lives|moved|relocated|packed up|"
+    if "home" in found and len(found) > 1 and not re.search(r"\b(?:live|living|lives|lived|moved|move to|relocated|packed up|"
                                                             r"new place|settled in|flat|house|apartment)\b", text, re.I):
         found.discard("home")  # "the app I use at home" is about a tool
     return frozenset(found)

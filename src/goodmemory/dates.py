@@ -200,12 +200,22 @@ def calendar_date(text: str, today: date, *, lean: Lean = "past") -> DateMatch |
     return DateMatch(_calendar_day(m, today, lean), m.start(), m.end(), kind, year_given=bool(m.group("y")))
 
 
+_WEEKDAY_GAP = re.compile(r",?\s*(?:the\s+)?", re.I)
+
+
 def find_date(text: str, today: date, *, lean: Lean = "future") -> DateMatch | None:
     """The first date expression in ``text``, calendar or relative to ``today``."""
     found = _first(_CALENDAR + _RELATIVE, text)
     if found is None:
         return None
     kind, m = found
+    if kind == "wd":
+        # "Tuesday 3 June", "Friday, the 11th of July": the calendar date the weekday names is the day
+        dated = _first(_CALENDAR, text[m.end():])
+        if dated is not None and _WEEKDAY_GAP.fullmatch(text[m.end():m.end() + dated[1].start()]):
+            d = dated[1]
+            return DateMatch(_calendar_day(d, today, lean), m.start(), m.end() + d.end(), dated[0],
+                             year_given=bool(d.group("y")))
     if kind in dict(_CALENDAR):
         return DateMatch(_calendar_day(m, today, lean), m.start(), m.end(), kind, year_given=bool(m.group("y")))
     return DateMatch(_relative_day(kind, m.groupdict(), today, lean), m.start(), m.end(), kind)

@@ -439,7 +439,7 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
 
 
 # what says a person or thing of a slot went away when it is the subject ("Noor left", "Rex died", "we split up")
-_GOES = re.compile(r"\b(?:quit|left|stopped|broke up|passed away|retired|split up|separated|divorced|died|escaped|"
+_GOES = re.compile(r"\b(?:quit|left|stopped|broke up|passed away|put to sleep|put down|went to live (?:with|in)|retired|split up|separated|divorced|died|escaped|"
                    r"ran away|moved (?:out|on|away|to (?:another|a different|a new))|no longer|is gone)\b", re.I)
 
 
@@ -464,6 +464,7 @@ _CLAUSES = re.compile(rf"(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:
 # the verbs by which a value goes away: _AWAY (it left, something may take its place) and _ENDED (it is over)
 # share them and differ only in their own words
 _GONE_VERBS = (r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got rid of|gave away|passed away|retired|"
+               r"(?:was|been|got|had (?:her|him|it)) put (?:to sleep|down)|went to live (?:with|in)|(?:is|are|'s) over|"
                r"re-?homed|took me off|taken me off|came off|come off|written off|escaped|ran away|went missing|"
                r"(?:got|was|been) (?:stolen|nicked)|lapsed?")
 _AWAY = re.compile(rf"\b(?:{_GONE_VERBS}|dropped|finished|moved|traded)\b", re.I)

@@ -261,6 +261,8 @@ def _event(c: Clause, m: Match | None) -> None:
         return
     what = " ".join(w for w in m.group("what").split() if w.lower() not in ("next", "upcoming", "new", "big", "the"))
     noun = {"appt": "appointment", "check-up": "checkup"}.get(m.group("noun").lower(), m.group("noun").lower())
+    if noun in ("flight", "trip", "vacation", "holiday") and re.search(r"\w(?:'s|s')\s", m.group("what")):
+        return  # "my brother's flight": another person's journey, no flight of the user's
     dest = re.search(r"\bto (?-i:([A-Z][\w\-]+(?: [A-Z][\w\-]+)?))", m.group("rest"))
     if noun in ("flight", "trip", "vacation", "holiday"):
         key = slot_key("travel", noun, dest.group(1) if dest else what or None)

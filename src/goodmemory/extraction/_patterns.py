@@ -180,7 +180,7 @@ R_REL_NAME = re.compile(
     r"\bmy (?P<rel>[a-z\-]+)(?:'s name is|,| named| called| is called| is named| is)?\s+(?P<v>" + NAME + r")(?=$|[\s,.!;])",
     I,
 )
-R_REL_AGE = re.compile(r"\bmy (?P<rel>[a-z\-]+)(?: [A-Z][a-z]+)? is (?P<v>\d{1,2})(?: years? old)?(?=$|[\s,.!;])", I)
+R_REL_AGE = re.compile(r"\bmy (?P<rel>[a-z\-]+)(?: [A-Z][a-z]+)? (?:is|(?:has )?(?:just )?turned) (?P<v>\d{1,2})(?: years? old)?(?=$|[\s,.!;])", I)
 R_EXPERT = re.compile(
     r"\b(?:i'?m|i am) (?:an? )?(?P<lvl>expert|specialist|beginner|novice|newbie|pro|professional)(?: (?:in|on|at|with))? (?P<v>[\w+#.\- ]{2,40}?)(?=$|[.,;!]| (?:and|but|so)\b)"
     r"|\bi have (?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|twenty) (?:\+ )?years? of experience (?:in|with|as) (?P<v2>[\w+#.\- ]{2,40}?)(?=$|[.,;!]| (?:and|but|so)\b)"
@@ -275,25 +275,27 @@ R_ACCESS = re.compile(
     r"|\b(?P<read>i have dyslexia|i'?m dyslexic|i have adhd)",
     I,
 )
+# a tone is also a tone word said of how to talk to the user: "be more relaxed", "tone professional", "casual is fine"
 COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("length", "concise answers", re.compile(r"\b(?:keep (?:it|them|things|(?:your |the |all )?(?:answers|replies|responses|messages|explanations)) (?:short|brief|concise|to the point)|"
                                      r"no need for (?:long|lengthy|detailed|wordy) (?:answers|replies|responses|explanations)|"
                                      r"(?:don'?t|do not) (?:need|want) (?:long|lengthy|wordy) (?:answers|replies|responses|explanations)|(?:short|brief|concise|shorter) (?:answers|replies|responses)|be (?:brief|concise)|get to the point|no fluff|tl;?dr)\b", I)),
-    ("length", "detailed explanations", re.compile(r"(?<!need for )(?<!want )(?<!need )\b(?:explain (?:things |it )?in detail|(?:detailed|longer|fuller) (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
+    ("length", "detailed explanations", re.compile(r"(?<!need for )(?<!want )(?<!need )\b(?:explain (?:things |it )?in detail|(?:detailed|longer|fuller) (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|go into (?:more )?(?:depth|detail)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
     ("format", "bullet points", re.compile(r"\b(?:bullet(?:ed)? (?:points|lists)|bullets)\b", I)),
     ("format", "tables", re.compile(r"\b(?:use tables|in a table|as tables)\b", I)),
     ("format", "prose paragraphs", re.compile(r"\b(?:(?:as|in) (?:prose|(?:prose |full )?paragraphs|full sentences)|"
-                                              r"prose paragraphs)\b", I)),
+                                              r"(?:prose|plain|proper|normal|full) paragraphs)\b", I)),
     ("jargon", "plain language without jargon", re.compile(r"\b(?:no jargon|avoid jargon|without jargon|plain (?:english|language)|in simple terms|layman'?s terms)\b", I)),
-    ("tone", "formal tone", re.compile(r"\b(?:be formal|formal tone|keep it formal)\b", I)),
-    ("tone", "casual tone", re.compile(r"\b(?:be casual|casual tone|keep it casual|informal tone)\b", I)),
+    ("tone", "formal tone", re.compile(r"\b(?:(?:be|keep it|keep (?:your|the) tone|tone) (?:more |very )?(?:formal|professional)|"
+                                       r"(?:formal|professional) (?:tone|with me|is (?:fine|better|best)|please))\b", I)),
+    ("tone", "casual tone", re.compile(r"\b(?:(?:be|keep it|keep (?:your|the) tone|tone) (?:more |very )?(?:casual|relaxed|"
+                                       r"informal|laid-back|chatty)|(?:casual|relaxed|informal|laid-back) (?:tone|with me|is (?:fine|better|best)|please))\b", I)),
     ("emoji", "no emojis", re.compile(r"\b(?:no emojis?|without emojis?|don'?t use emojis?|skip the emojis?)\b", I)),
     ("units", "metric units", re.compile(r"\b(?:metric units|use metric|in metric)\b", I)),
     ("units", "imperial units", re.compile(r"\b(?:imperial units|use imperial|in imperial)\b", I)),
 )
 COMM_TRIGGER = re.compile(r"\b(?:prefer|please|keep|be|use|want|like|give me|always|don'?t|no|avoid|explain|answer|reply|"
-                          r"respond|write|talk|rather|see|show|send)\b", I)
-R_REPLY_LANG = re.compile(r"\b(?:reply|respond|answer|write|talk|speak) (?:to me )?in (?P<v>[A-Z][a-z]+)\b")
+                          r"respond|write|talk|rather|see|show|send|drop|switch|from now on|is fine|suits?|go into|for me)\b", I)
 
 R_ACCOUNT = re.compile(
     r"\bmy (?P<inst>" + ORG + r" )?(?P<type>checking|savings|credit card|debit card|brokerage|retirement|business|joint|"

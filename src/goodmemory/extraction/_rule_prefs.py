@@ -10,6 +10,7 @@ from ..taxonomy import content_words, family_of, slot_key, slug, word_overlap
 from . import _patterns as P
 from ._engine import Clause, Example, Rule
 from ._english import article, conj, obj, third
+from ._rule_answers import ANSWER_RULES
 
 __all__ = ["PREFERENCE_RULES"]
 
@@ -45,7 +46,7 @@ def _transferable(c: Clause, text: str) -> bool | None:
 
 # a way of answering named only to refuse it: "paragraphs rather than bullet points", "please don't use bullets",
 # "the bullet lists get messy" (what the sentence asks for beside it is the preference)
-_AWAY_BEFORE = re.compile(r"\b(?:rather than|instead of|not|no more|less|fewer|without|never|(?:don'?t|do not|stop) "
+_AWAY_BEFORE = re.compile(r"\b(?:rather than|instead of|not|no more|less|fewer|without|never|skip|drop|ditch|lose|get rid of|(?:don'?t|do not|stop) "
                           r"(?:use|using|send|give|want|like))\s+(?:the |any |all |those |these |so many )?$", re.I)
 _AWAY_AFTER = re.compile(r"^\s*(?:\w+\s+)?(?:(?:lose|loses|hide|hides|bury|buries)\b|(?:get|gets|are|is|feel|feels|look|"
                          r"looks)\s+(?:too |so |really |a bit )?(?:messy|confusing|choppy|cluttered|annoying|bitty|terse|"
@@ -60,12 +61,6 @@ def _communication(c: Clause, m: Match | None) -> None:
     for attr, label, pattern in P.COMM_RULES:
         if any(not _turned_away(c.s, hit) for hit in pattern.finditer(c.s)):
             c.emit(f"preference.communication.{attr}", label, keywords=f"communication style answers responses {attr}")
-
-
-def _reply_language(c: Clause, m: Match | None) -> None:
-    assert m
-    if m.group("v").lower() in P.LANGUAGES:
-        c.emit("preference.communication.language", m.group("v"), keywords="language reply respond")
 
 
 def _allergy(c: Clause, m: Match | None) -> None:
@@ -389,10 +384,7 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
              Example("Write summaries for me in full paragraphs.", "preference.communication.format", "prose paragraphs"),
              Example("I wrote my thesis in full paragraphs."),
              Example("I keep my receipts in a shoebox."))),
-    Rule("reply_language", K.PREFERENCE, ("communication",), "User prefers replies in {v}.", _reply_language,
-         pattern=P.R_REPLY_LANG, importance=0.8, examples=(
-             Example("Please reply in Portuguese from now on.", "preference.communication.language", "Portuguese"),
-             Example("Please answer in Bullets."))),
+    *ANSWER_RULES,
     Rule("allergy", K.PREFERENCE, ("allergy",), "User is allergic to {v}.", _allergy, pattern=P.R_ALLERGY,
          confidence=0.9, importance=0.95, examples=(
              Example("I'm allergic to sesame.", "preference.diet.allergy.sesame", "sesame"),

@@ -24,8 +24,9 @@ LOWER_SENTENCE_SPLIT = re.compile(
 FORMER_TAIL = re.compile(r",\s*(?:before that|before then|previously|until then|formerly|prior to that|it used to be)\b"
                          r"[^,;]*?[.!]?$", I)
 # a clause whose subject is another person ("My wife works as ...", "She got a job in Rome"), see _statements
+# a frame of time may come first: "after my brother's move to X, he ...", "since our son started at X, ..."
 OTHER_SUBJECT = re.compile(
-    r"^(?:(?:(?:both|all|one|two|three|some|most|each|either|neither)(?: of)?\s+)?(?:my|our)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
+    r"^(?:(?:after|since|now that|ever since|when)\s+)?(?:(?:(?:both|all|one|two|three|some|most|each|either|neither)(?: of)?\s+)?(?:my|our)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
     r"child|wife|husband|partner|boyfriend|girlfriend|friend|friends|neighbou?r|neighbou?rs|boss|colleague|"
     r"colleagues|manager|cousin|uncle|aunt|grandma|grandpa|grandmother|grandfather|flatmate|roommate|landlord|"
     r"teacher|coworker|co-worker|in-laws)s?|he|she|he's|she's)\b", I)
@@ -59,7 +60,7 @@ CORRECTION_ANY = re.compile(r"\b(?:actually|correction|i meant|i changed my mind
 CHANGE = re.compile(r"\b(?:anymore|any more|no longer|not any longer|these days|nowadays|now)\b", I)
 NEGATED_CHANGE = re.compile(r"\b(?:anymore|any more|no longer|not any longer)\b", I)
 HEDGE_LEAD = re.compile(
-    r"^(?:i think|i guess|i believe|i suppose|maybe|probably|perhaps|possibly|i'?m not sure,? but|"
+    r"^(?:i think(?! in\b| of\b)|i guess|i believe|i suppose|maybe|probably|perhaps|possibly|i'?m not sure,? but|"
     r"if i remember correctly|iirc|i'?m pretty sure)\b,?\s*(?:that\s+)?",
     I,
 )

@@ -82,7 +82,9 @@ _IMPERATIVE = re.compile(
 _STANDING = re.compile(r"\b(?:always|never|from now on|going forward|in future|rather than|instead of|with me|for me|"
                        r"in your (?:replies|answers|messages)|whenever|every time|by default|as a rule|prefer|"
                        r"i live|i work|i'?m (?:on|in|at|based)|my (?:new )?(?:number|address|email))\b", re.I)
-_NOT_YET = re.compile(r"^(?:i'?m|i am|we'?re) (?:waiting|hoping|thinking|planning to|going to|not sure|torn between)\b|"
+# "going to" a named place is a journey ("we're going to Crete in June"), not a plan still open
+_NOT_YET = re.compile(r"^(?:i'?m|i am|we'?re) (?:waiting|hoping|thinking|planning to|going to(?!\s+(?-i:[A-Z]))|not sure|"
+                      r"torn between)\b|"
                       r"\b(?:can'?t|cannot|couldn'?t) decide\b|\b(?:haven'?t|have not|not yet) decided\b|"
                       r"^(?:i|we)(?: will|'ll| was thinking| think| guess| hope| feel like| wonder| might| may)\b|"
                       r"\bhelp\W*$|\b(?:much|any|enough) time\b", re.I)

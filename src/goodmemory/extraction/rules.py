@@ -66,6 +66,11 @@ _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each"
                 "never", "don't", "do not", "the ", "our ", "skip ", "drop ", "stop ", "no more ", "leave out ")
 
 
+_REQUEST = re.compile(r"^(?:(?:can|could|would|will) (?:you|we)\b|switch|show|give|quote|write|talk|change|swap)|"
+                      r"\bplease\b|\bfrom now on\b|\bthanks\b")
+_ANSWER_RULES = tuple(r for r in PREFERENCE_RULES if r.name in ("communication_style", "reply_language", "units"))
+
+
 # "my policy number is now X", "my address is currently X": a change adverb between the copula and the value
 _NOW_VALUE = re.compile(r"\b(is|are|'s)\s+(?:now|currently|actually|these days)\s+(?=[\w@+(])", re.I)
 
@@ -274,8 +279,10 @@ class RuleExtractor:
 
 
 _OWN_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.I)
-_STANDING_ASK = re.compile(r"^(?:could|can|would|will) you (?:please |kindly )?(?P<rest>(?=.*\b(?:from now on|going forward|"
-                           r"in future|in the future|from today|always)\b)[^?]+?)(?:,? please)?\s*\?$", re.I)
+# a switch asked for is a standing request too ("Can you switch to metric?"): what it switches to holds from then on
+_STANDING_ASK = re.compile(r"^(?:could|can|would|will) (?:you|we) (?:please |kindly )?(?P<rest>(?=.*\b(?:from now on|"
+                           r"going forward|in future|in the future|from today|always)\b|(?:switch|swap|go back|change "
+                           r"(?:over )?to)\b)[^?]+?)(?:,? please)?\s*\?$", re.I)
 _CHECK_LEAD = re.compile(r"^(?:(?:and|so|then|ok|okay|just to (?:check|confirm|be sure)|to confirm)\b[,\s]*)+", re.I)
 
 
@@ -305,6 +312,10 @@ def _apply(c: Clause) -> None:
     low = c.s.lower()
     run_group((SCHOOL_RULE,), c)  # "Ines changed schools, she's at X High now": a child's, said with or without "I"
     if not (_HAS_I.search(low) or low.startswith(_NO_I_STARTS)):
+        if _REQUEST.search(low):
+            # "Temperatures in Celsius please", "Can you switch to Greek?": a request of how to answer, said without
+            # "I", is read by the rules of answers alone
+            run_group(_ANSWER_RULES, c)
         run_group((EXPIRY_RULE,), c)
         if c.run.tasks:  # "Renewed the permit this morning." closes a task without saying "I"
             run_group(LOOP_RULES[1:], c)
