@@ -30,3 +30,18 @@ def extract(*turns: str, at: datetime = AT, statements: bool = True,
 def statements(*turns: str, at: datetime = AT) -> list[Candidate]:
     """The user's words that no rule read, kept as statements."""
     return [c for c in extract(*turns, at=at) if c.metadata.get("statement")]
+
+
+def live_values(*sessions: str, day: int = 5) -> dict[str, str]:
+    """Each sentence a session of its own (two months apart) through the real facade; the active memories'
+    values by key (raw turns aside)."""
+    from goodmemory import create_good_memory
+
+    mem = create_good_memory("sqlite://")
+    try:
+        for i, said in enumerate(sessions):
+            mem.remember([{"role": "user", "content": said}], user_id="u", session_id=f"s{i}",
+                         at=datetime(2025, 1 + 2 * i, day, tzinfo=UTC))
+        return {r.key: r.value for r in mem.list(user_id="u") if r.kind.value != "episode"}
+    finally:
+        mem.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from _extracting import extract, statements
+from _extracting import extract, live_values, statements
 
 from goodmemory._change_words import changes
 
@@ -119,28 +119,13 @@ def test_emergency_contact_answer_the_relation_rule_reads_too() -> None:
     assert any(c.key == "relation.emergency_contact" and c.value == "Saoirse" for c in got), got
 
 
-def _live(*sessions: str) -> dict[str, str]:
-    from datetime import UTC, datetime
-
-    from goodmemory import create_good_memory
-
-    mem = create_good_memory("sqlite://")
-    try:
-        for i, said in enumerate(sessions):
-            mem.remember([{"role": "user", "content": said}], user_id="u", session_id=f"s{i}",
-                         at=datetime(2025, 1 + 2 * i, 5, tzinfo=UTC))
-        return {r.key: r.value for r in mem.list(user_id="u") if r.kind.value != "episode"}
-    finally:
-        mem.close()
-
-
 # how the user gets to work is one attribute: a new way replaces the old one, whatever the wording
 @pytest.mark.parametrize("old, new, gone", [
     ("I walk to the office most days.", "Nowadays I take the tube to the office.", "walk"),
     ("I get the ferry to work.", "I stopped taking the ferry, I drive to work now.", "get the ferry"),
 ])
 def test_a_new_way_to_work_replaces_the_old(old: str, new: str, gone: str) -> None:
-    live = _live(old, new)
+    live = live_values(old, new)
     assert any(k.startswith("profile.commute") for k in live), live
     assert not any(v.lower().startswith(f"i {gone}") for v in live.values()), live
 
@@ -183,7 +168,7 @@ def test_a_title_without_article_has_the_title_sort() -> None:
 
 
 def test_an_appointed_title_replaces_the_old_one() -> None:
-    live = _live("I'm assistant head of year at a sixth form college.", "The trust appointed me head of year in June.")
+    live = live_values("I'm assistant head of year at a sixth form college.", "The trust appointed me head of year in June.")
     assert not any("assistant" in v.lower() for v in live.values()), live
 
 
@@ -196,7 +181,7 @@ def test_we_are_with_a_name_frames_a_provider_change() -> None:
 
 
 def test_a_household_provider_named_bare_replaces_the_old() -> None:
-    live = _live("Our energy supplier is Voltmere.", "We're with Sunhaven now, it's cheaper.")
+    live = live_values("Our energy supplier is Voltmere.", "We're with Sunhaven now, it's cheaper.")
     assert "Voltmere" not in " ".join(live.values()), live
     assert "Sunhaven" in " ".join(live.values()), live
 
@@ -244,7 +229,7 @@ def test_someone_elses_child_is_not_the_users() -> None:
 
 
 def test_a_childs_new_school_replaces_the_old() -> None:
-    live = _live("Our son Brannoc goes to Westmoor Primary.", "Brannoc changed schools, he's at Tollgate Academy now.")
+    live = live_values("Our son Brannoc goes to Westmoor Primary.", "Brannoc changed schools, he's at Tollgate Academy now.")
     assert "Westmoor" not in " ".join(live.values()) and "Tollgate Academy" in live.values(), live
 
 
@@ -259,7 +244,7 @@ def test_a_childs_new_school_keeps_no_second_statement() -> None:
 
 
 def test_a_childs_school_changes_no_event_of_the_users() -> None:
-    live = _live("The school concert is on June 12.", "The school moved the concert to June 19.",
+    live = live_values("The school concert is on June 12.", "The school moved the concert to June 19.",
                  "My daughter goes to Ashgrove Primary.")
     assert any("June 19" in v or "-06-19" in v for v in live.values()), live
 
@@ -288,7 +273,7 @@ def test_no_manager_from_a_plan_another_or_a_body(said: str) -> None:
 
 
 def test_a_new_reporting_line_replaces_the_manager() -> None:
-    live = _live("My manager is Ottilie Brandt.", "Ottilie moved on and I report to Sefton Hale now.")
+    live = live_values("My manager is Ottilie Brandt.", "Ottilie moved on and I report to Sefton Hale now.")
     assert live.get("relation.manager") == "Sefton Hale", live
 
 
@@ -451,7 +436,7 @@ def test_a_statement_with_someone_elses_words_after_the_users_clause_is_the_user
 
 
 def test_eating_meat_again_changes_the_diet() -> None:
-    live = _live("I'm pescatarian.", "I've started eating red meat again, I missed it.")
+    live = live_values("I'm pescatarian.", "I've started eating red meat again, I missed it.")
     assert "pescatarian" not in " ".join(live.values()).lower(), live
 
 
@@ -466,7 +451,7 @@ def test_starting_to_do_something_again_is_a_change() -> None:
     ("My eye test appointment is on June 3 at 10am.", "The optician moved the appointment to June 10.", "2025-06-03"),
 ])
 def test_the_one_deadline_or_appointment_moved(old: str, new: str, gone: str) -> None:
-    live = _live(old, new)
+    live = live_values(old, new)
     assert not any(gone in v for v in live.values()), live
 
 

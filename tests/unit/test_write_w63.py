@@ -5,20 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from _extracting import extract
+from _extracting import extract, live_values
 
 
-def _live(*sessions: str) -> dict[str, str]:
-    from goodmemory import create_good_memory
-
-    mem = create_good_memory("sqlite://")
-    try:
-        for i, said in enumerate(sessions):
-            mem.remember([{"role": "user", "content": said}], user_id="u", session_id=f"s{i}",
-                         at=datetime(2025, 1 + 2 * i, 7, tzinfo=UTC))
-        return {r.key: r.value for r in mem.list(user_id="u") if r.kind.value != "episode"}
-    finally:
-        mem.close()
+def live_w63(*sessions: str) -> dict[str, str]:
+    return live_values(*sessions, day=7)
 
 
 # the language replies should be in is asked for in many frames besides "reply in X"
@@ -46,7 +37,7 @@ def test_a_language_named_outside_a_request_is_no_reply_language(said: str) -> N
 
 
 def test_a_new_reply_language_replaces_the_old_one() -> None:
-    live = _live("Answer me in Swedish, please.", "Could you switch to Norwegian? Swedish is too hard.")
+    live = live_w63("Answer me in Swedish, please.", "Could you switch to Norwegian? Swedish is too hard.")
     assert live.get("preference.communication.language") == "Norwegian", live
     assert "Swedish" not in live.values()
 
@@ -76,7 +67,7 @@ def test_a_measurement_is_no_units_preference(said: str) -> None:
 
 
 def test_new_units_replace_old_ones_of_the_same_measure() -> None:
-    live = _live("Weights in stone and pounds please.", "Kilograms from now on, please.",
+    live = live_w63("Weights in stone and pounds please.", "Kilograms from now on, please.",
                  "Temperatures in Celsius, thanks.")
     assert live.get("preference.communication.units.weight") == "kilograms", live
     assert live.get("preference.communication.units.temperature") == "Celsius", live
@@ -90,12 +81,12 @@ def test_new_units_replace_old_ones_of_the_same_measure() -> None:
     ("I'm based in Truro.", "Enjoying the quiet in Bude, where I've lived since March.", "Truro"),
 ])
 def test_a_home_told_by_its_consequence_replaces_the_old_one(old: str, new: str, gone: str) -> None:
-    live = _live(old, new)
+    live = live_w63(old, new)
     assert not any(gone in v for v in live.values()), live
 
 
 def test_someone_elses_move_is_no_change_of_home() -> None:
-    live = _live("I live in Ripon.", "After my brother's move to Leeds, he lives closer to work.")
+    live = live_w63("I live in Ripon.", "After my brother's move to Leeds, he lives closer to work.")
     assert live.get("profile.home_city") == "Ripon", live
 
 
@@ -112,7 +103,7 @@ def test_a_provider_move_keeps_only_the_new_value() -> None:
 
 # a pet put to sleep is gone like one that died: a pet that came since is the one the user has
 def test_a_pet_put_to_sleep_is_gone() -> None:
-    live = _live("We have a greyhound called Sable.", "Sable was put to sleep in May. A spaniel called Figgy has joined the family since.")
+    live = live_w63("We have a greyhound called Sable.", "Sable was put to sleep in May. A spaniel called Figgy has joined the family since.")
     assert not any(v == "Sable" for v in live.values()), live
     assert any("Figgy" in v for v in live.values()), live
 
@@ -134,7 +125,7 @@ def test_a_weekday_before_a_date_is_that_date(text: str, day: tuple[int, int, in
 
 # another person's flight is theirs: it changes no flight of the user's
 def test_someone_elses_flight_does_not_move_the_users() -> None:
-    live = _live("My flight to Riga is on 9 May.", "My sister's flight got moved to 11 May, lucky her.")
+    live = live_w63("My flight to Riga is on 9 May.", "My sister's flight got moved to 11 May, lucky her.")
     assert "2025-05-09" in live.values(), live
 
 
@@ -164,7 +155,7 @@ def test_tone_and_format_frames(said: str, key: str, value: str) -> None:
 
 
 def test_a_new_tone_replaces_the_old_one() -> None:
-    live = _live("Please be formal with me.", "Casual is fine from now on.")
+    live = live_w63("Please be formal with me.", "Casual is fine from now on.")
     assert live.get("preference.communication.tone") == "casual tone", live
 
 
@@ -179,12 +170,12 @@ def test_a_unit_in_what_the_user_does_is_no_request(said: str) -> None:
 
 # "X is over for me" and "X went to live with Y" say a value went away: the old value leaves the memory
 def test_a_diet_that_is_over_leaves_the_value() -> None:
-    live = _live("I eat paleo.", "Paleo is over for me, I'm doing intermittent fasting instead.")
+    live = live_w63("I eat paleo.", "Paleo is over for me, I'm doing intermittent fasting instead.")
     assert not any("paleo" in v.lower() for v in live.values()), live
 
 
 def test_a_pet_that_went_to_live_elsewhere_is_gone() -> None:
-    live = _live("We have a rabbit called Thistle.", "Thistle went to live with my cousin; we've got a ferret called Bodhi now.")
+    live = live_w63("We have a rabbit called Thistle.", "Thistle went to live with my cousin; we've got a ferret called Bodhi now.")
     assert any("Bodhi" in v for v in live.values()), live
     assert not any("Thistle" in v for v in live.values()), live
 
@@ -206,5 +197,5 @@ def test_more_depth_asks_for_detail() -> None:
 
 # a format said as what reads better for the user is asked for as much as one said with "please"
 def test_a_format_that_reads_better_for_me() -> None:
-    live = _live("Please use bullet points.", "Skip the bullets, proper paragraphs work better for me.")
+    live = live_w63("Please use bullet points.", "Skip the bullets, proper paragraphs work better for me.")
     assert live.get("preference.communication.format") == "prose paragraphs", live
