@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
+from goodmemory._replaced import drop_replaced
 from goodmemory.extraction.base import ExtractionContext
 from goodmemory.extraction.rules import RuleExtractor
+from goodmemory.merge import Earlier, attribute_slot
 from goodmemory.models import Candidate, Message
+from goodmemory.taxonomy import family_by_name
 
 AT = datetime(2025, 3, 12, 10, tzinfo=UTC)
 
@@ -45,3 +48,21 @@ def live_values(*sessions: str, day: int = 5) -> dict[str, str]:
         return {r.key: r.value for r in mem.list(user_id="u") if r.kind.value != "episode"}
     finally:
         mem.close()
+
+
+def held(key: str, value: str, sim: float = 0.5, *, family_key: str | None = None, day: int = 1) -> Earlier:
+    """An active memory the write path gathered as earlier (its family the key without its last part)."""
+    return Earlier(key=key, value=value, similarity=sim, at=datetime(2025, 1, day, tzinfo=UTC),
+                   family_key=key.rsplit(".", 1)[0] if family_key is None else family_key)
+
+
+def dropped(said: str, old_key: str, old_value: str) -> str:
+    """What ``said`` keeps as its value once the earlier value it replaces is dropped from it."""
+    return drop_replaced(said, held(old_key, old_value, 0.6))
+
+
+def slot(said: str, family: str, own_key: str, *earlier: Earlier, statement: bool = True,
+         has_value: bool = True) -> str | None:
+    """The slot ``said`` (of ``family``) goes to, given the family's earlier memories."""
+    return attribute_slot(said, family_by_name(family), own_key, list(earlier), statement=statement,
+                          has_value=has_value)[0]

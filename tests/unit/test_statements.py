@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from _extracting import held
 
 from goodmemory.extraction._statements import STATEMENT_KEY, mask_values, statement_candidate
 from goodmemory.merge import Earlier, attribute_slot, new_family_key
@@ -65,8 +66,7 @@ def test_an_answer_is_compared_with_its_question() -> None:
 
 
 def _e(key: str, value: str, sim: float = 0.5, day: int = 1) -> Earlier:
-    return Earlier(key=key, value=value, similarity=sim, at=datetime(2025, 1, day, tzinfo=UTC),
-                   family_key=key.split(".")[0])
+    return held(key, value, sim, family_key=key.split(".")[0], day=day)
 
 
 def test_single_valued_family_takes_the_current_slot_whatever_its_key() -> None:

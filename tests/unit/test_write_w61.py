@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from _extracting import extract, live_values, statements
+from _extracting import dropped, extract, held, live_values, slot, statements
 
 from goodmemory._change_words import changes
 
@@ -136,14 +136,8 @@ def test_a_new_way_to_work_replaces_the_old(old: str, new: str, gone: str) -> No
     ("Got rid of the Fiesta and picked up a used Octavia.", "Fiesta", "Octavia"),
 ])
 def test_sold_and_bought_drops_the_sold_value(said: str, old: str, new: str) -> None:
-    from datetime import UTC, datetime
 
-    from goodmemory._replaced import drop_replaced
-    from goodmemory.merge import Earlier
-
-    e = Earlier(key="vehicle.x", value=f"I drive a {old}", at=datetime(2025, 1, 1, tzinfo=UTC), family_key="vehicle",
-                similarity=0.6)
-    v = drop_replaced(said, e)
+    v = dropped(said, "vehicle.x", f"I drive a {old}")
     assert new in v and old not in v, v
 
 
@@ -284,17 +278,9 @@ def test_a_name_said_to_be_my_manager() -> None:
 
 def test_a_rules_change_of_a_slot_held_goes_to_that_slot() -> None:
     # "X is my boss now" keyed relation.manager, with the manager held: that slot, not the most alike relation
-    from datetime import UTC, datetime
-
-    from goodmemory.merge import Earlier, attribute_slot
-    from goodmemory.taxonomy import family_by_name
-
-    at = datetime(2025, 1, 1, tzinfo=UTC)
-    earlier = [Earlier(key="relation.husband", value="divorced", similarity=0.36, at=at, family_key="relation"),
-               Earlier(key="relation.manager", value="Tamsin Hale", similarity=0.2, at=at, family_key="relation")]
-    key, _ = attribute_slot("Tamsin left the firm and Rufus Penn is my boss now.", family_by_name("relation"),
-                            "relation.manager", earlier, statement=False, has_value=True)
-    assert key == "relation.manager"
+    assert slot("Tamsin left the firm and Rufus Penn is my boss now.", "relation", "relation.manager",
+                held("relation.husband", "divorced", 0.36), held("relation.manager", "Tamsin Hale", 0.2),
+                statement=False) == "relation.manager"
 
 
 @pytest.mark.parametrize("done", ["Sorted the parking permit this morning.", "Dealt with the parking permit today."])
@@ -355,13 +341,8 @@ def test_taken_off_a_medicine_is_a_change(said: str) -> None:
     ("I drive a Nissan Micra.", "The Micra got stolen last month, so I'm on a Yamaha scooter now.", "Micra", "Yamaha"),
 ])
 def test_the_replacing_value_drops_what_went_away(old: str, said: str, gone: str, new: str) -> None:
-    from datetime import UTC, datetime
 
-    from goodmemory._replaced import drop_replaced
-    from goodmemory.merge import Earlier
-
-    e = Earlier(key="x.y", value=old.rstrip("."), at=datetime(2025, 1, 1, tzinfo=UTC), family_key="x", similarity=0.6)
-    v = drop_replaced(said.rstrip("."), e)
+    v = dropped(said.rstrip("."), "x.y", old.rstrip("."))
     assert new in v and gone not in v, v
 
 
@@ -404,14 +385,9 @@ def test_an_animal_that_is_not_the_households_is_not() -> None:
 
 
 def test_a_clause_with_a_noun_subject_is_kept_alone() -> None:
-    from datetime import UTC, datetime
 
-    from goodmemory._replaced import drop_replaced
-    from goodmemory.merge import Earlier
-
-    e = Earlier(key="fact.pet.x", value="The dogs are registered at Larchmont Vets", at=datetime(2025, 1, 1, tzinfo=UTC),
-                family_key="fact.pet", similarity=0.6)
-    v = drop_replaced("Larchmont closed down, so the dogs go to Fernlea Animal Clinic now", e)
+    v = dropped("Larchmont closed down, so the dogs go to Fernlea Animal Clinic now", "fact.pet.x",
+                "The dogs are registered at Larchmont Vets")
     assert "Larchmont" not in v and "Fernlea" in v, v
 
 
@@ -456,17 +432,8 @@ def test_the_one_deadline_or_appointment_moved(old: str, new: str, gone: str) ->
 
 
 def test_a_definite_change_with_two_held_is_not_guessed() -> None:
-    from datetime import UTC, datetime
-
-    from goodmemory.merge import Earlier, attribute_slot
-    from goodmemory.taxonomy import family_by_name
-
-    at = datetime(2025, 1, 1, tzinfo=UTC)
-    earlier = [Earlier(key="deadline.thesis", value="2025-05-30", similarity=0.1, at=at, family_key="deadline"),
-               Earlier(key="deadline.tax", value="2025-01-31", similarity=0.1, at=at, family_key="deadline")]
-    key, _ = attribute_slot("They brought the deadline forward to May 16", family_by_name("deadline"),
-                            "deadline.may", earlier, statement=True, has_value=True)
-    assert key == "deadline.may"
+    assert slot("They brought the deadline forward to May 16", "deadline", "deadline.may",
+                held("deadline.thesis", "2025-05-30", 0.1), held("deadline.tax", "2025-01-31", 0.1)) == "deadline.may"
 
 
 # "another" in a clause of someone else's ("the surgery merged with another practice and I've been moved to X")
@@ -481,14 +448,9 @@ def test_another_in_another_clause_is_no_addition() -> None:
 
 
 def test_let_lapse_and_pay_for_drops_the_lapsed_value() -> None:
-    from datetime import UTC, datetime
 
-    from goodmemory._replaced import drop_replaced
-    from goodmemory.merge import Earlier
-
-    e = Earlier(key="fact.subscription.x", value="We pay for Crunchyroll", at=datetime(2025, 1, 1, tzinfo=UTC),
-                family_key="fact.subscription", similarity=0.6)
-    v = drop_replaced("We let the Crunchyroll subscription lapse and pay for Mubi instead", e)
+    v = dropped("We let the Crunchyroll subscription lapse and pay for Mubi instead", "fact.subscription.x",
+                "We pay for Crunchyroll")
     assert "Crunchyroll" not in v and "Mubi" in v, v
 
 

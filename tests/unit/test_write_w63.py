@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
-from _extracting import extract, live_values
+from _extracting import dropped, extract, live_values
 
 
 def live_w63(*sessions: str) -> dict[str, str]:
@@ -92,12 +90,8 @@ def test_someone_elses_move_is_no_change_of_home() -> None:
 
 # a booking the provider changed: "they moved us to X" is the clause that holds now, the old name goes from the value
 def test_a_provider_move_keeps_only_the_new_value() -> None:
-    from goodmemory._replaced import drop_replaced
-    from goodmemory.merge import Earlier
-
-    old = Earlier(key="travel.x", value="We have a room at the Seaspray Inn in Tenby", similarity=0.5,
-                  at=datetime(2025, 1, 1, tzinfo=UTC), family_key="travel")
-    got = drop_replaced("The Seaspray Inn flooded, so they moved us to the Gull Rock Lodge", old)
+    got = dropped("The Seaspray Inn flooded, so they moved us to the Gull Rock Lodge", "travel.x",
+                  "We have a room at the Seaspray Inn in Tenby")
     assert "Seaspray" not in got and "Gull Rock" in got, got
 
 
