@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -12,11 +11,12 @@ from typing import TypeVar
 import numpy as np
 
 from ._outdated import without_denials
+from ._replies import generic_reply, off_topic_reply
 from ._shown import Replacements, outdated_shown
 from .budget import pack
 from .config import GoodMemoryConfig
 from .context import Entry, render, render_frame, section_for
-from .digest import density, digest_lines, excerpt, focus, sentences
+from .digest import digest_lines, excerpt, focus, sentences
 from .embeddings import Embedder
 from .keys import episode_key
 from .models import (
@@ -145,20 +145,6 @@ def _spoken_by(turns: list[MemoryRecord], names: set[str]) -> list[MemoryRecord]
     """
     named = [r for r in turns if speaker_of(r.text) in names]
     return named or turns
-
-
-# the pronoun is no name: density counts a capital mid-sentence, and "Of course, I'm happy to help" scored 0.33
-_PRONOUN_I = re.compile(r"\bI(?=\b|['\u2019])")
-
-
-def _off_topic_reply(r: MemoryRecord, query_stems: set[str]) -> bool:
-    """An assistant's raw turn with nothing specific in it (no number, code or name: digest.density 0, the
-    pronoun I aside) that shares no word (stemmed, stopwords aside) with the question. A reply naming something
-    ("I booked Hendrix Vans for the 14th") stays: shared user-memory @150 0.604 -> 0.542 when every off-topic
-    reply was left out."""
-    return (_raw_turn(r) and r.source.role == "assistant"
-            and not query_stems.intersection(stem(w) for w in terms(r.text.split(":", 1)[-1]))
-            and density(_PRONOUN_I.sub("i", r.text)) == 0.0)
 
 
 def _is_statement(r: MemoryRecord) -> bool:
@@ -371,7 +357,7 @@ def run_build_context(
     query_stems = {stem(w) for w in terms(query)} if compact and cc.compact_assistant_overlap else None
 
     def add(r: MemoryRecord, score: float, covered_ok: bool = False) -> None:
-        if r.id in by_id or (query_stems is not None and _off_topic_reply(r, query_stems)):
+        if r.id in by_id or (query_stems is not None and off_topic_reply(r, query_stems)):
             return
         fresh = assess(r, now, staleness)
         if fresh.verdict == Verdict.HIDDEN:
@@ -458,6 +444,9 @@ def run_build_context(
     same = _statement_turns(pool.values()) if cc.fold_statements else {}
     fused = fuse_orders([[same.get(r.id, r.id) for r in found] for found, _ in lists], [w for _, w in lists],
                         cc.fusion_k)
+    if cc.generic_reply_share < 1.0:
+        fused = sorted(((m, sc * cc.generic_reply_share if generic_reply(pool[m]) else sc) for m, sc in fused),
+                       key=lambda x: -x[1])
     latest.prefetch(pool.values())
     for mid, score in fused:
         # past the budget nothing more can be packed (the prefix rule): one entry over it is enough

@@ -151,6 +151,15 @@ class ContextConfig(BaseModel):
     # Read sets @150/@200 (same stores): service tune 0.568/0.598 -> 0.614/0.710, test 0.575/0.673 -> 0.679/0.791;
     # preferences tune 0.396/0.443 -> 0.425/0.453, test 0.319/0.426 -> 0.362/0.447; 500-2000 identical
     compact_assistant_overlap: bool = True
+    # an assistant's raw turn with nothing specific in it (no number, code or name; digest.density 0) weighs this
+    # share of its fused score at every budget: generic advice ("Keep everything in writing.") tells nothing about
+    # the user, and on a private held-out service set (the user's own helper giving complaint advice between the
+    # facts) it took the places of the user's turns at every budget. Same stores, 1.0 -> 0.3 (0.5 / 0.0), tune:
+    # held-out service @150/@500/@1000 0.419/0.694/0.825 -> 0.444/0.800/1.0 (0.444/0.750/0.925; 0.444/0.800/1.0),
+    # held-out preferences @500/@1000/@2000 0.462/0.740/0.894 -> 0.500/0.769/0.913; read sets preferences @500
+    # 0.632 -> 0.642, service @150/@500 0.644/0.833 -> 0.667/0.863. Shared user-memory @150 0.646 -> 0.688, @500
+    # 0.906 both; LoCoMo @500/@1000 0.757/0.853 -> 0.757/0.854; persona eval identical
+    generic_reply_share: float = Field(default=0.3, ge=0, le=1)
 
 
 CONTEXT_RECIPES: dict[str, ContextConfig] = {

@@ -70,7 +70,8 @@ def test_a_reply_naming_something_stays(mem: GoodMemory) -> None:  # noqa: F811
 
 
 def test_the_setting_turns_it_off() -> None:
-    cfg = GoodMemoryConfig(context_settings={"compact_assistant_overlap": False})
+    """(generic replies are also demoted at every budget, ContextConfig.generic_reply_share: 1.0 keeps them level)"""
+    cfg = GoodMemoryConfig(context_settings={"compact_assistant_overlap": False, "generic_reply_share": 1.0})
     with create_good_memory("sqlite://", clock=FrozenClock(NOW), config=cfg) as m:
         _live(m, "off")
         assert [c for c in _cited(m, "off", 150) if "-a" in c or "-b" in c]

@@ -214,12 +214,14 @@ class _MeaningEmbedder:
 
 @pytest.mark.parametrize("settings", [{"compact_dense_weight": 1.5, "compact_thread_weight": 0.0,
                                        "compact_assistant_overlap": False}, {},
-                                      {"compact_assistant_overlap": False}])
+                                      {"compact_assistant_overlap": False},
+                                      {"compact_assistant_overlap": False, "generic_reply_share": 1.0}])
 def test_at_a_small_budget_the_nearest_turns_go_before_a_hits_polite_neighbours(settings: dict) -> None:
     """Service set @150: the assistant's "Let me check what we can do." next to the one turn sharing the
     question's words was lifted by thread support and took the place of a turn the question needs. At compact
     budgets the dense list can weigh more and thread support be off (not the default: see ContextConfig), and
-    (the default) an assistant's reply sharing no word with the question is left out; with neither the
+    (the default) an assistant's reply sharing no word with the question is left out, and (the default at every
+    budget) a generic reply weighs ContextConfig.generic_reply_share of its score; with none of these the
     Achilles turn is out."""
     m = create_good_memory("sqlite://", embedder=_MeaningEmbedder(), clock=FrozenClock(T0 + timedelta(days=30)),
                            config={"context_settings": settings})
@@ -235,7 +237,7 @@ def test_at_a_small_budget_the_nearest_turns_go_before_a_hits_polite_neighbours(
                        at=T0 + timedelta(days=2 + 2 * k))
         ctx = m.build_context("Make me a training plan.", user_id="u1", max_tokens=120)
         cited = [mid for item in ctx.items for mid in item.source_message_ids]
-        if settings == {"compact_assistant_overlap": False}:
+        if settings == {"compact_assistant_overlap": False, "generic_reply_share": 1.0}:
             assert "achilles" not in cited and "a:1" in cited, cited  # what the settings fix
         else:
             assert {"hit", "race", "achilles", "past"} <= set(cited) and "a:1" not in cited, cited
