@@ -342,6 +342,7 @@ def replaced_values(old: str, new: str) -> set[str]:
 
 
 _MONTH_NAMES = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"])
+_SEASONS = frozenset(["easter", "christmas", "xmas", "halloween", "thanksgiving", "spring", "summer", "autumn", "winter"])
 _DAY_NAMES = frozenset(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays"])
 
 
@@ -353,6 +354,8 @@ def _sort(value: str) -> str | None:
         return "month"
     if value in _DAY_NAMES:
         return "day"
+    if value in _SEASONS:  # "at Easter", "over Christmas": when, like a month
+        return "month"
     if any(ch.isdigit() for ch in value):
         return "number"
     return "name" if len(value) >= 3 else None
@@ -457,7 +460,7 @@ def _only_subject(said: str, names: set[str]) -> bool:
 _COMES = re.compile(r"(?:joined|switched|started|signed up|went over|took up|enrolled|bought|picked up|adopted|leased|"
                     r"settled|went for|opted for|chose|"
                     r"put me on|pay for|paying for)\b", re.I)
-_CLAUSES = re.compile(rf"(?<!\b(?:Dr|Mr|Ms|St))(?<!\bMrs)[.!?]\s+(?=[A-Z\d])|(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:(?:i|i'm|i've|we|we're|my|our|now|he|she|they|he's|she's|they're|it's)\b|"
+_CLAUSES = re.compile(rf"(?<!\b(?:Dr|Mr|Ms|St))(?<!\bMrs)[.!?]\s+(?=[A-Z\d])|(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:(?:i|i'm|i've|we|we're|my|our|now|he|she|they|he's|she's|they're|it's)\b|(?:the|his|her|their) \w+ (?:has|have|is|are|got|gets)\b|"
                       rf"{_COMES.pattern}))", re.I)
 
 
