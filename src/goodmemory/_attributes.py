@@ -106,6 +106,12 @@ def _ends(said: str, old: Earlier, fam: KeyFamily) -> bool:
         and not _STATE.search(said)
 
 
+def _names_past_subject(said: str, old: Earlier, fam: KeyFamily) -> bool:
+    """Whether ``said`` names ``old``'s value other than by the first word of its clauses (its subject)."""
+    leads = {(re.findall(r"[\w']+", p)[:1] or [""])[0].lower().removesuffix("'s") for p in re.split(r"[,;.]|\band\b", said)}
+    return bool(names_in(old, fam, said) - leads)
+
+
 _DENIES = re.compile(r"\b(?:not|instead of|rather than|no longer)\s+([^,;.]+)", re.I)
 
 
@@ -233,7 +239,7 @@ class AttributeIndex:
         # an onset alone ("since the spring I volunteer at X") says since when, not that a value was replaced
         if vec is None or not ((changes(c.value) and not only_onset(c.value)) or c.is_correction) or adds(c.value):
             return None
-        best, best_sim = None, self.same_attribute_similarity
+        best, best_sim, best_named = None, self.same_attribute_similarity, False
         # a change of a school is no change of a home however alike the two sentences read: sorts both name must meet
         wanted = change_frame(c.value)
         for r in self.records:
@@ -248,8 +254,12 @@ class AttributeIndex:
                     or normalize_value(r.value) == normalize_value(c.value):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
-            if sim >= best_sim:
-                best, best_sim = r, sim
+            # of memories read from one sentence (alike alone), the one whose value it names past its subject
+            # ("Ruby left Hillcrest ..." changes her school, not the slot that holds her name)
+            named = _names_past_subject(c.value, Earlier(key=r.key, value=r.value, similarity=sim, at=r.event_time,
+                                                         family_key=fam.key), fam)
+            if sim >= best_sim and (best is None or sim + 0.02 * named > best_sim + 0.02 * best_named):
+                best, best_sim, best_named = r, sim, named
         return (best, best_sim) if best is not None else None
 
     def _sorts(self, r: MemoryRecord, fam: KeyFamily) -> frozenset[str]:

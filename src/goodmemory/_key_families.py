@@ -66,7 +66,7 @@ KEY_FAMILIES: tuple[KeyFamily, ...] = (
        ("call me X", "I go by X", "everyone calls me X"), 0.02, "nickname call"),
     _f("age", K.PROFILE, "profile.age", "single", "the user's age in years",
        ("I am X years old", "I just turned X"), 0.4, "age old"),
-    _f("birth_date", K.PROFILE, "profile.birth_date profile.birthday profile.birth", "single",
+    _f("birth_date", K.PROFILE, "profile.birth_date profile.birthday profile.birth_year profile.birth", "single",
        "the user's date of birth or birthday", ("I was born on X", "my birthday is X", "date of birth X"), 0.0,
        "birthday born birth"),
     _f("home_city", K.PROFILE, "profile.home_city profile.location", "single", "the city or town the user lives in",

@@ -31,6 +31,9 @@ _SUBJECT = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|my|our|it's|is|are)\b|"
                       r"\b(?:the|his|her|their) \w+ (?:go|goes|see|sees|use|uses|attend|attends|has|have)\b", re.I)
 _SWAP = re.compile(r"\b(traded|swapped|exchanged|replaced)\s+(?:in\s+)?(?:the |my |our |a |an )?[^,.;]+?\s+(?:in\s+)?"
                    r"(for|with)\b", re.I)
+# "A was replaced with B", "A got swapped for B": the old value is the passive's subject
+_PASSIVE_SWAP = re.compile(r"^(?:the |my |our )?([\w'\- ]+?)\s+((?:was|were|has been|have been|got|is being)\s+"
+                           r"(?:replaced|swapped|switched|changed|exchanged)\s+(?:with|for|by|to))\b", re.I)
 # "left A for B", "dropped A for B": the old value is what was left, the new one what it was left for
 _LEFT_FOR = re.compile(r"\b(left|dropped|ditched|quit|abandoned)\s+(?:the |my |our )?([^,.;]+?)\s+for\b", re.I)
 
@@ -47,6 +50,7 @@ def drop_replaced(value: str, old: Earlier) -> str:
     names = old.names()
     v = _FROM_TO.sub("to", value) if names & _words(" ".join(_FROM_TO.findall(value))) else value
     v = _SWAP.sub(lambda m: f"{m.group(1)} it {m.group(2)}", v)
+    v = _PASSIVE_SWAP.sub(lambda m: f"it {m.group(2)}" if _words(m.group(1)) & names else m.group(0), v)
     v = _LEFT_FOR.sub(lambda m: f"{m.group(1)} it for" if _words(m.group(2)) & names else m.group(0), v)
     parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
     # a clause that says what went away goes, unless it names something new ("swimming moved to Monday")
@@ -54,12 +58,18 @@ def drop_replaced(value: str, old: Earlier) -> str:
     kept = [p for p in parts if not _AWAY.search(p) or (_new_values(p, names) if _ENDED.search(p) else _values_in(p) - names)
             or (_new_words(p, names) and not _words(p) & names)]
     brought = {_sort(v) for p in kept for v in _new_values(p, names)}
+    # a clause that changes or brings something names its new value in lower case too ("I've moved to fexofenadine")
+    brought |= {_sort(w) for p in kept if (_CHANGE.search(p) or _COMES.search(p)) and not _words(p) & names
+                for w in _new_words(p, names)}
     # a clause that only mentions the old value ("Parkway doubled the premium", "the Civic went to my nephew") goes
     # when a clause bringing a new value of that sort is left (a name for a name): a clause naming the item whose
     # number changed ("Sakura cut the scope, it's 15,000 words now") says which item it is
     kept = [p for p in kept if _new_values(p, names)
             or not {_sort(w) for w in {w.removesuffix("'s") for w in _words(p)} & names} & brought]
-    if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) or _COMES.match(p) for p in kept):
+    # what is left holds now when it has a subject, starts with a verb by which a value comes, or names a new
+    # value ("The Pestana by the river, I cancelled the Ibis" answers which hotel)
+    if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) or _COMES.match(p) or _new_values(p, names)
+                                               for p in kept):
         v = ", ".join(kept)
     m = _CONTRAST.search(v)
     if m and _words(m.group(0)) & names and m.start() > 0:

@@ -25,6 +25,7 @@ Rules, in order:
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -341,6 +342,7 @@ def replaced_values(old: str, new: str) -> set[str]:
 
 
 _MONTH_NAMES = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"])
+_SEASONS = frozenset(["easter", "christmas", "xmas", "halloween", "thanksgiving", "spring", "summer", "autumn", "winter"])
 _DAY_NAMES = frozenset(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays"])
 
 
@@ -352,6 +354,8 @@ def _sort(value: str) -> str | None:
         return "month"
     if value in _DAY_NAMES:
         return "day"
+    if value in _SEASONS:  # "at Easter", "over Christmas": when, like a month
+        return "month"
     if any(ch.isdigit() for ch in value):
         return "number"
     return "name" if len(value) >= 3 else None
@@ -407,9 +411,12 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
             return slot_of(latest.key), "same single-valued attribute"
         return (family.key if statement else own_key), "first value of the attribute"
     if adds(said):
+        if any(slot_of(e.key) == own_key for e in earlier):  # "also the flight back from Berlin": a slot of its own
+            own_key = f"{own_key}.{hashlib.sha256(said.encode()).hexdigest()[:6]}"
         return own_key, "an addition to a multi-valued attribute"
     # a slot whose value is a name ("Eleni"), not a sentence about someone ("Mia is in Year 3")
-    about = next((e for e in earlier if len(e.value.split()) <= 3 and _only_subject(said, names_in(e, family, said))),
+    about = next((e for e in earlier if len(e.value.split()) <= 3 and e.value[:1].isupper()
+                  and _only_subject(said, names_in(e, family, said))),
                  None)
     if about is not None:
         # "Eleni wants a new sofa": the person the slot holds is the one acting, not a new value of the slot
@@ -438,11 +445,6 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
     return own_key, "its own value of a multi-valued attribute"
 
 
-# what says a person or thing of a slot went away when it is the subject ("Noor left", "Rex died", "we split up")
-_GOES = re.compile(r"\b(?:quit|left|stopped|broke up|passed away|put to sleep|put down|went to live (?:with|in)|retired|split up|separated|divorced|died|escaped|"
-                   r"ran away|moved (?:out|on|away|to (?:another|a different|a new))|no longer|is gone)\b", re.I)
-
-
 def _only_subject(said: str, names: set[str]) -> bool:
     """Whether ``said`` names ``names`` only as the subject of its clauses ("Tomasz is thinking about a new car",
     "Tomasz's job ...") and no such clause says they went away."""
@@ -450,20 +452,23 @@ def _only_subject(said: str, names: set[str]) -> bool:
         return False
     mentions = [p for p in re.split(r"[,;.!?]\s*|\s+(?:but|so)\s+", said) if _words(p) & names]
     lead = lambda p: (_NAME_WORD.findall(p)[:1] or [""])[0].lower().removesuffix("'s")  # noqa: E731
-    return bool(mentions) and all(lead(p) in names and not _GOES.search(p) for p in mentions)
+    # whatever says a value went away or ended ("Noor left", "Rex was rehomed", "Peanut isn't with us any more")
+    return bool(mentions) and all(lead(p) in names and not _AWAY.search(p) and not _ENDED.search(p) for p in mentions)
 
 
 # "I dropped A and joined B": a verb by which a value comes starts a clause of its own, "I" or not
 _COMES = re.compile(r"(?:joined|switched|started|signed up|went over|took up|enrolled|bought|picked up|adopted|leased|"
+                    r"settled|went for|opted for|chose|"
                     r"put me on|pay for|paying for)\b", re.I)
-_CLAUSES = re.compile(rf"(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:(?:i|i'm|i've|we|we're|my|our|now)\b|"
+_CLAUSES = re.compile(rf"(?<!\b(?:Dr|Mr|Ms|St))(?<!\bMrs)[.!?]\s+(?=[A-Z\d])|(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:(?:i|i'm|i've|we|we're|my|our|now|he|she|they|he's|she's|they're|it's)\b|(?:the|his|her|their) \w+ (?:has|have|is|are|got|gets)\b|"
                       rf"{_COMES.pattern}))", re.I)
 
 
 
 # the verbs by which a value goes away: _AWAY (it left, something may take its place) and _ENDED (it is over)
 # share them and differ only in their own words
-_GONE_VERBS = (r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got rid of|gave away|passed away|retired|"
+_GONE_VERBS = (r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got rid of|gave away|passed away|retired|lost|died|"
+               r"gave (?:[\w']+ ){1,3}to|"
                r"(?:was|been|got|had (?:her|him|it)) put (?:to sleep|down)|went to live (?:with|in)|(?:is|are|'s) over|"
                r"re-?homed|took me off|taken me off|came off|come off|written off|escaped|ran away|went missing|"
                r"(?:got|was|been) (?:stolen|nicked)|lapsed?")
@@ -473,7 +478,7 @@ _AWAY = re.compile(rf"\b(?:{_GONE_VERBS}|dropped|finished|moved|traded)\b", re.I
 
 # what says a value ended with nothing in its place ("we split up", "I sold the van", "cancelled my gym")
 _ENDED = re.compile(rf"\b(?:{_GONE_VERBS}|split up|separated|divorced|died|moved out|turned off|unsubscribed|"
-                    r"no longer|(?:not|n't)\b[^,.;]*\b(?:anymore|any more))\b", re.I)
+                    r"no longer|not\b[^,.;]*\b(?:anymore|any more))\b|n't\b[^,.;]*\b(?:anymore|any more)\b", re.I)
 _WHEN_SORTS = frozenset(["time", "month", "day"])
 
 

@@ -34,9 +34,12 @@ FLOORS = {
     # with changes_w63's 55 lives in the eleven types the test half still failed (before any change): 191/221,
     # 32/32, 188/194; with w63's fixes (reply language and units frames, a home told by its consequence, provider
     # moves, weekday + date, another person's flight, journeys to a named place, tone words): 205/221, 32/32,
-    # 190/194 (test 30/39, 12/12, 60/63); with a refused format after "skip/drop" and "for me": 206/221
-    "tune": (93.0, 100.0, 97.5, 0),
-    "test": (76.0, 100.0, 95.0, 0),
+    # 190/194 (test 30/39, 12/12, 60/63); with a refused format after "skip/drop" and "for me": 206/221;
+    # with changes_w64's 84 lives (before any change): 243/276, 36/37, 204/214; with w64's fixes (the value a
+    # replacement keeps, a gone pet as subject, colliding additions, a named relative's sentence, refusals and
+    # tone frames, ages/birthdays in passing): 258/276, 37/37, 210/214 (test 31/39, 12/12, 61/63)
+    "tune": (93.0, 100.0, 98.0, 0),
+    "test": (79.0, 100.0, 96.5, 0),
 }
 
 
@@ -47,7 +50,7 @@ def results() -> list[dict[str, Any]]:
 
 # files of lives written later for the tune half only (ids chosen so that they hash there)
 TUNE_ONLY = frozenset(["precision_w52", "sorts_w41", "rare_w51", "extract_w58", "changes_w57", "changes_w61",
-                       "changes_w63"])
+                       "changes_w63", "changes_w64"])
 
 
 def test_split_is_fixed_and_balanced() -> None:

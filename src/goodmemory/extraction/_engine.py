@@ -82,6 +82,7 @@ class Run:
     clause: str = ""  # the clause the rules are reading
     sentence: str = ""  # the sentence it is part of
     known: frozenset[str] = frozenset()  # naming words of the user's current memories
+    people: frozenset[str] = frozenset()  # the names of the people the user told of (their relations' values)
 
     def vehicle_slug(self, name: str) -> str:
         """One slug per vehicle of the conversation: "Civic" and "Honda Civic" are the same car."""

@@ -216,6 +216,9 @@ def _birth(c: Clause, m: Match | None) -> None:
     elif when:
         v = when.day.strftime("%B %d").replace(" 0", " ")
         c.emit("profile.birthday", v, f"User's birthday is {v}.", importance=0.55, keywords="birthday born")
+    elif y := re.match(r"in (?:'(\d\d)|((?:19|20)\d\d))\b", m.group("rest")):  # "I was born in '88": a year
+        year = int(y[2] or 0) or int(y[1]) + (1900 if int(y[1]) > c.src.ts.year % 100 else 2000)
+        c.emit("profile.birth_year", str(year), f"User was born in {year}.", keywords="birthday born year age")
 
 
 def expiry(c: Clause, what: str, who: str, day: date, said: str) -> None:

@@ -103,7 +103,7 @@ R_NAME = re.compile(r"\b(?:my (?:full |legal |first )?name is|my name'?s|the nam
 R_IM_NAME = re.compile(r"^(?:i'?m|i am|this is)\s+(?P<v>" + NAME + r")(?=$|[\s,.!]|\s+(?:and|from|here))", I)
 R_CALL_ME = re.compile(r"\b(?:please |you can |just |everyone |people |friends )?call me\s+(?P<v>" + NAME + r")", I)
 R_AGE = re.compile(
-    r"\b(?:i'?m|i am|i just turned|i turned|i'll be|my age is)\s+(?P<v>\d{1,3})(?:\s*(?:years? old|yrs? old|y/?o)|(?=\s*[.!,]?$)|(?=\s+(?:now|this year))|(?=\s*,|\s+and\b))",
+    r"\b(?:i'?m|i am|i just turned|i turned|i'll be|i'?m turning|my age is)\s+(?P<v>\d{1,3})(?:\s*(?:years? old|yrs? old|y/?o)|(?=\s*[.!,]?$)|(?=\s+(?:now|this year|next (?:week|month|year)|in (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))|(?=\s*,|\s+and\b))",
     I,
 )
 R_OCCUPATION = re.compile(
@@ -283,19 +283,19 @@ COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("length", "detailed explanations", re.compile(r"(?<!need for )(?<!want )(?<!need )\b(?:explain (?:things |it )?in detail|(?:detailed|longer|fuller) (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|go into (?:more )?(?:depth|detail)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
     ("format", "bullet points", re.compile(r"\b(?:bullet(?:ed)? (?:points|lists)|bullets)\b", I)),
     ("format", "tables", re.compile(r"\b(?:use tables|in a table|as tables)\b", I)),
-    ("format", "prose paragraphs", re.compile(r"\b(?:(?:as|in) (?:prose|(?:prose |full )?paragraphs|full sentences)|"
-                                              r"(?:prose|plain|proper|normal|full) paragraphs)\b", I)),
+    ("format", "prose paragraphs", re.compile(r"\b(?:(?:as|in) (?:(?:prose |full )?paragraphs|full sentences)|(?:prose|plain|proper|normal|full) paragraphs|(?<!no )prose)\b", I)),
     ("jargon", "plain language without jargon", re.compile(r"\b(?:no jargon|avoid jargon|without jargon|plain (?:english|language)|in simple terms|layman'?s terms)\b", I)),
-    ("tone", "formal tone", re.compile(r"\b(?:(?:be|keep it|keep (?:your|the) tone|tone) (?:more |very )?(?:formal|professional)|"
+    ("tone", "formal tone", re.compile(r"\b(?:(?:be|keep it|keep (?:your |the )?(?:tone|answers|replies|emails)|tone|strictly) (?:more |very )?(?:formal|professional)|"
                                        r"(?:formal|professional) (?:tone|with me|is (?:fine|better|best)|please))\b", I)),
-    ("tone", "casual tone", re.compile(r"\b(?:(?:be|keep it|keep (?:your|the) tone|tone) (?:more |very )?(?:casual|relaxed|"
-                                       r"informal|laid-back|chatty)|(?:casual|relaxed|informal|laid-back) (?:tone|with me|is (?:fine|better|best)|please))\b", I)),
+    ("tone", "casual tone", re.compile(r"\b(?:(?:be|keep it|keep (?:your |the )?(?:tone|answers|replies|emails)|tone) (?:more |very )?(?:casual|relaxed|"
+                                       r"informal|laid-back|chatty)|(?:casual|relaxed|informal|laid-back|chatty|friendly) (?:tone|with me|is (?:fine|better|best)|please))\b", I)),
     ("emoji", "no emojis", re.compile(r"\b(?:no emojis?|without emojis?|don'?t use emojis?|skip the emojis?)\b", I)),
+    ("spelling", "British spelling", re.compile(r"\b(?:british|uk) (?:english )?spellings?\b", I)), ("spelling", "American spelling", re.compile(r"\b(?:american|us) (?:english )?spellings?\b", I)),
     ("units", "metric units", re.compile(r"\b(?:metric units|use metric|in metric)\b", I)),
     ("units", "imperial units", re.compile(r"\b(?:imperial units|use imperial|in imperial)\b", I)),
 )
 COMM_TRIGGER = re.compile(r"\b(?:prefer|please|keep|be|use|want|like|give me|always|don'?t|no|avoid|explain|answer|reply|"
-                          r"respond|write|talk|rather|see|show|send|drop|switch|from now on|is fine|suits?|go into|for me)\b", I)
+                          r"respond|write|talk|rather|see|show|send|drop|switch|from now on|is (?:fine|better|best)|suits?|go into|for me)\b", I)
 
 R_ACCOUNT = re.compile(
     r"\bmy (?P<inst>" + ORG + r" )?(?P<type>checking|savings|credit card|debit card|brokerage|retirement|business|joint|"
@@ -414,7 +414,7 @@ R_EXPIRY = re.compile(
     r"\s+(?P<rest>.+)$",
     I,
 )
-R_BIRTH = re.compile(r"\b(?:i was born on|i was born|my (?:birthday|date of birth|dob|birth date) is)\s+(?P<rest>.+)$", I)
+R_BIRTH = re.compile(r"\b(?:i was born on|i was born|my (?:birthday|date of birth|dob|birth date)(?: is|'s))\s+(?P<rest>.+)$", I)
 
 _PAST = frozenset(["knew", "thought", "was", "were", "had", "did", "saw", "went", "felt", "got", "made", "said", "told",
                    "took", "came", "found", "gave", "left", "kept", "heard", "met", "wrote", "read", "ran", "ate",

@@ -46,8 +46,10 @@ def _transferable(c: Clause, text: str) -> bool | None:
 
 # a way of answering named only to refuse it: "paragraphs rather than bullet points", "please don't use bullets",
 # "the bullet lists get messy" (what the sentence asks for beside it is the preference)
-_AWAY_BEFORE = re.compile(r"\b(?:rather than|instead of|not|no more|less|fewer|without|never|skip|drop|ditch|lose|get rid of|(?:don'?t|do not|stop) "
-                          r"(?:use|using|send|give|want|like))\s+(?:the |any |all |those |these |so many )?$", re.I)
+_AWAY_BEFORE = re.compile(r"\b(?:rather than|instead of|not|no more|less|fewer|without|never|skip|drop|ditch|lose|get rid of|"
+                          r"(?:stop|enough|done) with|no need for|(?:don'?t|do not|stop|no longer) "
+                          r"(?:use|using|send|sending|give|giving|want|like|need))\s+(?:the |any |all |those |these |so many )?$",
+                          re.I)
 _AWAY_AFTER = re.compile(r"^\s*(?:\w+\s+)?(?:(?:lose|loses|hide|hides|bury|buries)\b|(?:get|gets|are|is|feel|feels|look|"
                          r"looks)\s+(?:too |so |really |a bit )?(?:messy|confusing|choppy|cluttered|annoying|bitty|terse|"
                          r"dense)\b)|^\s*(?:don'?t|do not|doesn'?t) (?:work|help)\b", re.I)
@@ -59,8 +61,13 @@ def _turned_away(s: str, m: Match) -> bool:
 
 def _communication(c: Clause, m: Match | None) -> None:
     for attr, label, pattern in P.COMM_RULES:
-        if any(not _turned_away(c.s, hit) for hit in pattern.finditer(c.s)):
-            c.emit(f"preference.communication.{attr}", label, keywords=f"communication style answers responses {attr}")
+        hit = next((h for h in pattern.finditer(c.s) if not _turned_away(c.s, h)), None)
+        if hit is not None:
+            # the user's own words beside the label ("short answers" is how they said "concise answers")
+            said = hit.group(0).lower()
+            text = None if set(said.split()) <= set(label.lower().split()) else f"User prefers {label} ({said})."
+            c.emit(f"preference.communication.{attr}", label, text,
+                   keywords=f"communication style answers responses {attr}")
 
 
 def _allergy(c: Clause, m: Match | None) -> None:

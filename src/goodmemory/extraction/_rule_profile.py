@@ -59,7 +59,9 @@ def _preferred_name(c: Clause, m: Match | None) -> None:
 
 def _age(c: Clause, m: Match | None) -> None:
     assert m
-    c.emit("profile.age", m.group("v"), keywords="age years old")
+    soon = re.match(r"\s+(next \w+|in \w+)", c.s[m.end():]) if re.search(r"turning|'ll be", m.group(0), re.I) else None
+    # "I'm turning 50 next month": the age they reach, and when
+    c.emit("profile.age", m.group("v"), f"User turns {m.group('v')} {soon[1]}." if soon else None, keywords="age years old")
 
 
 def _retired(c: Clause, m: Match | None) -> None:

@@ -311,6 +311,14 @@ def _answer_profile(c: Clause, question: str, reply: str, ids: list[str]) -> boo
             qc.emit("profile.birth_date", day, f"User was born on {day}.", kind=K.PROFILE, metadata={"date": day},
                     keywords="birthday born date of birth age")
             return True
+        if when and re.search(r"\d", text) and len(text.split()) <= 5 and len(text[: when.start].split()) <= 3:
+            v = when.day.strftime("%B %d").replace(" 0", " ")
+            qc.emit("profile.birthday", v, f"User's birthday is {v}.", kind=K.PROFILE, keywords="birthday born")
+            return True
+    age = re.fullmatch(r"(?:i'?m |i am )?(\d{1,3})(?: years old| now)?", text, re.I)
+    if age and 0 < int(age[1]) <= 120 and re.search(r"\bhow old are you\b|\byour age\b", question, re.I):
+        qc.emit("profile.age", age[1], f"User is {age[1]} years old.", kind=K.PROFILE, keywords="age years old")
+        return True
     return False
 
 

@@ -249,7 +249,8 @@ def _clean(sentence: str) -> str:
 
 def statement_candidate(sentence: str, *, question: str | None, message_ids: list[str], timestamp: object,
                         domain: str | None, correction: bool, secret: bool,
-                        known: frozenset[str] = frozenset(), clause: bool = False) -> Candidate | None:
+                        known: frozenset[str] = frozenset(), clause: bool = False,
+                        people: frozenset[str] = frozenset()) -> Candidate | None:
     """A statement candidate for ``sentence`` (an answer to ``question`` when given), or None when it is
     no statement about the user: a question, a request, small talk, a hypothetical, too short or long.
 
@@ -301,7 +302,12 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         reported = subjectless = True
     body = s.rstrip(".!")
     named = _NAMED_SUBJECT.match(body)
-    who = _OTHER_SUBJECT.match(body) or (named if named and not known & set(_known_words(named["name"])) else None)
+    # a named subject the user told of is theirs to change ("Rex died"), unless it is a person ("Ruby left X"), in a
+    # sentence of its own that no rule read in part
+    person = re.match(r"(?-i:[A-Z])[a-z]+(?:'s)?(?=\s)", body)
+    who = _OTHER_SUBJECT.match(body) or (named if named and not known & set(_known_words(named["name"])) else None) \
+        or (person if person and person.group(0).lower().removesuffix("'s") in people
+            and not clause and not _FIRST_PERSON.search(body) else None)
     other = who is not None and not _FIRST_PERSON.search(re.split(r"[,;]", body[who.end():])[0]) \
         or _handed_to_another(body)
     if clause and _LEANS.search(body) and not masks_a_value(body):

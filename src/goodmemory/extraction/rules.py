@@ -21,7 +21,7 @@ from ..secrets import find_secrets
 from . import _patterns as P
 from ._accept import accept_candidate
 from ._engine import Clause, Flags, Rule, Run, Src, run_group
-from ._fact_rules import EXPIRY_RULE, FACT_RULES
+from ._fact_rules import _ANIMALS, EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
 from ._rule_prefs import PREFERENCE_RULES
 from ._rule_profile import PROFILE_RULES
@@ -87,6 +87,8 @@ class RuleExtractor:
     def extract(self, messages: Sequence[Message], ctx: ExtractionContext) -> list[Candidate]:
         run = Run(ctx=ctx)
         run.known = known_names(v for k, v in ctx.existing.items() if not k.startswith(("task.", "episode.")))
+        run.people = known_names(v for k, v in ctx.existing.items() if k.startswith("relation.")
+                                 and len(v.split()) <= 3 and not _PET.fullmatch(k.split(".")[1]))
         for key in ctx.existing:
             if key.startswith("task."):
                 run.tasks.setdefault(key, key[5:].replace("_", " "))
@@ -162,7 +164,8 @@ class RuleExtractor:
         for piece, clause in pieces:
             c = statement_candidate(piece, question=question, message_ids=ids, timestamp=ts, domain=run.ctx.domain,
                                     correction=bool(P.CORRECTION_ANY.search(piece)),
-                                    secret=bool(_secret_values(piece)), known=run.known, clause=clause)
+                                    secret=bool(_secret_values(piece)), known=run.known, clause=clause,
+                                    people=run.people)
             if c is not None and clause and piece in run.reasons:
                 if not masks_a_value(piece) and not changes(piece):
                     # "Text me rather than calling, I'm often in meetings": the why, naming nothing to keep (an
@@ -210,6 +213,8 @@ class RuleExtractor:
                 ask = _STANDING_ASK.match(s)
                 if ask:  # "Could you answer in German from now on?": a standing request, said as a question
                     s = run.sentence = raw = ask.group("rest")
+                elif tail := _ASK_TAIL.search(s):  # "I'll be 40 in May, can you suggest a trip?": told, then asked
+                    s = run.sentence = raw = s[: tail.start()]
             if len(s) < 4 or s.endswith("?") or len(s) > 400 or P.IRONY.match(s):
                 continue
             fl = Flags()
@@ -283,6 +288,10 @@ _OWN_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.I)
 _STANDING_ASK = re.compile(r"^(?:could|can|would|will) (?:you|we) (?:please |kindly )?(?P<rest>(?=.*\b(?:from now on|"
                            r"going forward|in future|in the future|from today|always)\b|(?:switch|swap|go back|change "
                            r"(?:over )?to)\b)[^?]+?)(?:,? please)?\s*\?$", re.I)
+_PET = re.compile(rf"(?:{_ANIMALS})s?")
+# a request after the user's own clause: "X, can you suggest Y?", "X, any ideas?"
+_ASK_TAIL = re.compile(r"(?<=\w),\s+(?:so\s+|and\s+)?(?:(?:can|could|would|will) you|any (?:ideas|tips|suggestions)|"
+                       r"what do you (?:think|suggest|recommend))\b[^?,]*\?$", re.I)
 _CHECK_LEAD = re.compile(r"^(?:(?:and|so|then|ok|okay|just to (?:check|confirm|be sure)|to confirm)\b[,\s]*)+", re.I)
 
 
