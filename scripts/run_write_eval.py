@@ -286,6 +286,9 @@ def _fmt(s: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--half", choices=["tune", "test", "both"], default="both")
+    ap.add_argument("--corpus", type=Path, default=CORPUS,
+                    help="folder of lives (*.yaml, the format of fixtures/write_corpus/README.md); default the repo "
+                         "corpus, or a private held-out set elsewhere (both halves are then one set: --half both)")
     ap.add_argument("--extractor", default="rules", help="rules (default)")
     ap.add_argument("--out", default=str(ROOT / "reports" / "write_eval" / "summary.json"))
     ap.add_argument("--show-failures", action="store_true", help="print each failing life (tune half only unless --half test)")
@@ -295,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cross", type=int, default=0, metavar="N",
                     help="also replay N pairs of unrelated lives of the half and count false supersedes")
     args = ap.parse_args(argv)
-    lives = load_corpus()
+    lives = load_corpus(args.corpus)
     if args.half != "both":
         lives = [life for life in lives if life.half == args.half]
     half_lives = lives
