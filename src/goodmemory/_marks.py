@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ._outdated import Outdating, about_ended, outdating, said_in
+from ._value_words import _values_in
 from .keys import episode_keys
-from .merge import _values_in, replaced_values
+from .merge import replaced_values
 from .models import MemoryKind, MemoryRecord, MemoryStatus
 from .storage.base import MemoryFilter, Storage
 

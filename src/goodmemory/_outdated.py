@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .merge import _distinct_words, _values_in, changes
+from ._value_words import _values_in
+from .merge import _distinct_words, changes
 from .taxonomy import STOPWORDS
 
 __all__ = ["HIDDEN", "RETRACTED", "Outdating", "about_ended", "ends_in", "hide_former", "hide_in", "outdating", "said_in", "states_already",

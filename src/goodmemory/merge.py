@@ -33,6 +33,7 @@ from datetime import datetime
 
 from ._change_words import _CHANGE as _CHANGE  # _replaced reads it here
 from ._change_words import adds, changes, weakly_changes
+from ._value_words import _NAME_WORD, _WHEN_SORTS, _named_by_name, _sort, _values_in
 from .keys import in_slot, slot_of
 from .models import (
     Candidate,
@@ -275,7 +276,6 @@ def _supersede(olds: list[MemoryRecord], new: MemoryRecord, c: Candidate, now: d
 
 # ---------------------------------------------------------------- same attribute, whatever the key
 # A newer statement about an attribute replaces the older one even when no rule gave the two one key.
-_NAME_WORD = re.compile(r"[A-Za-z][\w'\-]*|\d[\w.,:\-]*")
 _GENERIC = frozenset(["every", "each", "week", "weeks", "month", "months", "year", "years", "day", "days", "morning", "mornings", "evening", "evenings", "night", "nights", "time", "times", "usually", "always", "never", "really", "like", "likes", "love", "loves", "work", "works", "take", "takes", "have", "has", "need", "needs", "user", "user's", "about", "around", "there", "here", "thing", "things", "stuff", "called", "named", "because", "which", "would", "could", "should", "still", "since", "after", "before", "again", "little", "great",
                      # when it was told names no thing: "at lunchtime" / "yesterday" in two unrelated errands
                      "today", "tonight", "tomorrow", "yesterday", "lunchtime", "lunch", "afternoon", "afternoons",
@@ -315,12 +315,6 @@ def _distinct_words(value: str) -> set[str]:
     return out
 
 
-def _values_in(text: str) -> set[str]:
-    """The names and numbers of ``text`` (capitalised words after its first, words with a digit)."""
-    return {w.lower().strip(".,") for i, w in enumerate(_NAME_WORD.findall(text))
-            if any(ch.isdigit() for ch in w) or (i > 0 and w[0].isupper() and w != "I" and not w.startswith("I'"))}
-
-
 _DENIED = re.compile(r"\b(?:not|instead of|rather than|no longer|before that it was|from)\s+[^,;]*", re.I)
 
 
@@ -341,26 +335,6 @@ def replaced_values(old: str, new: str) -> set[str]:
     return {v for v in gone if _sort(v) in brought}
 
 
-_MONTH_NAMES = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"])
-_SEASONS = frozenset(["easter", "christmas", "xmas", "halloween", "thanksgiving", "spring", "summer", "autumn", "winter"])
-_DAY_NAMES = frozenset(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays"])
-
-
-def _sort(value: str) -> str | None:
-    """What sort of value a word is: a time, a month, a weekday, a number or a name."""
-    if re.fullmatch(r"\d{1,2}[:.]\d{2}", value):
-        return "time"
-    if value in _MONTH_NAMES:
-        return "month"
-    if value in _DAY_NAMES:
-        return "day"
-    if value in _SEASONS:  # "at Easter", "over Christmas": when, like a month
-        return "month"
-    if any(ch.isdigit() for ch in value):
-        return "number"
-    return "name" if len(value) >= 3 else None
-
-
 def _words(text: str) -> set[str]:
     return {w.lower().strip(".,") for w in _NAME_WORD.findall(text)}
 
@@ -376,7 +350,9 @@ def new_family_key(family: KeyFamily, value: str) -> str:
     """The key of a value that starts its own slot: the family key, plus (for several values) what names it."""
     if not family.multi:
         return family.key
-    named = [w for i, w in enumerate(_NAME_WORD.findall(value)) if i > 0 and w[0].isupper() and w.lower() not in STOPWORDS]
+    # a weekday or a month names when, not which value ("a choir on Tuesday nights" / "the Tuesday market")
+    named = [w for i, w in enumerate(_NAME_WORD.findall(value)) if i > 0 and w[0].isupper() and w.lower() not in STOPWORDS
+             and _sort(w.lower()) not in _WHEN_SORTS]
     words = named[:3] or [w for w in content_words(value) if not any(ch.isdigit() for ch in w)][:4]
     return normalize_key(f"{family.key}.{slot_key(' '.join(words))}") if words else family.key
 
@@ -384,6 +360,8 @@ def new_family_key(family: KeyFamily, value: str) -> str:
 # the reason attribute_slot gives a statement whose subject is the person a slot holds ("Eleni wants a new sofa")
 # a change told only by weak evidence ("now", "since May") replaces one of several values at this resemblance
 WEAK_CHANGE_SIMILARITY = 0.4
+# a change naming an earlier value only by a common word (no name, no number) replaces it at this resemblance
+NAMED_WORD_SIMILARITY = 0.4
 ABOUT_HELD_PERSON = "about the person a slot holds, not a new value of it"
 
 
@@ -434,6 +412,12 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
              and (statement or family.key in (slot_of(e.key), slot_of(own_key)) or slot_of(e.key) == slot_of(own_key))]
     if named:
         best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
+        if not _named_by_name(names_in(best, family, said), best.value, said) \
+                and best.similarity < NAMED_WORD_SIMILARITY:
+            # a common word both say ("my favourite biscuits" / "Thai food is my favourite", "the black cat" / "old
+            # black-and-white films") names no value: the two must also be alike in meaning to be one attribute
+            named = []
+    if named:
         return slot_of(best.key), "names an earlier value of the attribute"
     if changed and not statement and any(slot_of(e.key) == slot_of(own_key) for e in earlier):
         # a rule's change of a slot the user gave before ("X is my boss now" after "I report to Y") is that slot's
@@ -442,6 +426,10 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
         best = max(earlier, key=lambda e: (e.similarity, e.at))
         if best.similarity >= (max(min_similarity, WEAK_CHANGE_SIMILARITY) if weakly_changes(said) else min_similarity):
             return slot_of(best.key), f"a change, most alike earlier statement ({best.similarity:.2f})"
+    if statement and any(slot_of(e.key) == own_key and normalize_value(e.value) != normalize_value(said)
+                         and not _named_by_name(names_in(e, family, said), e.value, said) for e in earlier):
+        # a key made of a statement's words met another value's by chance: its own slot, never that one's
+        own_key = f"{own_key}.{hashlib.sha256(said.encode()).hexdigest()[:6]}"
     return own_key, "its own value of a multi-valued attribute"
 
 
@@ -464,7 +452,6 @@ _CLAUSES = re.compile(rf"(?<!\b(?:Dr|Mr|Ms|St))(?<!\bMrs)[.!?]\s+(?=[A-Z\d])|(?<
                       rf"{_COMES.pattern}))", re.I)
 
 
-
 # the verbs by which a value goes away: _AWAY (it left, something may take its place) and _ENDED (it is over)
 # share them and differ only in their own words
 _GONE_VERBS = (r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got rid of|gave away|passed away|retired|lost|died|"
@@ -475,11 +462,9 @@ _GONE_VERBS = (r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got r
 _AWAY = re.compile(rf"\b(?:{_GONE_VERBS}|dropped|finished|moved|traded)\b", re.I)
 
 
-
 # what says a value ended with nothing in its place ("we split up", "I sold the van", "cancelled my gym")
 _ENDED = re.compile(rf"\b(?:{_GONE_VERBS}|split up|separated|divorced|died|moved out|turned off|unsubscribed|"
                     r"no longer|not\b[^,.;]*\b(?:anymore|any more))\b|n't\b[^,.;]*\b(?:anymore|any more)\b", re.I)
-_WHEN_SORTS = frozenset(["time", "month", "day"])
 
 
 def _new_values(clause: str, names: set[str]) -> set[str]:

@@ -37,8 +37,10 @@ FLOORS = {
     # 190/194 (test 30/39, 12/12, 60/63); with a refused format after "skip/drop" and "for me": 206/221;
     # with changes_w64's 84 lives (before any change): 243/276, 36/37, 204/214; with w64's fixes (the value a
     # replacement keeps, a gone pet as subject, colliding additions, a named relative's sentence, refusals and
-    # tone frames, ages/birthdays in passing): 258/276, 37/37, 210/214 (test 31/39, 12/12, 61/63)
-    "tune": (93.0, 100.0, 98.0, 0),
+    # tone frames, ages/birthdays in passing): 258/276, 37/37, 210/214 (test 31/39, 12/12, 61/63);
+    # with filler_w66's 32 stable lives under everyday chatter (before any change): 258/276, 37/37, 236/246; with
+    # w66's guards (a common word names no value unless alike, weekdays name no slot, colliding word keys): 240/246
+    "tune": (93.0, 100.0, 97.5, 0),
     "test": (79.0, 100.0, 96.5, 0),
 }
 
@@ -50,7 +52,7 @@ def results() -> list[dict[str, Any]]:
 
 # files of lives written later for the tune half only (ids chosen so that they hash there)
 TUNE_ONLY = frozenset(["precision_w52", "sorts_w41", "rare_w51", "extract_w58", "changes_w57", "changes_w61",
-                       "changes_w63", "changes_w64"])
+                       "changes_w63", "changes_w64", "filler_w66"])
 
 
 def test_split_is_fixed_and_balanced() -> None:
