@@ -412,10 +412,11 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
              and (statement or family.key in (slot_of(e.key), slot_of(own_key)) or slot_of(e.key) == slot_of(own_key))]
     if named:
         best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
-        if not _named_by_name(names_in(best, family, said), best.value, said) \
-                and best.similarity < NAMED_WORD_SIMILARITY:
+        if not _named_by_name(names_in(best, family, said), best.value, said) and not corrects \
+                and not replaced_values(best.value, said) and best.similarity < NAMED_WORD_SIMILARITY:
             # a common word both say ("my favourite biscuits" / "Thai food is my favourite", "the black cat" / "old
-            # black-and-white films") names no value: the two must also be alike in meaning to be one attribute
+            # black-and-white films") names no value: unless it corrects that value or puts a number or name of its
+            # sort in its place ("cutoff at 20%" / "set the cutoff to 30%"), the two must also be alike in meaning
             named = []
     if named:
         return slot_of(best.key), "names an earlier value of the attribute"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from _extracting import held, slot
 
-from goodmemory.merge import NAMED_WORD_SIMILARITY, new_family_key
+from goodmemory.merge import NAMED_WORD_SIMILARITY, attribute_slot, new_family_key
 from goodmemory.taxonomy import family_by_name
 
 
@@ -50,3 +50,16 @@ def test_a_key_made_of_words_that_meets_another_values_key_gets_its_own() -> Non
     # the same words again are the same value: its slot, not a second one
     again = slot("I love long walks by the river", "like", "preference.like.walks_by_the_river", old)
     assert again == old.key
+
+
+def test_a_common_word_with_a_number_of_its_sort_in_place_of_the_old_still_replaces_it() -> None:
+    # "cutoff" is a common word, but 30% takes the place of the 20% the old note held: the same setting, changed
+    old = held("fact.note.pump_timer_cutoff.0a1b2c", "The pump timer has its cutoff at 20 minutes, is that ok?", 0.2)
+    own = "fact.note.changed_cutoff.3d4e5f"
+    assert slot("I changed the cutoff to 35 minutes", "note", own, old) == old.key
+    # an accepted suggestion corrects the value said before it
+    accepted, _ = attribute_slot("Set the cutoff to 35 minutes then", family_by_name("note"), own, [old],
+                                 statement=True, has_value=True, corrects=True)
+    assert accepted == old.key
+    # the same words with no number in place of the old one are another thing said
+    assert slot("I changed the cutoff valve on the garden hose", "note", own, old) == own
