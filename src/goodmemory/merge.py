@@ -362,6 +362,8 @@ def new_family_key(family: KeyFamily, value: str) -> str:
 WEAK_CHANGE_SIMILARITY = 0.4
 # a change naming an earlier value only by a common word (no name, no number) replaces it at this resemblance
 NAMED_WORD_SIMILARITY = 0.4
+# a change that names nothing of an earlier note replaces the most alike note at this resemblance
+NOTE_CHANGE_SIMILARITY = 0.5
 ABOUT_HELD_PERSON = "about the person a slot holds, not a new value of it"
 
 
@@ -425,7 +427,13 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
         return own_key, "a change of the slot the rule keys"
     if changed and earlier:
         best = max(earlier, key=lambda e: (e.similarity, e.at))
-        if best.similarity >= (max(min_similarity, WEAK_CHANGE_SIMILARITY) if weakly_changes(said) else min_similarity):
+        floor = max(min_similarity, WEAK_CHANGE_SIMILARITY) if weakly_changes(said) else min_similarity
+        if family.name == "note":
+            # a note holds a sentence: unrelated chatter told with a change word ("I dropped my keys ...", "we had a
+            # power cut") reads 0.3-0.4 alike another sentence, values masked; a note's change must read as alike
+            # as a change found by meaning (AttributeIndex.same_attribute_similarity)
+            floor = max(floor, NOTE_CHANGE_SIMILARITY)
+        if best.similarity >= floor:
             return slot_of(best.key), f"a change, most alike earlier statement ({best.similarity:.2f})"
     if statement and any(slot_of(e.key) == own_key and normalize_value(e.value) != normalize_value(said)
                          and not _named_by_name(names_in(e, family, said), e.value, said) for e in earlier):

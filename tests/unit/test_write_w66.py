@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from _extracting import held, slot
 
-from goodmemory.merge import NAMED_WORD_SIMILARITY, attribute_slot, new_family_key
+from goodmemory.merge import NAMED_WORD_SIMILARITY, NOTE_CHANGE_SIMILARITY, attribute_slot, new_family_key
 from goodmemory.taxonomy import family_by_name
 
 
@@ -63,3 +63,12 @@ def test_a_common_word_with_a_number_of_its_sort_in_place_of_the_old_still_repla
     assert accepted == old.key
     # the same words with no number in place of the old one are another thing said
     assert slot("I changed the cutoff valve on the garden hose", "note", own, old) == own
+
+
+def test_chatter_told_with_a_change_word_replaces_no_note_it_is_only_loosely_like() -> None:
+    old = held("fact.note.new_rug_hallway.1a2b3c", "I bought a new rug for the hallway", 0.38)
+    own = "fact.note.dropped_glasses_took_ages.4d5e6f"
+    assert slot("I dropped my glasses behind the radiator and it took ages to reach them", "note", own, old) == own
+    # a change that reads as alike as a change found by meaning still replaces it
+    close = held("fact.note.new_rug_hallway.1a2b3c", "I bought a new rug for the hallway", NOTE_CHANGE_SIMILARITY)
+    assert slot("We swapped the hallway rug for a runner", "note", own, close) == close.key
