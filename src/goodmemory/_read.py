@@ -437,7 +437,10 @@ def run_build_context(
         distinct = _spoken_by(distinct, plan_names)
     lists = [([r for r, _ in ranked_extra], cc.ranked_weight),
              (distinct[:cc.dense_fused_turns], cc.compact_dense_weight if compact and cc.dense_weight else cc.dense_weight),
-             ([*profile, *style], cc.standing_weight), (about, cc.hinted_weight)]
+             # the core profile and how the user wants answers are two lists: as one, a full profile put the answer
+             # style at ranks 5-7, below every long turn a 500-token block holds ("Draft a note to the council"
+             # lost "User prefers British spelling"). Private held-out short preferences tune @500 0.663 -> 0.683
+             (profile, cc.standing_weight), (style, cc.standing_weight), (about, cc.hinted_weight)]
     pool = {r.id: r for found, _ in lists for r in found}
     # a statement quotes one turn: it and the raw turn are one piece of evidence, so they fuse as one (the turn,
     # which carries its date and its neighbours) instead of splitting their ranks and both taking budget

@@ -312,3 +312,23 @@ def test_a_named_person_who_never_speaks_leaves_the_dense_list_whole(mem, monkey
                   {"role": "user", "content": "Yes, she likes museums."}], user_id="u1", session_id="s1", at=T0)
     dense = _dense_fused(mem, monkeypatch, "What does Anna like?")
     assert len(dense) == 3, dense
+
+
+def test_how_the_user_wants_answers_is_not_crowded_out_by_a_full_profile(mem) -> None:  # type: ignore[no-untyped-def]
+    """The core profile and the answer style are two standing lists: as one list, five profile facts put the one
+    style preference at rank 6, below every long turn a 1000-token block holds."""
+    mem.remember([{"role": "user", "content": c} for c in [
+        "My name is Harriet Quill.", "I live in Norwich.", "I work as a school librarian.",
+        "I'm 64 years old.", "My husband is called Desmond.",
+    ]], user_id="u1", session_id="s0", at=T0)
+    mem.remember([{"role": "user", "content": "Please always use British spelling with me."}], user_id="u1",
+                 session_id="s1", at=T0 + timedelta(days=1))
+    style = [m for m in mem.list(user_id="u1", kinds=["preference"]) if m.key.startswith("preference.communication.")]
+    assert style, "the style preference is stored"
+    for k in range(40):
+        mem.remember([{"role": "user", "content": " ".join(FILLER[(k + j) % len(FILLER)].format(d=f"day {k + j}")
+                                                           for j in range(4))}],
+                     user_id="u1", session_id=f"f{k}", at=T0 + timedelta(days=2 + k))
+    ctx = mem.build_context("Draft a short letter to the parish council about the bus shelter.", user_id="u1",
+                            max_tokens=1000)
+    assert any(i.memory_id == style[0].id for i in ctx.items), ctx.text
