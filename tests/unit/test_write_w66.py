@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from _extracting import held, slot
 
+from goodmemory._value_types import lacks_shape
 from goodmemory.merge import NAMED_WORD_SIMILARITY, NOTE_CHANGE_SIMILARITY, attribute_slot, new_family_key
 from goodmemory.taxonomy import family_by_name
 
@@ -72,3 +73,12 @@ def test_chatter_told_with_a_change_word_replaces_no_note_it_is_only_loosely_lik
     # a change that reads as alike as a change found by meaning still replaces it
     close = held("fact.note.new_rug_hallway.1a2b3c", "I bought a new rug for the hallway", NOTE_CHANGE_SIMILARITY)
     assert slot("We swapped the hallway rug for a runner", "note", own, close) == close.key
+
+
+def test_how_to_answer_speaks_to_the_one_who_answers() -> None:
+    # a statement is filed as an answer style only if it speaks to the assistant or of its answers: "on top of my
+    # emails" read 0.48 alike the family's examples and was shown as an answer style in every context
+    assert lacks_shape("communication", "I'm finally on top of my inbox and my emails.")
+    assert not lacks_shape("communication", "Talk to me like a friend, stiff replies put me off.")
+    assert not lacks_shape("communication", "Keep the answers to a paragraph or so.")
+    assert not lacks_shape("note", "I'm finally on top of my emails.")  # other families have no shape
