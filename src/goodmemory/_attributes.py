@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._change_words import one_off, only_onset
-from ._replaced import drop_replaced
+from ._echoed import corrected, echo_of
+from ._replaced import denied, drop_replaced, ends_only, names_past_subject
 from ._value_types import (
     FAMILY_SORTS,
     acts_on_another,
@@ -38,7 +39,6 @@ from .merge import (
     adds,
     attribute_slot,
     changes,
-    ended_clauses,
     names_in,
     new_family_key,
     normalize_value,
@@ -92,32 +92,6 @@ def _prototypes(embedder: Embedder) -> tuple[list[KeyFamily], np.ndarray, np.nda
 def _about(c: Candidate | MemoryRecord) -> str:
     # a rule's memory is compared by the user's sentence it was read from, not by its template ("User works as X")
     return str(c.metadata.get("about") or mask_values(str(c.metadata.get("said") or c.text)))
-
-
-# an ending that leaves the user in a state of their own is that state's value ("I'm retired", "we're divorced")
-_STATE = re.compile(r"\b(?:retired|divorced|widowed|separated|unemployed|sober|single)\b", re.I)
-
-
-def _ends(said: str, old: Earlier, fam: KeyFamily) -> bool:
-    """Whether ``said`` only says that ``old`` ended ("Marta and I split up in May", "I cancelled the gym"): it
-    names ``old``, every clause says something ended, none brings a value of its own or a state of the user's."""
-    names = old.names()
-    return bool(names_in(old, fam, said)) and ended_clauses(said, names) \
-        and not _STATE.search(said)
-
-
-def _names_past_subject(said: str, old: Earlier, fam: KeyFamily) -> bool:
-    """Whether ``said`` names ``old``'s value other than by the first word of its clauses (its subject)."""
-    leads = {(re.findall(r"[\w']+", p)[:1] or [""])[0].lower().removesuffix("'s") for p in re.split(r"[,;.]|\band\b", said)}
-    return bool(names_in(old, fam, said) - leads)
-
-
-_DENIES = re.compile(r"\b(?:not|instead of|rather than|no longer)\s+([^,;.]+)", re.I)
-
-
-def _denied(said: str) -> set[str]:
-    """The words ``said`` denies ("15 July, not 30 June" -> {"30", "june"})."""
-    return {w.lower().strip(".,") for m in _DENIES.finditer(said) for w in m.group(1).split()}
 
 
 def _note_key(value: str) -> str:
@@ -228,7 +202,7 @@ class AttributeIndex:
                 # never by the order the store lists them in (random ids made one persona's update flip between runs)
                 vec = self.rec_vec.get(r.id)
                 sim = float(vec @ cand) if vec is not None and cand is not None else 0.0
-                hits.append((r.event_time, bool(_denied(said) & e.names()), len(named), sim, r.key, fam))
+                hits.append((r.event_time, bool(denied(said) & e.names()), len(named), sim, r.key, fam))
         return max(hits, key=lambda h: h[:5])[5] if hits else None
 
     def _same_attribute(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
@@ -256,11 +230,15 @@ class AttributeIndex:
             sim = float(self.rec_vec[r.id] @ vec)
             # of memories read from one sentence (alike alone), the one whose value it names past its subject
             # ("Ruby left Hillcrest ..." changes her school, not the slot that holds her name)
-            named = _names_past_subject(c.value, Earlier(key=r.key, value=r.value, similarity=sim, at=r.event_time,
+            named = names_past_subject(c.value, Earlier(key=r.key, value=r.value, similarity=sim, at=r.event_time,
                                                          family_key=fam.key), fam)
             if sim >= best_sim and (best is None or sim + 0.02 * named > best_sim + 0.02 * best_named):
                 best, best_sim, best_named = r, sim, named
         return (best, best_sim) if best is not None else None
+
+    def _statement_family(self, key: str) -> str | None:
+        fam = self._family_of(key)
+        return fam.name if fam is not None and fam.name not in _NO_STATEMENTS else None
 
     def _sorts(self, r: MemoryRecord, fam: KeyFamily) -> frozenset[str]:
         """The sorts of value an earlier memory holds: its family's when a rule keyed it, else its words'."""
@@ -342,6 +320,14 @@ class AttributeIndex:
         statement = c.key == STATEMENT_KEY and bool(c.metadata.get("statement"))
         if c.closes or c.kind in (MemoryKind.EPISODE, MemoryKind.OPEN_LOOP):
             return Placement(c)
+        echo = echo_of(c, [r for r in self.records if r.id not in self.added], self._statement_family) \
+            if statement else None
+        if echo is not None:  # "A: ... a 10-year-old ...?" "He's 11 actually": the memory that said 10
+            r, e = echo
+            if r.metadata.get("statement"):
+                return self._replacing(c, r, 0.0, why=f"corrects the {e.old} the question repeated: {e.new}")
+            fixed = corrected(c, r, e, self._statement_family(r.key) or "")
+            return Placement(fixed, str(fixed.metadata["slot_reason"]))
         if statement and c.keywords and asked_of_another(c.keywords):
             # "Which team does your sister lead?" "The design team, since January": theirs, in a note of its own
             return self._placed(c, _NOTE, _note_key(c.value), 0.0, "an answer about another person: its own note", [])
@@ -367,8 +353,6 @@ class AttributeIndex:
             if asked is not None:
                 return self._replacing(c, *asked, why="the answer to a question of what it is now")
             named = self._named_change(c.value, self.cand_vec.get(id(c)))
-            # a change said without "I" ("the new flat is in Derby") may also change the value of the family it
-            # plainly belongs to, when that family holds one value the user gave
             # a change said without "I" ("the new van is a Kia") may also change the value of the family it is
             # nearest, when that family holds one value and the user gave it
             held = bool(c.metadata.get("subjectless")) and fam is not None and not fam.multi \
@@ -479,7 +463,7 @@ class AttributeIndex:
             replaced = [e for e in earlier if slot_of(e.key) == key]
             if replaced:
                 latest = max(replaced, key=lambda e: e.at)
-                if _ends(c.value, latest, fam):
+                if ends_only(c.value, latest, fam):
                     meta["ends"] = latest.key
                 update["value"] = drop_replaced(c.value, latest)
         if kind != MemoryKind.PREFERENCE and "replaces" not in meta:

@@ -20,9 +20,12 @@ from .merge import (
     _sort,
     _values_in,
     _words,
+    ended_clauses,
+    names_in,
 )
+from .taxonomy import KeyFamily
 
-__all__ = ["drop_replaced"]
+__all__ = ["denied", "drop_replaced", "ends_only", "names_past_subject"]
 
 _CONTRAST = re.compile(r"\s*,?\s*\b(?:instead of|rather than|not)\s+(?:the |my |a |an )?[^,.;]+$", re.I)
 _FROM_TO = re.compile(r"\bfrom\s+(?:the |my |a |an )?[^,.;]+?\s+to\b", re.I)
@@ -75,3 +78,29 @@ def drop_replaced(value: str, old: Earlier) -> str:
     if m and _words(m.group(0)) & names and m.start() > 0:
         v = v[: m.start()]
     return v.strip(" ,;") or value
+
+
+# an ending that leaves the user in a state of their own is that state's value ("I'm retired", "we're divorced")
+_STATE = re.compile(r"\b(?:retired|divorced|widowed|separated|unemployed|sober|single)\b", re.I)
+
+
+def ends_only(said: str, old: Earlier, fam: KeyFamily) -> bool:
+    """Whether ``said`` only says that ``old`` ended ("Marta and I split up in May", "I cancelled the gym"): it
+    names ``old``, every clause says something ended, none brings a value of its own or a state of the user's."""
+    names = old.names()
+    return bool(names_in(old, fam, said)) and ended_clauses(said, names) \
+        and not _STATE.search(said)
+
+
+def names_past_subject(said: str, old: Earlier, fam: KeyFamily) -> bool:
+    """Whether ``said`` names ``old``'s value other than by the first word of its clauses (its subject)."""
+    leads = {(re.findall(r"[\w']+", p)[:1] or [""])[0].lower().removesuffix("'s") for p in re.split(r"[,;.]|\band\b", said)}
+    return bool(names_in(old, fam, said) - leads)
+
+
+_DENIES = re.compile(r"\b(?:not|instead of|rather than|no longer)\s+([^,;.]+)", re.I)
+
+
+def denied(said: str) -> set[str]:
+    """The words ``said`` denies ("15 July, not 30 June" -> {"30", "june"})."""
+    return {w.lower().strip(".,") for m in _DENIES.finditer(said) for w in m.group(1).split()}

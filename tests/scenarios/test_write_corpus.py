@@ -40,6 +40,9 @@ FLOORS = {
     # tone frames, ages/birthdays in passing): 258/276, 37/37, 210/214 (test 31/39, 12/12, 61/63);
     # with filler_w66's 32 stable lives under everyday chatter (before any change): 258/276, 37/37, 236/246; with
     # w66's guards (a common word names no value unless alike, weekdays name no slot, colliding word keys): 240/246
+    # with echoes_w67's 10 lives (an agent's question repeats a number the answer corrects; written before they ran:
+    # 8/10 before the change): 265/282, 37/37, 242/248 (test 32/40, 12/12, 62/64) with the echo rule and "Not
+    # really, ..." no longer a correction
     "tune": (93.0, 100.0, 97.5, 0),
     "test": (79.0, 100.0, 96.5, 0),
 }

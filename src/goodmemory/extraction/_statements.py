@@ -198,7 +198,8 @@ _WORD = re.compile(r"[A-Za-z][\w\-]+")
 
 _COMMON = frozenset(["that", "this", "with", "from", "have", "been", "were", "they", "them", "then", "than", "what", "when", "where", "which", "there", "their", "about", "just", "very", "much", "more", "most", "some", "also", "still", "into", "over", "only", "even", "back", "well", "good", "great", "thanks", "user", "user's", "week", "month", "year", "time", "day", "days", "today", "tomorrow"])
 _CORRECTING = re.compile(r"^(?:sorry|oops|typo|correction|actually|i meant|no,|wait)\b|\b(?:that'?s wrong|i meant|"
-                         r"my mistake|i got that wrong|not \w+, )", re.I)
+                         r"my mistake|i got that wrong|not (?!(?:really|yet|quite|now|today|sure|much|exactly|necessarily|"
+                         r"at all|for me|always)\b)\w+, )", re.I)  # "Not Leeds, Bristol"; "Not really, ..." declines
 
 
 def _known_words(text: str) -> list[str]:
