@@ -43,6 +43,8 @@ FLOORS = {
     # with echoes_w67's 10 lives (an agent's question repeats a number the answer corrects; written before they ran:
     # 8/10 before the change): 265/282, 37/37, 242/248 (test 32/40, 12/12, 62/64) with the echo rule and "Not
     # really, ..." no longer a correction
+    # with closes_w67's 10 task lives (written before they ran: 6/10 before, the 4 closes failing) and the answered
+    # and no-longer-needed closes: 10/10; tasks closed tune 5/7 -> 7/7 (test 3/4 unchanged)
     "tune": (93.0, 100.0, 97.5, 0),
     "test": (79.0, 100.0, 96.5, 0),
 }

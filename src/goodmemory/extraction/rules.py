@@ -23,6 +23,7 @@ from ._accept import accept_candidate
 from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import _ANIMALS, EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
+from ._rule_done import DONE_ANSWER_RULE, NO_NEED_RULE, done_answer
 from ._rule_prefs import PREFERENCE_RULES
 from ._rule_profile import PROFILE_RULES
 from ._rule_school import SCHOOL_RULE
@@ -43,8 +44,8 @@ from .base import ExtractionContext
 __all__ = ["PATTERN_NAMES", "RULES", "RuleExtractor"]
 
 # every rule record, in the order the engine runs them
-RULES: tuple[Rule, ...] = (*PROFILE_RULES, *PREFERENCE_RULES, *FACT_RULES, *LOOP_RULES, PROCEDURE_RULE,
-                           REVERSE_RULE, CORRECTION_RULE, QA_RULE, OPTION_RULE)
+RULES: tuple[Rule, ...] = (*PROFILE_RULES, *PREFERENCE_RULES, *FACT_RULES, NO_NEED_RULE, *LOOP_RULES, PROCEDURE_RULE,
+                           REVERSE_RULE, CORRECTION_RULE, QA_RULE, OPTION_RULE, DONE_ANSWER_RULE)
 PATTERN_NAMES: tuple[str, ...] = tuple(dict.fromkeys(r.name for r in RULES))
 
 _SWAP = re.compile(r"\b(?:you're|you are|you've|you'll|you'd|yourself|yours|your|you|i'm|i am|i|me|my)\b", re.I)
@@ -111,6 +112,9 @@ class RuleExtractor:
                 if prev is not None and prev.role == "assistant" and prev.content.strip().endswith("?"):
                     option_answer(Clause(msg.content, src, run, Flags(), rule=OPTION_RULE), prev.content, msg.content,
                                   [prev.id or "", msg.id or ""])
+                    if not any(c.closes for c in run.out[before:]):
+                        done_answer(Clause(msg.content, src, run, Flags(), rule=DONE_ANSWER_RULE), prev.content,
+                                    msg.content, [prev.id or "", msg.id or ""])
                 if len(run.out) > before and prev is not None and prev.role == "assistant":
                     # "Who should we call in an emergency?" "My partner X": a relation the rules read, and the answer
                     emergency_answer(Clause(msg.content, src, run, Flags(), rule=QA_RULE), prev.content, msg.content,
@@ -327,14 +331,14 @@ def _apply(c: Clause) -> None:
             run_group(_ANSWER_RULES, c)
         run_group((EXPIRY_RULE,), c)
         if c.run.tasks:  # "Renewed the permit this morning." closes a task without saying "I"
-            run_group(LOOP_RULES[1:], c)
+            run_group((NO_NEED_RULE, *LOOP_RULES[1:]), c)
         return
     run_group(PROFILE_RULES, c)
     before = len(c.run.out)
     run_group(PREFERENCE_RULES, c)
     run_group(FACT_RULES, c)
     if len(c.run.out) == before or _LOOP_HINT.search(low):
-        run_group(LOOP_RULES, c)
+        run_group((NO_NEED_RULE, *LOOP_RULES) if c.run.tasks else LOOP_RULES, c)
     run_group((PROCEDURE_RULE,), c)
     if len(c.run.out) == before:
         run_group((REVERSE_RULE,), c)
