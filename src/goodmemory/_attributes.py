@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._change_words import one_off, only_onset
+from ._change_words import event_only, one_off, only_onset
 from ._echoed import corrected, echo_of
 from ._replaced import denied, drop_replaced, ends_only, names_past_subject
 from ._value_types import (
@@ -379,6 +379,8 @@ class AttributeIndex:
                 pass  # a change of a value the user gave: a weaker resemblance is enough ("these days I X instead")
             elif (fam is None or score < self.min_family_score) and c.metadata.get("reason"):
                 return Placement(None, "the reason given for a preference of the same sentence, no fact of its own")
+            elif (fam is None or score < self.min_family_score) and event_only(c.value) and not c.keywords:
+                return Placement(None, "an event the user told, no attribute of theirs: its turn keeps it")
             elif fam is None or score < self.min_family_score:
                 # what no family claims stays the user's own words, an attribute of its own that only a change
                 # found by meaning replaces (a weak resemblance files nothing under a family)

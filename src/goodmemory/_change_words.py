@@ -119,3 +119,19 @@ _PAST_TIME = re.compile(
 def one_off(said: str) -> bool:
     """Whether ``said`` tells only a thing the user did once at a past time, changing no value of theirs."""
     return bool(_DID.search(said) and _PAST_TIME.search(said)) and not changes(said)
+
+
+# what the user did, by a verb that is past only: "-ed" (not "need", "feed", "proceed") or an irregular past that is no
+# present too ("read", "put", "quit", "set" are both: "I read mostly crime novels")
+_TOLD_EVENT = re.compile(
+    r"^\W*(?:(?:so|and|oh|well|anyway|also),?\s+)?(?:i|we)\s+(?:(?:finally|just|only|also|eventually|quickly|already)\s+)?"
+    r"(?:(?!(?:need|feed|bleed|breed|heed|speed|proceed|succeed|exceed|shed|wed|embed|seed|weed)\b)\w+ed|took|went|got|"
+    r"made|found|bought|met|saw|had|ran|rang|sent|spent|paid|sat|wrote|brought|caught|did|drove|ate|gave|left|lost|sold|"
+    r"told|won|woke|broke|fell|forgot|hung|kept|said|spoke|swam|threw|wore)\b", re.I)
+
+
+def event_only(said: str) -> bool:
+    """Whether ``said`` opens by telling what the user did ("We finished painting the fence at last", "I dropped my
+    phone"): where no attribute's family claims it and it changes no value the user gave, an event (its turn keeps
+    it), no attribute."""
+    return bool(_TOLD_EVENT.search(said))

@@ -45,6 +45,8 @@ FLOORS = {
     # really, ..." no longer a correction
     # with closes_w67's 10 task lives (written before they ran: 6/10 before, the 4 closes failing) and the answered
     # and no-longer-needed closes: 10/10; tasks closed tune 5/7 -> 7/7 (test 3/4 unchanged)
+    # with an event told by a past-only verb after I/we that no family claims dropped (its turn keeps it): fact
+    # precision tune 312/397 -> 311/361, test 52/57 unchanged; changes/additions/stable unchanged
     "tune": (93.0, 100.0, 97.5, 0),
     "test": (79.0, 100.0, 96.5, 0),
 }

@@ -1,0 +1,52 @@
+"""An event the user told ("I spilled coffee on the new rug") is no attribute: no note is kept of it, its turn is
+(issue 17, w67). Sentences are this file's own. ``test_a_told_event_leaves_no_note_but_its_turn`` fails before w67
+(the sentence was kept as a note that every later context could show); the rest hold before and after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from goodmemory import GoodMemory, MemoryKind, create_good_memory
+from goodmemory._change_words import event_only
+from goodmemory.testing import FrozenClock
+
+T0 = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def mem() -> Iterator[GoodMemory]:
+    m = create_good_memory("sqlite://", clock=FrozenClock(T0))
+    yield m
+    m.close()
+
+
+@pytest.mark.parametrize(("said", "told"), [
+    ("I spilled coffee on the new rug", True),
+    ("We finally got the shed door to close properly", True),
+    ("So I lost my keys at the pool again", True),
+    ("I read mostly history books", False),  # "read" is a present habit too
+    ("I need a new winter coat", False),  # "need" ends in -ed and is no past
+    ("I put honey in my tea", False),
+    ("My neighbour painted her fence green", False),  # another person's: not this rule's
+    ("I love a long walk on a Sunday", False),
+])
+def test_event_only_reads_a_past_only_verb_after_i_or_we(said: str, told: bool) -> None:
+    assert event_only(said) is told
+
+
+def test_a_told_event_leaves_no_note_but_its_turn(mem: GoodMemory) -> None:
+    mem.remember([{"role": "user", "content": "I spilled coffee on the new rug."}], user_id="u", at=T0)
+    kept = mem.list(user_id="u")
+    assert [r.kind for r in kept] == [MemoryKind.EPISODE]
+    hits = mem.recall("what happened to the rug?", user_id="u").hits
+    assert hits and "spilled coffee" in hits[0].memory.text
+
+
+def test_a_told_event_with_a_family_is_still_kept(mem: GoodMemory) -> None:
+    # an event that says an attribute (a move, a new pet) is read by its family, not dropped as an event
+    mem.remember([{"role": "user", "content": "We adopted a greyhound called Biscuit."}], user_id="u", at=T0)
+    assert any("Biscuit" in r.text for r in mem.list(user_id="u") if r.kind != MemoryKind.EPISODE)
