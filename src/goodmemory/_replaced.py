@@ -38,6 +38,9 @@ _SWAP = re.compile(r"\b(traded|swapped|exchanged|replaced)\s+(?:in\s+)?(?:the |m
 _PASSIVE_SWAP = re.compile(r"^(?:the |my |our )?([\w'\- ]+?)\s+((?:was|were|has been|have been|got|is being)\s+"
                            r"(?:replaced|swapped|switched|changed|exchanged)\s+(?:with|for|by|to))\b", re.I)
 # "left A for B", "dropped A for B": the old value is what was left, the new one what it was left for
+# "X poached me from A in May", "lured us away from A": who the user was taken from is the old value
+_TAKEN_FROM = re.compile(r"\b((?:me|us))\s+(?:away\s+)?from\s+(?:the |my |our )?([\w'&\- ]+?)"
+                         r"(?=\s+(?:in|on|at|last|this|after|before|when|back|for)\b|\s*[,.;]|\s*$)", re.I)
 _LEFT_FOR = re.compile(r"\b(left|dropped|ditched|quit|abandoned)\s+(?:the |my |our )?([^,.;]+?)\s+for\b", re.I)
 
 
@@ -54,6 +57,7 @@ def drop_replaced(value: str, old: Earlier) -> str:
     v = _FROM_TO.sub("to", value) if names & _words(" ".join(_FROM_TO.findall(value))) else value
     v = _SWAP.sub(lambda m: f"{m.group(1)} it {m.group(2)}", v)
     v = _PASSIVE_SWAP.sub(lambda m: f"it {m.group(2)}" if _words(m.group(1)) & names else m.group(0), v)
+    v = _TAKEN_FROM.sub(lambda m: m.group(1) if _words(m.group(2)) & names else m.group(0), v)
     v = _LEFT_FOR.sub(lambda m: f"{m.group(1)} it for" if _words(m.group(2)) & names else m.group(0), v)
     parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
     # a clause that says what went away goes, unless it names something new ("swimming moved to Monday")

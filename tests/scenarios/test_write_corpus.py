@@ -47,6 +47,7 @@ FLOORS = {
     # and no-longer-needed closes: 10/10; tasks closed tune 5/7 -> 7/7 (test 3/4 unchanged)
     # with an event told by a past-only verb after I/we that no family claims dropped (its turn keeps it): fact
     # precision tune 312/397 -> 311/361, test 52/57 unchanged; changes/additions/stable unchanged
+    # with "X poached/headhunted me from Y" a value taken on, Y out of the value kept: changes tune 266/282
     "tune": (93.0, 100.0, 97.5, 0),
     "test": (79.0, 100.0, 96.5, 0),
 }
