@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,3 +31,14 @@ def write_eval() -> Any:
         sys.modules["run_write_eval"] = importlib.util.module_from_spec(spec)  # its dataclasses look it up
         spec.loader.exec_module(sys.modules["run_write_eval"])
     return sys.modules["run_write_eval"]
+
+
+@pytest.fixture
+def frozen_mem(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A GoodMemory on in-memory SQLite whose clock stands at the test module's ``T0``."""
+    from goodmemory import create_good_memory
+    from goodmemory.testing import FrozenClock
+
+    mem = create_good_memory("sqlite://", clock=FrozenClock(request.module.T0))
+    yield mem
+    mem.close()

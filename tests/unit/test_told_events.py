@@ -5,23 +5,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
 
-from goodmemory import GoodMemory, MemoryKind, create_good_memory
+from goodmemory import GoodMemory, MemoryKind
 from goodmemory._change_words import event_only
-from goodmemory.testing import FrozenClock
 
 T0 = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def mem() -> Iterator[GoodMemory]:
-    m = create_good_memory("sqlite://", clock=FrozenClock(T0))
-    yield m
-    m.close()
 
 
 @pytest.mark.parametrize(("said", "told"), [
@@ -38,15 +29,15 @@ def test_event_only_reads_a_past_only_verb_after_i_or_we(said: str, told: bool) 
     assert event_only(said) is told
 
 
-def test_a_told_event_leaves_no_note_but_its_turn(mem: GoodMemory) -> None:
-    mem.remember([{"role": "user", "content": "I spilled coffee on the new rug."}], user_id="u", at=T0)
-    kept = mem.list(user_id="u")
+def test_a_told_event_leaves_no_note_but_its_turn(frozen_mem: GoodMemory) -> None:
+    frozen_mem.remember([{"role": "user", "content": "I spilled coffee on the new rug."}], user_id="u", at=T0)
+    kept = frozen_mem.list(user_id="u")
     assert [r.kind for r in kept] == [MemoryKind.EPISODE]
-    hits = mem.recall("what happened to the rug?", user_id="u").hits
+    hits = frozen_mem.recall("what happened to the rug?", user_id="u").hits
     assert hits and "spilled coffee" in hits[0].memory.text
 
 
-def test_a_told_event_with_a_family_is_still_kept(mem: GoodMemory) -> None:
+def test_a_told_event_with_a_family_is_still_kept(frozen_mem: GoodMemory) -> None:
     # an event that says an attribute (a move, a new pet) is read by its family, not dropped as an event
-    mem.remember([{"role": "user", "content": "We adopted a greyhound called Biscuit."}], user_id="u", at=T0)
-    assert any("Biscuit" in r.text for r in mem.list(user_id="u") if r.kind != MemoryKind.EPISODE)
+    frozen_mem.remember([{"role": "user", "content": "We adopted a greyhound called Biscuit."}], user_id="u", at=T0)
+    assert any("Biscuit" in r.text for r in frozen_mem.list(user_id="u") if r.kind != MemoryKind.EPISODE)
