@@ -359,6 +359,9 @@ class AttributeIndex:
                 and score >= self.min_family_score and any(family_of(r.key) is fam for r in self.records)
             if named is None and c.metadata.get("reported") and not held:
                 return Placement(None, "someone else's words that change nothing the user said before")
+            if c.metadata.get("other_subject") and (fam is None or score < self.min_family_score) \
+                    and event_only(c.value) and not c.keywords:
+                return Placement(None, "an event of someone else's, no attribute of the user's: its turn keeps it")
             if c.metadata.get("other_subject"):
                 # "My sister moved to Oslo" is no home city of the user's: the user's words, in a note of its own
                 return self._placed(c, _NOTE, _note_key(c.value), score, "about another person: its own note", [])
@@ -432,7 +435,7 @@ class AttributeIndex:
         if statement and why.startswith(ABOUT_HELD_PERSON):
             # what the user says of their wife or their dentist is the user's words about them, like any other person
             return self._placed(c, _NOTE, _note_key(c.value), score, why, [])
-        if statement and not ((changes(c.value) and not only_onset(c.value)) or c.is_correction) \
+        if statement and not ((changes(c.value) and (not fam.multi or not only_onset(c.value))) or c.is_correction) \
                 and score < self.strong_family_score:
             hit = [e for e in earlier if slot_of(e.key) == key]
             if hit and max(e.similarity for e in hit) < self.restatement_similarity \

@@ -125,14 +125,22 @@ def one_off(said: str) -> bool:
 # what the user did, by a verb that is past only: "-ed" (not "need", "feed", "proceed") or an irregular past that is no
 # present too ("read", "put", "quit", "set" are both: "I read mostly crime novels")
 _TOLD_EVENT = re.compile(
-    r"^\W*(?:(?:so|and|oh|well|anyway|also),?\s+)?(?:i|we)\s+(?:(?:finally|just|only|also|eventually|quickly|already)\s+)?"
-    r"(?:(?!(?:need|feed|bleed|breed|heed|speed|proceed|succeed|exceed|shed|wed|embed|seed|weed)\b)\w+ed|took|went|got|"
+    r"^\W*(?:(?:so|and|oh|well|anyway|also),?\s+)?(?:(?:i|we)\s+|(?P<other>(?:my|our|the|his|her|their)\s+(?:(?!(?:is|are|was|were|has|have|had|been|be|will|would|"
+    r"can|could|should|does|do|did|gets?|got)\b)[\w'\-]+\s+){1,3}?))"
+    r"(?:(?:finally|just|only|also|eventually|quickly|already)\s+)?"
+    r"(?:(?!(?:need|feed|bleed|breed|heed|speed|proceed|succeed|exceed|shed|wed|embed|seed|weed)\b)\w{2,}ed|took|went|got|"
     r"made|found|bought|met|saw|had|ran|rang|sent|spent|paid|sat|wrote|brought|caught|did|drove|ate|gave|left|lost|sold|"
     r"told|won|woke|broke|fell|forgot|hung|kept|said|spoke|swam|threw|wore)\b", re.I)
 
 
+_ME_AFTER = re.compile(r"\b(?:i|me|my|mine|we|us|our)\b", re.I)
+
+
 def event_only(said: str) -> bool:
-    """Whether ``said`` opens by telling what the user did ("We finished painting the fence at last", "I dropped my
-    phone"): where no attribute's family claims it and it changes no value the user gave, an event (its turn keeps
-    it), no attribute."""
-    return bool(_TOLD_EVENT.search(said))
+    """Whether ``said`` opens by telling what the user, someone or something did ("We finished painting the fence at
+    last", "I dropped my phone", "My cousin finished her degree", "The kettle broke"): where no attribute's family
+    claims it and it changes no value the user gave, an event (its turn keeps it), no attribute."""
+    m = _TOLD_EVENT.search(said)
+    # what someone did to or for the user ("The doctor added X for my cholesterol", "The shop offered me ...") may
+    # change the user's world: only the user's own telling says it is just an event
+    return m is not None and not (m["other"] and _ME_AFTER.search(said, m.end()))
