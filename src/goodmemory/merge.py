@@ -482,8 +482,12 @@ def _new_values(clause: str, names: set[str]) -> set[str]:
             if _sort(v) not in _WHEN_SORTS and not re.fullmatch(r"(?:19|20)\d\d", v)}
 
 
+_BECAUSE = re.compile(r"\s+(?:since|because|as|now that|after)\s+(?=(?:i|we|they|he|she|it|my|our|the)\b)", re.I)
+
+
 def ended_clauses(said: str, names: set[str]) -> bool:
     """Whether every clause of ``said`` says something ended and none brings a value beyond ``names`` (a bare
     name before "and I" is no clause of its own: "Jo and I split up")."""
-    parts = [p for p in _CLAUSES.split(said) if p and len(p.split()) > 2]
+    # "I'm fully remote now since they closed the office": a clause of cause is a clause of its own
+    parts = [p for c in _CLAUSES.split(said) if c for p in _BECAUSE.split(c) if p and len(p.split()) > 2]
     return bool(parts) and all(_ENDED.search(p) for p in parts) and not _new_values(said, names)

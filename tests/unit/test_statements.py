@@ -183,6 +183,17 @@ def test_an_ending_is_told_from_an_ending_with_a_new_value() -> None:
     assert not ended_clauses("Noor is great", old.names())
 
 
+def test_a_state_with_the_cause_of_an_ending_is_no_bare_ending() -> None:
+    # w68: the cause ("since they shut the depot") ends something, the user's own clause is a new state
+    from goodmemory.merge import ended_clauses
+
+    old = Earlier(key="profile.work_schedule", value="I drive to the Leeds depot every day", similarity=0.5, at=AT,
+                  family_key="profile.work_schedule")
+    assert not ended_clauses("I work from home now since they shut the Leeds depot", old.names())
+    assert not ended_clauses("I'm on the night shift because they closed the Leeds depot", old.names())
+    assert ended_clauses("They closed the Leeds depot in March", old.names())
+
+
 def test_when_a_value_ended_is_dropped_with_the_clause_that_says_so() -> None:
     from goodmemory._replaced import drop_replaced
 
