@@ -435,7 +435,12 @@ class AttributeIndex:
         if statement and why.startswith(ABOUT_HELD_PERSON):
             # what the user says of their wife or their dentist is the user's words about them, like any other person
             return self._placed(c, _NOTE, _note_key(c.value), score, why, [])
-        if statement and not ((changes(c.value) and (not fam.multi or not only_onset(c.value))) or c.is_correction) \
+        # an onset alone ("since my surgery I get the 38 bus") changes what the user said of a single-valued attribute
+        # in their own words; a value a rule read ("I work at X") only a change the rules read or a change word does
+        # ("since the spring I volunteer at Y" is no new employer)
+        onset = not fam.multi and only_onset(c.value) and not any(
+            slot_of(r.key) == key and not r.metadata.get("statement") for r in self.records if r.id not in self.added)
+        if statement and not ((changes(c.value) and (onset or not only_onset(c.value))) or c.is_correction) \
                 and score < self.strong_family_score:
             hit = [e for e in earlier if slot_of(e.key) == key]
             if hit and max(e.similarity for e in hit) < self.restatement_similarity \

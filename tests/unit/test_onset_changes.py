@@ -51,3 +51,10 @@ def test_an_onset_of_a_multi_valued_attribute_adds(frozen_mem: GoodMemory) -> No
     _say(frozen_mem, "Since last year I speak some Greek too.", T0 + timedelta(days=60))
     current = _current(frozen_mem)
     assert any("Polish" in t for t in current) and any("Greek" in t for t in current), current
+
+
+def test_an_onset_does_not_replace_a_value_a_rule_read(frozen_mem: GoodMemory) -> None:
+    # the rules read the employer; an onset the rules do not read as one is another activity, not a new employer
+    _say(frozen_mem, "I work at Pellow Engineering.", T0)
+    _say(frozen_mem, "Since January I coach the under-nines at Fernhill Rovers on Sundays.", T0 + timedelta(days=60))
+    assert any("Pellow" in t for t in _current(frozen_mem)), _current(frozen_mem)
