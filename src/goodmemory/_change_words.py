@@ -23,14 +23,15 @@ __all__ = ["adds", "changes", "done", "one_off", "only_onset", "weakly_changes"]
 _CHANGE = re.compile(
     r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed|ing)?|swap(?:ped|ping)?|lapsed?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|new|replac(?:e|ed)|"
     r"traded|sold|gave up|quit|stopped|left|cancell?ed|dropped|upgraded|downgraded|raised|lowered|went up|"
-    r"went down|increased|decreased|extended|pushed|postponed|rescheduled|shifted|finished|passed away|"
+    r"went down|increased|decreased|extended|pushed|postponed|rescheduled|re-?booked|shifted|finished|passed away|"
     r"these days|nowadays|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
     r"transferred|turned|got promoted|retired|closed|back to|cut|reduced|bumped|postponed|delayed|brought forward|"
     r"goes up|goes down|gone up|gone down|comes down|came down|come down|goes to|went to|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
     r"expired|is gone|are gone|split up|separated|divorced|moved out|turned off|unsubscribed|no more|got rid of|"
     r"took me off|taken me off|came off|come off|put me on|re-?homed|written off|doubled|halved|tripled|"
     r"went missing|stolen|nicked|put to sleep|(?:was|been|got) put down|went to live (?:with|in)|(?:is|are) over for (?:me|us)|start(?:ed|ing)? \w+ing (?:[\w\-]+ ){0,3}again|brought (?:[\w'\-]+ ){1,3}forward)\b|"
-    r"[,;]\s*not\s+(?=\S)", re.I)
+    # "Friday, not Thursday" denies the old value; "..., not yet" / "..., not really" deny nothing of it
+    r"[,;]\s*not\s+(?!(?:yet|really|sure|bad|much|quite|exactly|always|often|that|too|now)\b)(?=\S)", re.I)
 # "too" adds only at the end of a clause ("I have a dog too"), not before an adjective ("too strong")
 _ADDITION = re.compile(r"\b(?:also|another|second|third|as well|on top of|in addition|additionally|besides)\b|"
                        r"\btoo\b(?=\s*(?:[,.;!?]|$))", re.I)

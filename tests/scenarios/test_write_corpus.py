@@ -51,7 +51,7 @@ FLOORS = {
     # with changes_w69's 64 lives written blind (48 changes, 8 additions, 8 stable; before any change on them):
     # 299/330, 44/45, 252/260 (w69 alone: changes 31/48, additions 7/8, stable 6/8); with "same kind of X" no hedge,
     # ", not yet" no denial of a value and another person's "new GP" not the user's: stable 254/260
-    "tune": (90.0, 97.5, 96.5, 0),
+    "tune": (90.0, 97.5, 97.5, 0),
     "test": (79.0, 100.0, 96.5, 0),
 }
 

@@ -127,3 +127,13 @@ def test_an_idiom_whose_verb_is_a_word_of_change_changes_nothing(said: str) -> N
 ])
 def test_the_same_verbs_outside_an_idiom_still_change(said: str) -> None:
     assert changes(said)
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("The dentist is on the 9th, not the 2nd.", True),   # denies the old value
+    ("We rebooked the cottage in Wells for the same week.", True),
+    ("I could trade the van in next spring, not yet though.", False),  # "not yet" denies no value
+    ("The boiler is working again, not bad at all.", False),
+])
+def test_a_denied_value_is_a_change_and_not_yet_is_none(said: str, expected: bool) -> None:
+    assert changes(said) is expected

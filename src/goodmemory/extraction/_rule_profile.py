@@ -403,8 +403,9 @@ PROFILE_RULES: tuple[Rule, ...] = (
         Example("I promised my neighbour I'd help."),
         Example("My phone is broken."))),
     Rule("new_relation", K.PROFILE, ("relation",), "User's {rel} is now {v}.", _new_relation, pattern=_R_NEW_RELATION,
-         importance=0.65, examples=(
+         guards=(_the_users,), importance=0.65, examples=(
              Example("I signed up with a new dentist, Dr. Varga.", "relation.dentist", "Dr. Varga"),
+             Example("My sister moved to a new dentist, Dr. Hale, after hers retired."),
              Example("I bought a new phone, Pixel 8."))),
     Rule("divorced", K.PROFILE, ("relation",), "User and {v} are divorced.", _divorced, pattern=_R_DIVORCED,
          importance=0.65, examples=(

@@ -66,7 +66,11 @@ HEDGE_LEAD = re.compile(
 )
 # a softener between the subject and its verb ("I've kind of moved to X", "we sort of live in X") hedges nothing
 SOFTENER = re.compile(r"\b((?:i|we|they)(?:'ve|'m|'re| have| am| are)?)\s+(?:kind of|sort of|kinda|sorta)\s+(?=[a-z])", I)
-HEDGE_ANY = re.compile(r"\b(?:maybe|probably|perhaps|possibly|might|i think|i guess|not sure|kind of|sort of)\b", I)
+# "kind of" / "sort of" hedge as adverbs ("I kind of like jazz"), not as nouns after a determiner ("same kind of ward")
+_NOUN_KIND = "".join(rf"(?<!\b{d} )" for d in ("a", "the", "same", "this", "that", "what", "which", "any", "some",
+                                                 "every", "one", "that", "my", "our", "your", "his", "her", "their"))
+HEDGE_ANY = re.compile(rf"\b(?:maybe|probably|perhaps|possibly|might|i think|i guess|not sure|{_NOUN_KIND}(?:kind|sort) of)\b",
+                       I)
 # an ironic lead turns what follows around ("Oh sure, I just love waiting on hold", "Great, another Monday, my
 # favourite thing"): the sentence says the opposite of its words, so no rule takes it at its word
 IRONY = re.compile(
