@@ -27,6 +27,7 @@ from ._value_types import (
     asked_of_another,
     change_frame,
     lacks_shape,
+    shaped_family,
     sorts_of,
 )
 from .embeddings import Embedder
@@ -175,6 +176,12 @@ class AttributeIndex:
         sims = np.where(np.isin(owner, list(shapeless)), -1.0, protos @ vec)
         best = int(np.argmax(sims))
         fam, score = fams[int(owner[best])], float(sims[best])
+        shaped = shaped_family(c.value)
+        if shaped is not None and not c.metadata.get("other_subject"):
+            # an email address in the user's sentence is their email, however the rest of it reads
+            fam = next(f for f in fams if f.name == shaped)
+            score = max(self.strong_family_score, float(sims[owner == fams.index(fam)].max()))
+            return fam, score
         names = {f.name for i, f in enumerate(fams) if i not in shapeless}  # unique; comparing dataclasses was slow
         for r in self.records:
             f = self._family_of(r.key)

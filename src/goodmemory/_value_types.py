@@ -18,7 +18,8 @@ import re
 
 from ._change_words import changes, done
 
-__all__ = ["CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "asked_now", "asked_of_another", "change_frame", "lacks_shape", "sorts_of"]
+__all__ = ["CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "asked_now", "asked_of_another", "change_frame", "lacks_shape",
+           "shaped_family", "sorts_of"]
 
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
@@ -40,6 +41,8 @@ _TITLE_HEADS = (
 _TITLE_FRAME = re.compile(
     rf"\b(?:promoted (?:me )?(?:to|as)|new (?:job|role|position) as|(?:job )?title (?:is now|changed to)|"
     rf"(?:appointed|named|made) me (?:as )?(?:the |our |their )?(?:new )?(?=(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS}))|"
+    rf"(?:been|got|was|were|being) (?:appointed|named|made) (?:as )?(?:the |our |their |an? )?(?:new )?"
+    rf"(?=(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS}))|"
     rf"qualified as (?:an?\s+)?(?=(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS}))|"
     rf"(?:made me|became|become|(?:i'?m|i am) now)\s+(?:an?\s+|the\s+)?(?:[\w\-]+\s+){{0,3}}?(?:{_TITLE_HEADS})s?)\b",
     re.I)
@@ -101,7 +104,8 @@ _CHANGE_FRAME = re.compile(
     r"\b(?:switched|switching|swapped|changed|moved (?:over )?to|moved|went over to|relocated|packed up|"
     r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|settled in|"
     r"started at|started (?:a |my )?(?:new )?(?:job|role|position)|joined|signed up (?:at|with|for)|became|become|"
-    r"made me|appointed me|qualified as|promoted|now|new|instead|no longer|these days|transferred|enrolled|"
+    r"made me|appointed me|(?:been|got|was|were) (?:made|appointed|named)(?! to\b)|qualified as|promoted|now|new|"
+    r"instead|no longer|these days|transferred|enrolled|"
     r"registered with)\b", re.I)
 # "moved over to X" / "switched to X": a change of something one uses, not of where one lives
 _SWITCH_OVER = re.compile(r"\b(?i:moved over to|went over to|switched (?:over )?to|swapped to|changed to)\s+[A-Z]")
@@ -175,6 +179,16 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     # read 0.48 alike the family's examples, and as an answer style it was shown in every context
     "communication": re.compile(r"\b(?:me|you|your|answers?|repl(?:y|ies)|responses?|explain\w*)\b", re.I),
 }
+
+
+# of those, the shapes no value of another family has: a sentence of the user's with an email address in it is about
+# their email ("I use j@x.com for everything" read nearest a tool, "I use X for X")
+_UNMISTAKABLE = ("email",)
+
+
+def shaped_family(text: str) -> str | None:
+    """The family whose unmistakable value shape ``text`` holds, or None."""
+    return next((f for f in _UNMISTAKABLE if _SHAPES[f].search(text)), None)
 
 
 def lacks_shape(family: str, text: str) -> bool:
