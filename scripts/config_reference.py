@@ -57,6 +57,9 @@ MEANING: dict[str, str] = {
     "same_attribute_similarity": "a statement saying something changed (\"now\", \"moved to\", \"not X\") "
                                  "supersedes the user's earlier statement at least this alike (cosine, values "
                                  "masked), whatever family either was filed under",
+    "same_topic_similarity": "... or the earlier memory at least this alike with the values kept (\"a Kia "
+                             "Sportage now\" is near \"I drive a Mazda3\"), when no other memory is within 0.05 "
+                             "of it; 2.0 turns it off",
     "allow_secrets": "store passwords, API keys, card numbers, CVVs and government ids (off: rejected)",
     "redact_secrets_in_episodes": "redact those secrets in the raw turns kept as evidence",
     "keep_roles": "message roles kept as raw-turn evidence",

@@ -11,24 +11,25 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._change_words import event_only, one_off, only_onset
+from ._earlier_search import EarlierSearch
 from ._echoed import corrected, echo_of
-from ._replaced import denied, drop_replaced, ends_only, names_past_subject
+from ._named_back import named_back
+from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
+from ._prototypes import prototypes as _prototypes
+from ._prototypes import unit as _unit
+from ._replaced import drop_replaced, ends_only
 from ._value_types import (
     FAMILY_SORTS,
-    acts_on_another,
-    asked_now,
     asked_of_another,
     change_frame,
     lacks_shape,
     shaped_family,
-    sorts_of,
 )
 from .embeddings import Embedder
 from .embeddings._deferred import DeferredVectors
@@ -37,16 +38,13 @@ from .keys import slot_of
 from .merge import (
     ABOUT_HELD_PERSON,
     Earlier,
-    adds,
     attribute_slot,
     changes,
-    names_in,
     new_family_key,
     normalize_value,
 )
 from .models import Candidate, MemoryKind, MemoryRecord
 from .taxonomy import (
-    KEY_FAMILIES,
     KeyFamily,
     content_words,
     family_by_name,
@@ -57,42 +55,17 @@ from .taxonomy import (
 
 __all__ = ["AttributeIndex", "Placement"]
 
-# Families a free statement may land in: tasks, standing instructions and procedures need a rule
-# (a sentence that merely resembles "I need to X" is no commitment).
-_STATEMENT_KINDS = (MemoryKind.PROFILE, MemoryKind.FACT, MemoryKind.PREFERENCE)
-_NO_STATEMENTS = frozenset(["task", "instruction", "procedure", "expiry", "identifier", "possession"])
 _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
 _NOTE = family_by_name("note")
-_PROTOTYPES: dict[object, tuple[Embedder, list[KeyFamily], np.ndarray, np.ndarray]] = {}
-
-
-def _unit(mat: np.ndarray) -> np.ndarray:
-    mat = np.asarray(mat, dtype=np.float32)
-    norms = np.linalg.norm(mat, axis=1, keepdims=True)
-    return mat / np.where(norms == 0, 1, norms)
-
-
-def _prototypes(embedder: Embedder) -> tuple[list[KeyFamily], np.ndarray, np.ndarray]:
-    """(families, owner index of each example, example vectors) for statements."""
-    # by model, not by instance: every GoodMemory of a process over the packaged model shares one entry
-    ident = getattr(embedder, "cache_identity", None) or id(embedder)
-    hit = _PROTOTYPES.get(ident)
-    if hit is not None and (hit[0] is embedder or ident != id(embedder)):
-        return hit[1], hit[2], hit[3]
-    fams = [f for f in KEY_FAMILIES if f.kind in _STATEMENT_KINDS and f.name not in _NO_STATEMENTS and f.examples]
-    texts, owner = [], []
-    for i, fam in enumerate(fams):
-        for ex in fam.examples:
-            texts.append(ex)
-            owner.append(i)
-    vecs = _unit(getattr(embedder, "embed_fixed", embedder.embed)(texts))  # library texts: kept on disk
-    _PROTOTYPES[ident] = (embedder, fams, np.array(owner), vecs)
-    return fams, np.array(owner), vecs
 
 
 def _about(c: Candidate | MemoryRecord) -> str:
     # a rule's memory is compared by the user's sentence it was read from, not by its template ("User works as X")
     return str(c.metadata.get("about") or mask_values(str(c.metadata.get("said") or c.text)))
+
+
+def _said(c: Candidate | MemoryRecord) -> str:
+    return str(c.metadata.get("said") or c.value)
 
 
 def _note_key(value: str) -> str:
@@ -123,13 +96,14 @@ class Placement:
     reason: str = ""
 
 
-class AttributeIndex:
+class AttributeIndex(EarlierSearch):
     """The user's active memories by family, with vectors, for the candidates of one call."""
 
     def __init__(self, embedder: Embedder, records: Sequence[MemoryRecord], candidates: Sequence[Candidate], *,
                  min_family_score: float, min_similarity: float, min_cross_similarity: float = 0.6,
                  same_attribute_similarity: float = 0.5, min_change_family_score: float = 0.35,
                  restatement_similarity: float = 0.8, strong_family_score: float = 0.6,
+                 same_topic_similarity: float = 2.0,
                  sorted_change_similarity: float = 0.2) -> None:
         self.embedder = embedder
         self.sorted_change_similarity = sorted_change_similarity
@@ -137,6 +111,7 @@ class AttributeIndex:
         self.restatement_similarity = restatement_similarity
         self.min_change_family_score = min_change_family_score
         self.same_attribute_similarity = same_attribute_similarity
+        self.same_topic_similarity = same_topic_similarity
         self.min_cross_similarity = min_cross_similarity
         self.ruled: set[tuple[str, str]] = set()  # (message id, family) a rule candidate of this call covers
         self.added: set[str] = set()  # ids of the records this call stored
@@ -166,6 +141,12 @@ class AttributeIndex:
         self.rec_vec = DeferredVectors(embedder, {r.id: vecs[len(read) + i] for i, r in enumerate(kept)})
         for r in held:
             self.rec_vec.defer(r.id, _about(r))
+        # the user's own words, values kept: read only for a change no other decision placed (``_same_topic``)
+        self.raw_vec = DeferredVectors(embedder, {})
+        for r in kept:
+            self.raw_vec.defer(r.id, _said(r))
+        for c in read:
+            self.raw_vec.defer(id(c), _said(c))
 
     def _family(self, c: Candidate) -> tuple[KeyFamily | None, float]:
         """The nearest family: its examples, or the user's own earlier statements of it (values masked)."""
@@ -192,108 +173,9 @@ class AttributeIndex:
                 fam, score = f, sim
         return fam, score
 
-    def _named_change(self, said: str, cand: np.ndarray | None = None) -> KeyFamily | None:
-        """The family of the newest earlier value that ``said`` names, when ``said`` speaks of a change."""
-        if not changes(said):
-            return None
-        hits = []
-        for r in self.records:
-            fam = self._family_of(r.key)
-            if fam is None or fam.name in _NO_STATEMENTS:
-                continue
-            e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
-            named = names_in(e, fam, said)
-            if named:
-                # of two values said at one instant: the one whose value it denies ("..., not 30 June"), then the
-                # one more of whose names it says, then the one most alike the change in meaning, then by key;
-                # never by the order the store lists them in (random ids made one persona's update flip between runs)
-                vec = self.rec_vec.get(r.id)
-                sim = float(vec @ cand) if vec is not None and cand is not None else 0.0
-                hits.append((r.event_time, bool(denied(said) & e.names()), len(named), sim, r.key, fam))
-        return max(hits, key=lambda h: h[:5])[5] if hits else None
-
-    def _same_attribute(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
-        """The user's earlier memory this statement changes, decided by meaning: the statement says something
-        changed, adds nothing ("also", "a second"), and is at least ``same_attribute_similarity`` alike (values
-        masked) an earlier memory with another value, whatever family either was filed under."""
-        vec = self.cand_vec.get(id(c))
-        # an onset alone ("since the spring I volunteer at X") says since when, not that a value was replaced
-        if vec is None or not ((changes(c.value) and not only_onset(c.value)) or c.is_correction) or adds(c.value):
-            return None
-        best, best_sim, best_named = None, self.same_attribute_similarity, False
-        # a change of a school is no change of a home however alike the two sentences read: sorts both name must meet
-        wanted = change_frame(c.value)
-        for r in self.records:
-            fam = self._family_of(r.key)
-            # a later turn of the same call may change what an earlier one said; one turn's statements do not
-            same_turn = r.id in self.added and bool(set(r.source.message_ids) & set(c.message_ids))
-            if wanted and fam is not None and (had := self._sorts(r, fam)) and not wanted & had:
-                continue
-            # another person's change replaces what was said of another person, never the user's own value
-            if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or same_turn \
-                    or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
-                    or normalize_value(r.value) == normalize_value(c.value):
-                continue
-            sim = float(self.rec_vec[r.id] @ vec)
-            # of memories read from one sentence (alike alone), the one whose value it names past its subject
-            # ("Ruby left Hillcrest ..." changes her school, not the slot that holds her name)
-            named = names_past_subject(c.value, Earlier(key=r.key, value=r.value, similarity=sim, at=r.event_time,
-                                                         family_key=fam.key), fam)
-            if sim >= best_sim and (best is None or sim + 0.02 * named > best_sim + 0.02 * best_named):
-                best, best_sim, best_named = r, sim, named
-        return (best, best_sim) if best is not None else None
-
     def _statement_family(self, key: str) -> str | None:
         fam = self._family_of(key)
         return fam.name if fam is not None and fam.name not in _NO_STATEMENTS else None
-
-    def _sorts(self, r: MemoryRecord, fam: KeyFamily) -> frozenset[str]:
-        """The sorts of value an earlier memory holds: its family's when a rule keyed it, else its words'."""
-        return sorts_of(str(r.metadata.get("said") or r.value), None if r.metadata.get("statement") else fam.name)
-
-    def _same_sort(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
-        """The user's earlier memory this statement changes, decided by the sort of value: the statement is framed
-        as a change of a gym, a school, a title, a home ... (``_value_types``), adds nothing, and an earlier memory
-        of that sort with another value is at least ``sorted_change_similarity`` alike (values masked); the most
-        alike such memory. Masked similarity alone leaves these at 0.35-0.45, below unrelated pairs."""
-        vec = self.cand_vec.get(id(c))
-        # someone else's words ("the landlord says we must move to X") change nothing by their sort alone
-        heard = bool(c.metadata.get("reported")) and not c.metadata.get("subjectless")
-        wanted = change_frame(c.value) if vec is not None and not adds(c.value) and not heard else frozenset()
-        if not wanted:
-            return None
-        best, best_sim = None, self.sorted_change_similarity
-        other = bool(c.metadata.get("other_subject")) or acts_on_another(c.value)
-        for r in self.records:
-            fam = self._family_of(r.key)
-            if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or r.id in self.added \
-                    or other != bool(r.metadata.get("other_subject")) \
-                    or normalize_value(r.value) == normalize_value(c.value):
-                continue
-            if not wanted & self._sorts(r, fam):
-                continue
-            sim = float(self.rec_vec[r.id] @ vec)
-            if sim >= best_sim:
-                best, best_sim = r, sim
-        return (best, best_sim) if best is not None else None
-
-    def _asked_now(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
-        """The user's earlier memory an answer replaces because the question asked what that attribute is now
-        ("Which team are you on these days?" -> the memory that names a team), the most alike such memory."""
-        noun = asked_now(c.keywords) if c.keywords else None
-        vec = self.cand_vec.get(id(c))
-        if noun is None or vec is None or adds(c.value) or c.metadata.get("other_subject"):
-            return None
-        says = re.compile(rf"\b{re.escape(noun)}s?\b", re.I)
-        hits = [(float(self.rec_vec[r.id] @ vec), r) for r in self.records
-                if r.id in self.rec_vec and r.id not in self.added and not r.metadata.get("other_subject")
-                and (f := self._family_of(r.key)) is not None and f.name not in _NO_STATEMENTS
-                and normalize_value(r.value) != normalize_value(c.value)
-                and says.search(f"{r.metadata.get('said') or r.value} {r.text}")]
-        if not hits:
-            return None
-        sim, r = max(hits, key=lambda h: h[0])
-        return r, sim
 
     def _replacing(self, c: Candidate, r: MemoryRecord, sim: float, why: str = "") -> Placement:
         fam = self._family_of(r.key)
@@ -306,35 +188,22 @@ class AttributeIndex:
             placed.candidate.metadata["replaces"] = r.id
         return placed
 
-    def _alike_elsewhere(self, vec: np.ndarray, fam: KeyFamily, said: str, about_other: bool) -> MemoryRecord | None:
-        """The earlier memory of another family a change is alike (values masked), if any: at
-        ``same_attribute_similarity`` (one of several values only when ``said`` adds nothing); what was said of
-        another person only for a change said of another person ("Baby Jo arrived" is no change of "our son Leo")."""
-        best, best_sim = None, min(self.min_cross_similarity, self.same_attribute_similarity)
-        for r in self.records:
-            other = self._family_of(r.key)
-            if other is None or other is fam or r.id not in self.rec_vec or r.id in self.added \
-                    or about_other != bool(r.metadata.get("other_subject")) \
-                    or other.name in ("task", "procedure", "instruction") or (other.multi and adds(said)):
-                continue
-            sim = float(self.rec_vec[r.id] @ vec)
-            if sim >= best_sim:
-                best, best_sim = r, sim
-        return best
-
     def place(self, c: Candidate, said: str = "") -> Placement:
         """Where ``c`` goes; ``said`` is the text of its source turns (what a rule's template leaves out)."""
         statement = c.key == STATEMENT_KEY and bool(c.metadata.get("statement"))
         if c.closes or c.kind in (MemoryKind.EPISODE, MemoryKind.OPEN_LOOP):
             return Placement(c)
-        echo = echo_of(c, [r for r in self.records if r.id not in self.added], self._statement_family) \
-            if statement else None
+        before = [r for r in self.records if r.id not in self.added] if statement else []
+        echo = echo_of(c, before, self._statement_family) if statement else None
         if echo is not None:  # "A: ... a 10-year-old ...?" "He's 11 actually": the memory that said 10
             r, e = echo
             if r.metadata.get("statement"):
                 return self._replacing(c, r, 0.0, why=f"corrects the {e.old} the question repeated: {e.new}")
             fixed = corrected(c, r, e, self._statement_family(r.key) or "")
             return Placement(fixed, str(fixed.metadata["slot_reason"]))
+        back = named_back(c, before, self._statement_family) if statement else None
+        if back is not None:  # "A: Does the Mazda have a roof rack?" "Traded that in, it's a Kia now"
+            return self._replacing(c, back, 0.0, why="changes the value the assistant named, pointed back at")
         if statement and c.keywords and asked_of_another(c.keywords):
             # "Which team does your sister lead?" "The design team, since January": theirs, in a note of its own
             return self._placed(c, _NOTE, _note_key(c.value), 0.0, "an answer about another person: its own note", [])
@@ -359,6 +228,10 @@ class AttributeIndex:
             asked = None if corrects_latest else self._asked_now(c)
             if asked is not None:
                 return self._replacing(c, *asked, why="the answer to a question of what it is now")
+            topic = None if corrects_latest else self._same_topic(c)
+            if topic is not None:
+                return self._replacing(c, *topic, why=f"a change of the value it is nearest, values kept "
+                                                         f"({topic[1]:.2f} alike)")
             named = self._named_change(c.value, self.cand_vec.get(id(c)))
             # a change said without "I" ("the new van is a Kia") may also change the value of the family it is
             # nearest, when that family holds one value and the user gave it

@@ -299,6 +299,7 @@ def run_remember(
                                 candidates, min_family_score=cfg.min_family_score,
                                 min_similarity=policy.min_attribute_similarity,
                                 same_attribute_similarity=cfg.same_attribute_similarity,
+                                same_topic_similarity=cfg.same_topic_similarity,
                                 min_change_family_score=cfg.min_change_family_score,
                                 restatement_similarity=cfg.restatement_similarity,
                                 strong_family_score=cfg.strong_family_score)

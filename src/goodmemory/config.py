@@ -200,6 +200,8 @@ class GoodMemoryConfig(BaseModel):
     min_change_family_score: float = Field(default=0.35, ge=-1.0, le=1.0)
     # a statement that says something changed replaces the user's earlier statement this alike (values masked)
     same_attribute_similarity: float = Field(default=0.5, ge=-1.0, le=1.0)
+    # ... or the earlier memory this alike with the values kept, when clearly the nearest ("a Kia now" / "a Mazda3")
+    same_topic_similarity: float = Field(default=0.45, ge=-1.0, le=2.0)
     # a statement saying nothing changed replaces its family's value only when this alike the earlier statement
     restatement_similarity: float = Field(default=0.8, ge=-1.0, le=1.0)
     # ... or when this alike the family's examples: a clear new value of a one-value attribute ("we relocated to X")

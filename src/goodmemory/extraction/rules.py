@@ -127,7 +127,8 @@ class RuleExtractor:
                     if bound is not None:
                         run.out.append(bound)
                 if self.statements:
-                    self._statements(msg, prev if len(run.out) == before else None, silent, ts, run)
+                    self._statements(msg, prev if len(run.out) == before else None, silent, ts, run,
+                                     prior=prev.content if prev is not None and prev.role == "assistant" else None)
                 # "forget the retirement plan": what the user takes back ends the memory that names it
                 run.out[before:] = retracted(run.out[before:], msg, ctx.existing, timestamp=ts, domain=ctx.domain,
                                              earlier=run.out[:before])
@@ -153,7 +154,7 @@ class RuleExtractor:
         return run.out
 
     def _statements(self, msg: Message, prev: Message | None, silent: list[tuple[str, bool]], ts: Any,
-                    run: Run) -> None:
+                    run: Run, prior: str | None = None) -> None:
         """The user's own words for what no rule matched: the whole reply when it answers the assistant's
         question, else each first-person sentence that produced nothing (see :mod:`._statements`).
         A turn of a named speaker (a transcript between people) is skipped: its "I" is that speaker, and
@@ -176,6 +177,8 @@ class RuleExtractor:
                     # ending beside a new like, "I quit the choir, I'm into chess now", is no why and stays)
                     continue
                 c.metadata["reason"] = True
+            if c is not None and prior:
+                c.metadata["prior"] = prior[:400]  # the assistant's turn just before: what "it" may point back at
             if c is not None and (c.key, c.value.lower()) not in run.index:
                 run.index[(c.key, c.value.lower())] = c
                 run.out.append(c)

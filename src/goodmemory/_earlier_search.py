@@ -1,0 +1,180 @@
+"""Which of the user's earlier memories a statement changes: by the value it names, by meaning with values masked,
+by the sort of value, by the question it answers, by its words with the values kept, or in another family.
+
+The searches of :class:`goodmemory._attributes.AttributeIndex`, over the memories and vectors it holds for one
+call; each returns the memory replaced (with how alike) or None, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import numpy as np
+
+from ._change_words import only_onset
+from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
+from ._replaced import denied, names_past_subject
+from ._value_types import acts_on_another, asked_now, change_frame, sorts_of
+from .embeddings._deferred import DeferredVectors
+from .merge import Earlier, adds, changes, names_in, normalize_value
+from .models import Candidate, MemoryRecord
+from .taxonomy import KeyFamily
+
+__all__ = ["EarlierSearch"]
+
+
+class EarlierSearch:
+    """The searches over one call's earlier memories (the state is :class:`AttributeIndex`'s)."""
+
+    records: list[MemoryRecord]
+    added: set[str]
+    rec_vec: DeferredVectors
+    cand_vec: DeferredVectors
+    raw_vec: DeferredVectors
+    _family_of: Callable[[str], KeyFamily | None]
+    same_attribute_similarity: float
+    same_topic_similarity: float
+    sorted_change_similarity: float
+    min_cross_similarity: float
+
+    def _named_change(self, said: str, cand: np.ndarray | None = None) -> KeyFamily | None:
+        """The family of the newest earlier value that ``said`` names, when ``said`` speaks of a change."""
+        if not changes(said):
+            return None
+        hits = []
+        for r in self.records:
+            fam = self._family_of(r.key)
+            if fam is None or fam.name in _NO_STATEMENTS:
+                continue
+            e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
+            named = names_in(e, fam, said)
+            if named:
+                # of two values said at one instant: the one whose value it denies ("..., not 30 June"), then the
+                # one more of whose names it says, then the one most alike the change in meaning, then by key;
+                # never by the order the store lists them in (random ids made one persona's update flip between runs)
+                vec = self.rec_vec.get(r.id)
+                sim = float(vec @ cand) if vec is not None and cand is not None else 0.0
+                hits.append((r.event_time, bool(denied(said) & e.names()), len(named), sim, r.key, fam))
+        return max(hits, key=lambda h: h[:5])[5] if hits else None
+
+    def _same_attribute(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
+        """The user's earlier memory this statement changes, decided by meaning: the statement says something
+        changed, adds nothing ("also", "a second"), and is at least ``same_attribute_similarity`` alike (values
+        masked) an earlier memory with another value, whatever family either was filed under."""
+        vec = self.cand_vec.get(id(c))
+        # an onset alone ("since the spring I volunteer at X") says since when, not that a value was replaced
+        if vec is None or not ((changes(c.value) and not only_onset(c.value)) or c.is_correction) or adds(c.value):
+            return None
+        best, best_sim, best_named = None, self.same_attribute_similarity, False
+        # a change of a school is no change of a home however alike the two sentences read: sorts both name must meet
+        wanted = change_frame(c.value)
+        for r in self.records:
+            fam = self._family_of(r.key)
+            # a later turn of the same call may change what an earlier one said; one turn's statements do not
+            same_turn = r.id in self.added and bool(set(r.source.message_ids) & set(c.message_ids))
+            if wanted and fam is not None and (had := self._sorts(r, fam)) and not wanted & had:
+                continue
+            # another person's change replaces what was said of another person, never the user's own value
+            if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or same_turn \
+                    or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
+                    or normalize_value(r.value) == normalize_value(c.value):
+                continue
+            sim = float(self.rec_vec[r.id] @ vec)
+            # of memories read from one sentence (alike alone), the one whose value it names past its subject
+            # ("Ruby left Hillcrest ..." changes her school, not the slot that holds her name)
+            named = names_past_subject(c.value, Earlier(key=r.key, value=r.value, similarity=sim, at=r.event_time,
+                                                         family_key=fam.key), fam)
+            if sim >= best_sim and (best is None or sim + 0.02 * named > best_sim + 0.02 * best_named):
+                best, best_sim, best_named = r, sim, named
+        return (best, best_sim) if best is not None else None
+
+    def _same_topic(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
+        """The user's earlier memory this change is about, decided by the words with their values: a change that
+        adds nothing, at least ``same_topic_similarity`` alike (values kept: "a Kia now" is near "a Mazda3") an
+        earlier memory of the same person with another value, and clearly nearer it than any other."""
+        if not ((changes(c.value) and not only_onset(c.value)) or c.is_correction) or adds(c.value) \
+                or id(c) not in self.raw_vec:
+            return None
+        vec = self.raw_vec[id(c)]
+        wanted = change_frame(c.value)
+        sims: list[tuple[float, MemoryRecord]] = []
+        for r in self.records:
+            fam = self._family_of(r.key)
+            if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.raw_vec or r.id in self.added \
+                    or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")):
+                continue
+            if wanted and (had := self._sorts(r, fam)) and not wanted & had:
+                continue
+            sims.append((float(self.raw_vec[r.id] @ vec), r))
+        sims.sort(key=lambda t: -t[0])
+        if not sims or sims[0][0] < self.same_topic_similarity \
+                or normalize_value(sims[0][1].value) == normalize_value(c.value):
+            return None
+        if len(sims) > 1 and sims[1][0] > sims[0][0] - 0.05 and sims[1][1].key != sims[0][1].key:
+            return None  # two memories about as near: which one it changes is not clear
+        return sims[0][1], sims[0][0]
+
+    def _sorts(self, r: MemoryRecord, fam: KeyFamily) -> frozenset[str]:
+        """The sorts of value an earlier memory holds: its family's when a rule keyed it, else its words'."""
+        return sorts_of(str(r.metadata.get("said") or r.value), None if r.metadata.get("statement") else fam.name)
+
+    def _same_sort(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
+        """The user's earlier memory this statement changes, decided by the sort of value: the statement is framed
+        as a change of a gym, a school, a title, a home ... (``_value_types``), adds nothing, and an earlier memory
+        of that sort with another value is at least ``sorted_change_similarity`` alike (values masked); the most
+        alike such memory. Masked similarity alone leaves these at 0.35-0.45, below unrelated pairs."""
+        vec = self.cand_vec.get(id(c))
+        # someone else's words ("the landlord says we must move to X") change nothing by their sort alone
+        heard = bool(c.metadata.get("reported")) and not c.metadata.get("subjectless")
+        wanted = change_frame(c.value) if vec is not None and not adds(c.value) and not heard else frozenset()
+        if not wanted:
+            return None
+        best, best_sim = None, self.sorted_change_similarity
+        other = bool(c.metadata.get("other_subject")) or acts_on_another(c.value)
+        for r in self.records:
+            fam = self._family_of(r.key)
+            if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or r.id in self.added \
+                    or other != bool(r.metadata.get("other_subject")) \
+                    or normalize_value(r.value) == normalize_value(c.value):
+                continue
+            if not wanted & self._sorts(r, fam):
+                continue
+            sim = float(self.rec_vec[r.id] @ vec)
+            if sim >= best_sim:
+                best, best_sim = r, sim
+        return (best, best_sim) if best is not None else None
+
+    def _asked_now(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
+        """The user's earlier memory an answer replaces because the question asked what that attribute is now
+        ("Which team are you on these days?" -> the memory that names a team), the most alike such memory."""
+        noun = asked_now(c.keywords) if c.keywords else None
+        vec = self.cand_vec.get(id(c))
+        if noun is None or vec is None or adds(c.value) or c.metadata.get("other_subject"):
+            return None
+        says = re.compile(rf"\b{re.escape(noun)}s?\b", re.I)
+        hits = [(float(self.rec_vec[r.id] @ vec), r) for r in self.records
+                if r.id in self.rec_vec and r.id not in self.added and not r.metadata.get("other_subject")
+                and (f := self._family_of(r.key)) is not None and f.name not in _NO_STATEMENTS
+                and normalize_value(r.value) != normalize_value(c.value)
+                and says.search(f"{r.metadata.get('said') or r.value} {r.text}")]
+        if not hits:
+            return None
+        sim, r = max(hits, key=lambda h: h[0])
+        return r, sim
+
+    def _alike_elsewhere(self, vec: np.ndarray, fam: KeyFamily, said: str, about_other: bool) -> MemoryRecord | None:
+        """The earlier memory of another family a change is alike (values masked), if any: at
+        ``same_attribute_similarity`` (one of several values only when ``said`` adds nothing); what was said of
+        another person only for a change said of another person ("Baby Jo arrived" is no change of "our son Leo")."""
+        best, best_sim = None, min(self.min_cross_similarity, self.same_attribute_similarity)
+        for r in self.records:
+            other = self._family_of(r.key)
+            if other is None or other is fam or r.id not in self.rec_vec or r.id in self.added \
+                    or about_other != bool(r.metadata.get("other_subject")) \
+                    or other.name in ("task", "procedure", "instruction") or (other.multi and adds(said)):
+                continue
+            sim = float(self.rec_vec[r.id] @ vec)
+            if sim >= best_sim:
+                best, best_sim = r, sim
+        return best

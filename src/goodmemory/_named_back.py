@@ -1,0 +1,60 @@
+"""A change told of "it" or "that" right after the assistant named one of the user's values.
+
+"A: Does the Mazda have a roof rack?" / "Traded that in a month ago, it's a Kia Sportage now": the answer names
+no earlier value, the assistant's turn does, and the answer's "that" points back at it. When the assistant's turn
+just before names exactly one of the user's memories, and the answer says a change, points back with a pronoun and
+gives a value of its own, the answer is that memory's new value. Without a value of its own ("Not any more, it's
+too noisy") or without a pronoun ("No, Minecraft now" after "Is Oscar still into football?", where the name the
+turn repeats is the subject as often as the value) it is left to the other decisions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from ._change_words import adds, changes
+from .extraction._statements import masks_a_value
+from .merge import Earlier, names_in
+from .models import Candidate, MemoryRecord
+from .taxonomy import KeyFamily, family_by_name
+
+__all__ = ["named_back"]
+
+# the answer's pronoun for the thing the assistant named: "traded that in", "they moved it", "sold them"
+_BACK = re.compile(r"\b(?:it|that|that one|this one|them|those)\b(?!\s+(?:is|was|'s)\s+(?:fine|ok|okay|great|true))",
+                   re.I)
+
+
+def _named(e: Earlier, fam: KeyFamily, text: str) -> set[str]:
+    """The words of ``text`` that name ``e``; a model's name without its number names it too ("the Mazda" for a
+    Mazda3, "the Golf" for a Golf GTI is already a word of it)."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z][\w\-]+", text)}
+    stripped = {n.rstrip("0123456789") for n in e.names() if n[-1:].isdigit()}
+    return names_in(e, fam, text) | {n for n in stripped if len(n) >= 3 and n in words}
+
+
+def named_back(c: Candidate, records: Iterable[MemoryRecord], family: Callable[[str], str | None]
+               ) -> MemoryRecord | None:
+    """The one memory of ``records`` the assistant's turn before ``c`` named and ``c`` changes by pointing back at
+    it, or None (``family``: a record's key family, None for one no statement may change)."""
+    prior = str(c.metadata.get("prior") or "")
+    if not prior or c.metadata.get("reported") or c.metadata.get("other_subject") or not changes(c.value) \
+            or adds(c.value) or not _BACK.search(c.value) or not masks_a_value(c.value):
+        return None
+    named: list[tuple[int, MemoryRecord]] = []
+    for r in records:
+        fam = family_by_name(name) if (name := family(r.key)) is not None else None
+        if fam is None or r.metadata.get("other_subject"):
+            continue
+        e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
+        if _named(e, fam, c.value):
+            return None  # the answer names a value itself: the other decisions read it
+        hit = _named(e, fam, prior)
+        if hit:
+            named.append((len(hit), r))
+    if not named:
+        return None
+    most = max(n for n, _ in named)
+    best = [r for n, r in named if n == most]
+    return best[0] if len(best) == 1 else None
