@@ -181,14 +181,20 @@ _SHAPES: dict[str, re.Pattern[str]] = {
 }
 
 
-# of those, the shapes no value of another family has: a sentence of the user's with an email address in it is about
-# their email ("I use j@x.com for everything" read nearest a tool, "I use X for X")
-_UNMISTAKABLE = ("email",)
+# the shapes no value of another family has: a sentence of the user's with an email address in it is about their
+# email ("I use j@x.com for everything" read nearest a tool, "I use X for X"); one that puts times in a zone ("give
+# any times in CET", "I'm on Pacific time") about their time zone ("at 9pm EST" is a time, not where times are put)
+_UNMISTAKABLE: dict[str, re.Pattern[str]] = {
+    "email": _SHAPES["email"],
+    "timezone": re.compile(r"\b(?:in|on|into|to|use|using)\s+(?:(?-i:UTC|GMT|CET|CEST|EET|EEST|WET|EST|EDT|CST|CDT|MST|"
+                           r"MDT|PST|PDT|BST|IST|JST|AEST|AEDT|NZST|NZDT)\b|(?:eastern|central|mountain|pacific|"
+                           r"atlantic|european|greenwich) (?:standard )?time\b)", re.I),
+}
 
 
 def shaped_family(text: str) -> str | None:
     """The family whose unmistakable value shape ``text`` holds, or None."""
-    return next((f for f in _UNMISTAKABLE if _SHAPES[f].search(text)), None)
+    return next((f for f, shape in _UNMISTAKABLE.items() if shape.search(text)), None)
 
 
 def lacks_shape(family: str, text: str) -> bool:

@@ -53,3 +53,20 @@ def test_a_passive_title_replaces_the_old_title(frozen_mem: GoodMemory) -> None:
     _say(frozen_mem, "Finally been made senior analyst, as of this week!", T0 + timedelta(days=80))
     current = " ".join(_current(frozen_mem))
     assert "senior analyst" in current and "junior" not in current, current
+
+
+@pytest.mark.parametrize(("said", "family"), [
+    ("Could you put all the meeting times in AEST for me?", "timezone"),
+    ("I'm on Mountain time until the autumn.", "timezone"),
+    ("The ferry gets in at 6pm GMT.", None),  # a time said in a zone, not where the user wants times
+])
+def test_shaped_family_reads_where_times_are_put(said: str, family: str | None) -> None:
+    assert shaped_family(said) == family
+
+
+def test_a_new_time_zone_replaces_the_old_one(frozen_mem: GoodMemory) -> None:
+    _say(frozen_mem, "Book my calls in Pacific time, I'm in Portland.", T0)
+    _say(frozen_mem, "I'm spending the winter in Athens, so any times in EET from now on please.",
+         T0 + timedelta(days=40))
+    current = " ".join(_current(frozen_mem))
+    assert "EET" in current and "Pacific" not in current, current

@@ -324,6 +324,8 @@ PROFILE_RULES: tuple[Rule, ...] = (
     Rule("preferred_name", K.PROFILE, ("preferred_name",), "User prefers to be called {v}.", _preferred_name,
          pattern=P.R_CALL_ME, guards=(_first_word_not_a_name,), confidence=0.9, importance=0.8, examples=(
              Example("Please call me Bex.", "profile.preferred_name", "Bex"),
+             Example("I've started going by Tam, it's shorter.", "profile.preferred_name", "Tam"),
+             Example("I go by train on Fridays."),
              Example("Please don't call me Rob."),
              Example("Call me back tomorrow."))),
     Rule("age", K.PROFILE, ("age",), "User is {v} years old.", _age, pattern=P.R_AGE,
