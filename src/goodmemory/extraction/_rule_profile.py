@@ -281,6 +281,11 @@ _R_TIMEZONE = re.compile(
     r"|\bi'?m (?:now )?(?:on|in) (?:the )?(?P<v2>" + _TZ_ABBR + r"(?: ?[+-]\d{1,2})?|(?-i:[A-Z][a-z]+)(?: standard)? time)\b",
     re.I)
 # "I signed on with a new physio, Dr. Okoro": the new holder of a one-person role
+# "call me X", "I go by X", "I've started going by X": what the user wants to be called
+_R_CALL_ME = re.compile(r"\b(?:(?:please |you can |just |everyone |people |friends )?call me|i go by|(?:i'?m|i am|i'?ve "
+                       r"(?:started|begun)|i have (?:started|begun)|started) going by)\s+(?P<v>" + P.NAME + r")", re.I)
+
+
 _R_NEW_RELATION = re.compile(r"\b(?:a|my|our) new (?P<rel>[a-z\-]+)(?:,| called| named| is)? (?P<v>" + P.NAME + r")(?=$|[\s,.!;])",
                              re.I)
 
@@ -322,7 +327,7 @@ PROFILE_RULES: tuple[Rule, ...] = (
         Example("I'm Halima, nice to meet you.", "profile.name", "Halima"),
         Example("I'm tired of waiting."))),
     Rule("preferred_name", K.PROFILE, ("preferred_name",), "User prefers to be called {v}.", _preferred_name,
-         pattern=P.R_CALL_ME, guards=(_first_word_not_a_name,), confidence=0.9, importance=0.8, examples=(
+         pattern=_R_CALL_ME, guards=(_first_word_not_a_name,), confidence=0.9, importance=0.8, examples=(
              Example("Please call me Bex.", "profile.preferred_name", "Bex"),
              Example("I've started going by Tam, it's shorter.", "profile.preferred_name", "Tam"),
              Example("I go by train on Fridays."),
