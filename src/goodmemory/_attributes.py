@@ -228,6 +228,9 @@ class AttributeIndex(EarlierSearch):
             asked = None if corrects_latest else self._asked_now(c)
             if asked is not None:
                 return self._replacing(c, *asked, why="the answer to a question of what it is now")
+            code = None if corrects_latest else self._same_code(c)
+            if code is not None:
+                return self._replacing(c, code, 0.0, why="a new code of the same series as an earlier value")
             topic = None if corrects_latest else self._same_topic(c)
             if topic is not None:
                 return self._replacing(c, *topic, why=f"a change of the value it is nearest, values kept "

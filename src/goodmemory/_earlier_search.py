@@ -23,6 +23,13 @@ from .taxonomy import KeyFamily
 
 __all__ = ["EarlierSearch"]
 
+# a code of a series: capital letters, then digits ("EZY8123", "BA 2490", "HX-20417"), read as (series, code)
+_CODE = re.compile(r"(?<![\w\-])(?-i:([A-Z]{2,4}))[\s\-]?(\d{2,6})(?![\w\-])")
+
+
+def _codes(text: str) -> set[tuple[tuple[str, int], str]]:
+    return {((m.group(1), len(m.group(2))), m.group(1) + m.group(2)) for m in _CODE.finditer(text)}
+
 
 class EarlierSearch:
     """The searches over one call's earlier memories (the state is :class:`AttributeIndex`'s)."""
@@ -88,6 +95,17 @@ class EarlierSearch:
             if sim >= best_sim and (best is None or sim + 0.02 * named > best_sim + 0.02 * best_named):
                 best, best_sim, best_named = r, sim, named
         return (best, best_sim) if best is not None else None
+
+    def _same_code(self, c: Candidate) -> MemoryRecord | None:
+        """The user's earlier memory whose code this change gives another of the same series: the same letters and
+        as many digits ("rebooked onto EZY8471" after "flight EZY8123", "policy HX-20417" after "HX-11872")."""
+        if not changes(c.value) or adds(c.value) or c.metadata.get("other_subject"):
+            return None
+        new = _codes(c.value)
+        hits = [r for r in self.records if r.id not in self.added and not r.metadata.get("other_subject")
+                and (f := self._family_of(r.key)) is not None and f.name not in _NO_STATEMENTS
+                and any(k == n[0] and v != n[1] for k, v in _codes(str(r.metadata.get("said") or r.value)) for n in new)]
+        return hits[0] if len(hits) == 1 else None
 
     def _same_topic(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
         """The user's earlier memory this change is about, decided by the words with their values: a change that

@@ -1,0 +1,39 @@
+"""A change that gives a code of the same series as an earlier value (the same capital letters, as many digits)
+replaces that value: a rebooked flight, a reissued policy. A code of another series, someone else's, or one added
+replaces nothing. This file's own sentences (issue 17, w69); the first test fails before w69 (both flights stayed
+current)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from goodmemory import GoodMemory, MemoryStatus
+
+T0 = datetime(2025, 5, 20, 9, 0, tzinfo=UTC)  # the frozen_mem clock (tests/conftest.py)
+
+
+def _live(mem: GoodMemory, first: str, second: str) -> tuple[str, str]:
+    for i, (at, text) in enumerate([(T0, first), (T0 + timedelta(days=20), second)]):
+        mem.clock.set(at)  # type: ignore[attr-defined]
+        mem.remember([{"role": "user", "content": text}], user_id="u", session_id=f"s{i}", at=at)
+    rows = [r for r in mem.list(user_id="u", include_history=True) if r.kind.value != "episode"]
+    return (" ".join(r.text for r in rows if r.status is MemoryStatus.ACTIVE),
+            " ".join(r.text for r in rows if r.status is MemoryStatus.SUPERSEDED))
+
+
+def test_a_new_code_of_the_same_series_replaces_the_old(frozen_mem: GoodMemory) -> None:
+    active, gone = _live(frozen_mem, "I'm on flight TOM4412 to Palma on the 14th.",
+                         "They moved us onto TOM4530 after the strike notice, same day, later in the afternoon.")
+    assert "TOM4530" in active and "TOM4412" not in active, active
+    assert "TOM4412" in gone
+
+
+@pytest.mark.parametrize(("second", "kept"), [
+    ("My brother got moved onto TOM4530 after the strike notice.", "TOM4412"),   # someone else's
+    ("We also booked the return, TOM4531 on the 21st.", "TOM4412"),             # an addition
+])
+def test_another_persons_or_an_added_code_replaces_nothing(frozen_mem: GoodMemory, second: str, kept: str) -> None:
+    active, _ = _live(frozen_mem, "I'm on flight TOM4412 to Palma on the 14th.", second)
+    assert kept in active, active
