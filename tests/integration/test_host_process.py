@@ -77,7 +77,10 @@ def test_tune_process_warms_the_embedder_and_freezes_the_heap() -> None:
     try:
         done = tune_process(m)
         assert Counting.calls == 1 and done["warmed"] is True
-        assert gc.get_freeze_count() > 0 and done["frozen_objects"] == gc.get_freeze_count()
+        # a frozen object still goes when its last reference does (a worker thread's leftovers): the permanent
+        # generation may be a few objects smaller by the time it is counted here, never larger
+        assert 0 < gc.get_freeze_count() <= done["frozen_objects"]
+        assert gc.get_freeze_count() > 0.99 * done["frozen_objects"]
     finally:
         gc.unfreeze()
         m.close()
