@@ -76,7 +76,8 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                        r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|"
                        r"rent(?:ing)? (?:a|an|the)\b|settled in)\b", re.I),
     "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|employer|company|firm|job at|hired|joined|"
-                           r"started at|on the payroll|employed)\b", re.I),
+                           r"started at|on the payroll|employed|(?:i|i've|i have|i was|i got|got|been) transferred to)\b",
+                           re.I),
     "bank": re.compile(r"\b(?:bank|banks|banking|current account|checking account|savings|building society|"
                        r"salary|wages)\b", re.I),
     # services a user has one provider of at a time, named by the service or by the head of the provider's name
@@ -186,6 +187,11 @@ _SHAPES: dict[str, re.Pattern[str]] = {
 # any times in CET", "I'm on Pacific time") about their time zone ("at 9pm EST" is a time, not where times are put)
 _UNMISTAKABLE: dict[str, re.Pattern[str]] = {
     "email": _SHAPES["email"],
+    # the user's own place at a street address ("we're at 3 Mill Lane now"; "the clinic at 5 Elm Road" is not theirs)
+    "address": re.compile(r"\b(?:i|we)(?:'m|'re| am| are| now| live| lived| moved| have moved|'ve moved)*\s+(?:at|to|into)\s+"
+                          r"(?:flat \d+,? )?\d{1,4}[a-z]?,? (?-i:(?:[A-Z][a-z]+ ){1,3})(?:street|st|road|rd|lane|ln|"
+                          r"avenue|ave|close|drive|dr|way|place|court|crescent|terrace|grove|gardens|square|row|mews)\b",
+                          re.I),
     "timezone": re.compile(r"\b(?:in|on|into|to|use|using)\s+(?:(?-i:UTC|GMT|CET|CEST|EET|EEST|WET|EST|EDT|CST|CDT|MST|"
                            r"MDT|PST|PDT|BST|IST|JST|AEST|AEDT|NZST|NZDT)\b|(?:eastern|central|mountain|pacific|"
                            r"atlantic|european|greenwich) (?:standard )?time\b)", re.I),

@@ -70,3 +70,23 @@ def test_a_new_time_zone_replaces_the_old_one(frozen_mem: GoodMemory) -> None:
          T0 + timedelta(days=40))
     current = " ".join(_current(frozen_mem))
     assert "EET" in current and "Pacific" not in current, current
+
+
+@pytest.mark.parametrize(("said", "family"), [
+    ("Keys in hand, we're at 41 Quarry Road now.", "address"),
+    ("We moved to 7a Heron Close in the spring.", "address"),
+    ("The surgery is at 12 Abbey Street.", None),  # a provider's address, not the user's
+])
+def test_shaped_family_reads_the_users_own_street_address(said: str, family: str | None) -> None:
+    assert shaped_family(said) == family
+
+
+def test_a_transfer_is_framed_as_a_change_of_employer() -> None:
+    assert "employer" in change_frame("I got transferred to Northgate Infirmary in April.")
+
+
+def test_a_new_street_address_replaces_the_old_one(frozen_mem: GoodMemory) -> None:
+    _say(frozen_mem, "Our address is 9 Sorrel Way, Kendal, LA9 4PQ.", T0)
+    _say(frozen_mem, "Finally moved in, we're at 41 Quarry Road now, still Kendal.", T0 + timedelta(days=40))
+    current = " ".join(_current(frozen_mem))
+    assert "Quarry Road" in current and "Sorrel" not in current, current
