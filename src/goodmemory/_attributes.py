@@ -231,11 +231,12 @@ class AttributeIndex(EarlierSearch):
             code = None if corrects_latest else self._same_code(c)
             if code is not None:
                 return self._replacing(c, code, 0.0, why="a new code of the same series as an earlier value")
-            topic = None if corrects_latest else self._same_topic(c)
+            named = self._named_change(c.value, self.cand_vec.get(id(c)))
+            # a change naming no earlier value: the one it is nearest in its own words
+            topic = None if corrects_latest or named is not None else self._same_topic(c)
             if topic is not None:
                 return self._replacing(c, *topic, why=f"a change of the value it is nearest, values kept "
                                                          f"({topic[1]:.2f} alike)")
-            named = self._named_change(c.value, self.cand_vec.get(id(c)))
             # a change said without "I" ("the new van is a Kia") may also change the value of the family it is
             # nearest, when that family holds one value and the user gave it
             held = bool(c.metadata.get("subjectless")) and fam is not None and not fam.multi \
