@@ -72,10 +72,26 @@ def _units(c: Clause, m: Match | None) -> bool:
                keywords=f"units {measure} measurement {v}")
         hit = True
     for u in R_UNIT_SYSTEM.finditer(c.s):
-        v = f"{(u.group('v') or u.group('v2')).lower()} units"
+        system = (u.group("v") or u.group("v2")).lower()
+        v = f"{system} units"
         c.emit("preference.communication.units", v, f"User prefers {v}.", keywords="units measurement")
         hit = True
+        # a whole system also changes the unit the user gave for one measure of the other system ("distances in
+        # miles", then "switch to metric": kilometres now)
+        for key, old in c.run.ctx.existing.items():
+            measure = key.removeprefix("preference.communication.units.")
+            if measure in _SYSTEM_UNIT[system] and (old.lower() in _METRIC) != (system == "metric") \
+                    and UNIT_MEASURES.get(old.lower()) == measure:
+                new = _SYSTEM_UNIT[system][measure]
+                c.emit(key, new, f"User wants {_WHAT[measure]} given in {new}.", correction=True,
+                       keywords=f"units {measure} measurement {new} {system}")
     return hit
+
+
+_METRIC = frozenset(["kilometres", "kilometers", "km", "metres", "meters", "centimetres", "centimeters", "grams", "kilos",
+                     "kilograms", "kg", "grams and kilos", "kilos and grams", "celsius", "centigrade"])
+_SYSTEM_UNIT = {"metric": {"distance": "kilometres", "weight": "kilograms", "temperature": "Celsius"},
+                "imperial": {"distance": "miles", "weight": "pounds", "temperature": "Fahrenheit"}}
 
 
 ANSWER_RULES: tuple[Rule, ...] = (
@@ -86,5 +102,7 @@ ANSWER_RULES: tuple[Rule, ...] = (
     Rule("units", K.PREFERENCE, ("communication",), "User wants {v}.", _units, importance=0.7, examples=(
         Example("Give me distances in kilometres please.", "preference.communication.units.distance", "kilometres"),
         Example("Can we switch to imperial?", "preference.communication.units", "imperial units"),
+        Example("Can we switch to metric?", "preference.communication.units.distance", "kilometres",
+                existing={"preference.communication.units.distance": "miles"}),
         Example("I cycled 40 kilometres on Sunday."))),
 )
