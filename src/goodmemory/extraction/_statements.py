@@ -88,6 +88,9 @@ _NOT_YET = re.compile(r"^(?:i'?m|i am|we'?re) (?:waiting|hoping|thinking|plannin
                       r"\b(?:can'?t|cannot|couldn'?t) decide\b|\b(?:haven'?t|have not|not yet) decided\b|"
                       r"^(?:i|we)(?: will|'ll| was thinking| think| guess| hope| feel like| wonder| might| may)\b|"
                       r"\bhelp\W*$|\b(?:much|any|enough) time\b", re.I)
+# a request to record something of the user's ("Add latex to my allergy list", "note down my new number"): a fact
+_RECORD_MINE = re.compile(r"^(?:please\s+)?(?:add|put|note|put down|note down|write down|record)\b[^.?!]*\b(?:to|on|in|as)\s+"
+                          r"(?:my|our)\s+[\w\-]+(?:\s+(?:list|record|file|notes|details|profile))\b", re.I)
 _OBLIGATION = re.compile(r"\b(?:need|have|want|got|going) to\b", re.I)
 # chat drops the "I": "Signed up for the trail race", "Got a new phone", "Started at the bakery"
 _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|bought|sold|left|went|began|found|lost|"
@@ -270,7 +273,8 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     if secret or not (_MIN_WORDS - (1 if question else 0) <= len(words) <= _MAX_WORDS) or s.endswith("?"):
         return None
     if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) \
-            or _REQUEST.search(s) or _NOT_YET.search(s) or (_IMPERATIVE.match(s) and not _STANDING.search(s)):
+            or _REQUEST.search(s) or _NOT_YET.search(s) \
+            or (_IMPERATIVE.match(s) and not _STANDING.search(s) and not _RECORD_MINE.match(s)):
         return None
     has_value = masks_a_value(s) or any(ch.isdigit() for ch in s)
     if _CHOICE.search(s) and not has_value:
