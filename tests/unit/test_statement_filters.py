@@ -1,7 +1,8 @@
 """What the statement path lets through (issue 17, w69; this file's own sentences): "kind of" / "sort of" hedge as
 adverbs, not as nouns after a determiner, so a change told with "same kind of X" is kept (before w69 the turn was
 taken as hedged and kept nothing); a request to record something of the user's ("Add X to my allergy list") is a
-statement, unlike an errand in the imperative (before w69 it was dropped as a request)."""
+statement, unlike an errand in the imperative (before w69 it was dropped as a request); a hedge in a later clause
+("meat maybe once a week") hedges that clause, not the whole sentence (before w69 the diet was dropped)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,17 @@ def test_a_change_with_a_noun_kind_of_is_kept(frozen_mem: GoodMemory) -> None:
 ])
 def test_a_request_to_record_something_of_the_users_is_a_statement(frozen_mem: GoodMemory, said: str,
                                                                    kept: bool) -> None:
+    frozen_mem.remember([{"role": "user", "content": said}], user_id="u")
+    facts = [r.value for r in frozen_mem.list(user_id="u") if r.kind.value != "episode"]
+    assert bool(facts) is kept, facts
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("I'm semi-vegetarian, chicken maybe once a month.", True),  # the hedge is in a later clause
+    ("Maybe I'll go vegan next year, not sure.", False),              # the main clause is hedged
+    ("I might move to Leeds, the rents are lower there.", False),
+])
+def test_a_hedge_hedges_its_own_clause(frozen_mem: GoodMemory, said: str, kept: bool) -> None:
     frozen_mem.remember([{"role": "user", "content": said}], user_id="u")
     facts = [r.value for r in frozen_mem.list(user_id="u") if r.kind.value != "episode"]
     assert bool(facts) is kept, facts

@@ -253,16 +253,19 @@ class RuleExtractor:
                     # ("the surveyor says the limit is now 40, not 30"): the statement path keeps them only so
                     run.silent.append((raw.strip(), False))
                 continue
-            hedged = fl.hedged or bool(P.HEDGE_ANY.search(s))
+            # a hedge hedges its clause ("I'm flexitarian, meat maybe once a week" is no hedged diet); the sentence
+            # is hedged when what comes before its first comma is
+            clauses = P.CLAUSE_SPLIT.split(s)
+            hedged = fl.hedged or bool(P.HEDGE_ANY.search(re.split(r"[,;]", s)[0]))
             n_sentence = len(run.out)
             passed: list[str] = []
             # each clause of "I'm 34 and I live in Amsterdam" / "..., I like ..." is considered on its own;
             # hedging and a leading correction cover the whole sentence, the rest is per clause
-            for clause in P.CLAUSE_SPLIT.split(s):
+            for clause in clauses:
                 c = P.LEAD.sub("", clause.strip()).strip(" ,")
                 if len(c) < 4:
                     continue
-                cfl = Flags(correction=fl.correction, hedged=hedged)
+                cfl = Flags(correction=fl.correction, hedged=hedged or bool(P.HEDGE_ANY.search(c)))
                 cfl.negated_change = bool(P.NEGATED_CHANGE.search(c))
                 cfl.correction = cfl.correction or (msg_correction and bool(P.CORRECTION_ANY.search(c)))
                 n = len(run.out)
