@@ -122,6 +122,7 @@ class AttributeIndex(EarlierSearch):
         self._family_of = functools.lru_cache(maxsize=None)(family_of)
         # newest first, ties by content: one call's memories share created_at, and their random ids must not
         # decide which of two equally alike memories a change replaces (replays filed it differently)
+        self.candidates = list(candidates)
         self.records = sorted((r for r in records
                                if r.kind != MemoryKind.EPISODE and self._family_of(r.key) is not None),
                               key=lambda r: (r.created_at, r.event_time, r.key, r.value, r.text), reverse=True)
@@ -344,6 +345,13 @@ class AttributeIndex(EarlierSearch):
             return Placement(None, f"the rules already read {fam.name} from this turn")
         if not statement:
             self.ruled |= turns
+        elif fam is not _NOTE and fam.multi and any(self._kept_beside(c, r) for r in self.records
+                                      if r.id not in self.added and (slot_of(r.key) == key
+                                                                     or r.id == c.metadata.get("replaces"))):
+            # "The squash court is mine on Wednesdays now. Tennis on Saturdays hasn't changed": one more of several
+            # values, not the tennis's new one (of one value, "Still Didcot" beside a new street keeps only the town)
+            return self._placed(c, _NOTE, _note_key(c.value), score, "its turn says the value it resembles stays: "
+                                "its own note", [])
         meta = {**c.metadata, "family": fam.name, "slot_reason": why}
         kind = fam.kind if statement or ruled else c.kind
         update: dict[str, object] = {"key": key, "kind": kind, "metadata": meta}

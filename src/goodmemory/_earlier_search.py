@@ -31,10 +31,16 @@ def _codes(text: str) -> set[tuple[tuple[str, int], str]]:
     return {((m.group(1), len(m.group(2))), m.group(1) + m.group(2)) for m in _CODE.finditer(text)}
 
 
+# a sentence that says a value stays as it was ("Tennis on Saturdays hasn't changed", "still at X")
+_UNCHANGED = re.compile(r"\b(?:hasn'?t|has not|haven'?t|have not|didn'?t|did not|isn'?t|is not) (?:changed|moved)\b|"
+                        r"\b(?:still|as before|as usual|same as (?:ever|before)|unchanged)\b", re.I)
+
+
 class EarlierSearch:
     """The searches over one call's earlier memories (the state is :class:`AttributeIndex`'s)."""
 
     records: list[MemoryRecord]
+    candidates: list[Candidate]
     added: set[str]
     rec_vec: DeferredVectors
     cand_vec: DeferredVectors
@@ -95,6 +101,16 @@ class EarlierSearch:
             if sim >= best_sim and (best is None or sim + 0.02 * named > best_sim + 0.02 * best_named):
                 best, best_sim, best_named = r, sim, named
         return (best, best_sim) if best is not None else None
+
+    def _kept_beside(self, c: Candidate, r: MemoryRecord) -> bool:
+        """Whether another sentence of ``c``'s turn names ``r``'s value and says it stays as it was: "the squash court
+        is mine on Wednesdays now. Tennis on Saturdays hasn't changed" changes no tennis booking."""
+        fam = self._family_of(r.key)
+        if fam is None:
+            return False
+        e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
+        return any(o is not c and set(o.message_ids) & set(c.message_ids) and _UNCHANGED.search(o.value)
+                   and not changes(o.value) and names_in(e, fam, o.value) for o in self.candidates)
 
     def _same_code(self, c: Candidate) -> MemoryRecord | None:
         """The user's earlier memory whose code this change gives another of the same series: the same letters and

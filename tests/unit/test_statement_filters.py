@@ -37,6 +37,7 @@ def test_a_change_with_a_noun_kind_of_is_kept(frozen_mem: GoodMemory) -> None:
 @pytest.mark.parametrize(("said", "kept"), [
     ("Add shellfish to my allergy list, the hives were no joke.", True),  # something of the user's to record
     ("Please note down oat milk on my dietary notes.", True),
+    ("Note that my locker at the pool is number 48 now.", True),         # take note of what follows
     ("Add milk and eggs to the shopping list.", False),                   # an errand, nothing of the user's
     ("Put the quarterly review in the team calendar.", False),
 ])
@@ -51,6 +52,7 @@ def test_a_request_to_record_something_of_the_users_is_a_statement(frozen_mem: G
     ("I'm semi-vegetarian, chicken maybe once a month.", True),  # the hedge is in a later clause
     ("Maybe I'll go vegan next year, not sure.", False),              # the main clause is hedged
     ("I might move to Leeds, the rents are lower there.", False),
+    ("Ha, I guess we'll just see how it goes.", False),               # an interjection is no main clause
 ])
 def test_a_hedge_hedges_its_own_clause(frozen_mem: GoodMemory, said: str, kept: bool) -> None:
     frozen_mem.remember([{"role": "user", "content": said}], user_id="u")

@@ -89,8 +89,10 @@ _NOT_YET = re.compile(r"^(?:i'?m|i am|we'?re) (?:waiting|hoping|thinking|plannin
                       r"^(?:i|we)(?: will|'ll| was thinking| think| guess| hope| feel like| wonder| might| may)\b|"
                       r"\bhelp\W*$|\b(?:much|any|enough) time\b", re.I)
 # a request to record something of the user's ("Add latex to my allergy list", "note down my new number"): a fact
-_RECORD_MINE = re.compile(r"^(?:please\s+)?(?:add|put|note|put down|note down|write down|record)\b[^.?!]*\b(?:to|on|in|as)\s+"
-                          r"(?:my|our)\s+[\w\-]+(?:\s+(?:list|record|file|notes|details|profile))\b", re.I)
+# ... or to take note of what follows ("Note that the squash court is mine on Wednesdays now")
+_RECORD_MINE = re.compile(r"^(?:please\s+)?(?:(?:add|put|note|put down|note down|write down|record)\b[^.?!]*\b(?:to|on|in|as)\s+"
+                          r"(?:my|our)\s+[\w\-]+(?:\s+(?:list|record|file|notes|details|profile))\b|"
+                          r"(?:note|remember|bear in mind|keep in mind|be aware) that\b)", re.I)
 _OBLIGATION = re.compile(r"\b(?:need|have|want|got|going) to\b", re.I)
 # chat drops the "I": "Signed up for the trail race", "Got a new phone", "Started at the bakery"
 _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|bought|sold|left|went|began|found|lost|"

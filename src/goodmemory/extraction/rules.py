@@ -254,9 +254,10 @@ class RuleExtractor:
                     run.silent.append((raw.strip(), False))
                 continue
             # a hedge hedges its clause ("I'm flexitarian, meat maybe once a week" is no hedged diet); the sentence
-            # is hedged when what comes before its first comma is
+            # is hedged when its main clause is: up to the first comma after two words ("Ha, I guess ..." is)
             clauses = P.CLAUSE_SPLIT.split(s)
-            hedged = fl.hedged or bool(P.HEDGE_ANY.search(re.split(r"[,;]", s)[0]))
+            main = re.match(r"^(?:[^,;]*?[,;]\s*)*?[^,;]*?\w+\W+\w+[^,;]*", s)
+            hedged = fl.hedged or bool(P.HEDGE_ANY.search(main.group(0) if main else s))
             n_sentence = len(run.out)
             passed: list[str] = []
             # each clause of "I'm 34 and I live in Amsterdam" / "..., I like ..." is considered on its own;
