@@ -12,6 +12,7 @@ from . import _patterns as P
 from ._engine import Clause, Example, Rule
 from ._english import article
 from ._rule_health import MEDICATION_RULE
+from ._rule_pets import PET_RULE
 
 __all__ = ["EXPIRY_RULE", "FACT_RULES", "expiry"]
 
@@ -317,15 +318,6 @@ _R_INSURER = re.compile(
     r"|(?:^|\b(?:my|our|the) )(?P<t6>(?-i:[a-z]+))['’]s insurance is (?:now )?(?:with|from|through) (?P<v6>" + P.ORG + r")", re.I)
 # a dwelling's insurance is the home insurance whatever the user calls the dwelling
 _DWELLINGS = frozenset(["house", "home", "flat", "apartment", "cottage", "bungalow", "condo", "place"])
-_ANIMALS = (r"dog|cat|puppy|kitten|rabbit|bunny|hamster|guinea pig|parrot|budgie|canary|goldfish|fish|turtle|tortoise|"
-            r"snake|lizard|gecko|ferret|horse|pony|labrador|retriever|poodle|spaniel|terrier|beagle|collie|dachshund|"
-            r"husky|greyhound|whippet|corgi|tabby|kitty")
-_R_PET = re.compile(
-    r"\b(?:i|we|our (?:family|household)|(?:the|my|our) (?:kids|children|son|daughter|partner|wife|husband)) "
-    r"(?:also |now |just |recently )?(?:have|has|got|adopted|rescued|brought home) "
-    r"(?:a|an|another|a second|a new|a little|a young|an old) (?:[\w\-]+ )?(?P<animal>" + _ANIMALS + r")"
-    r"(?:,? (?:named|called)|,? (?:and )?(?:they|we|i|he|she) (?:called|named) (?:it|him|her)|,) (?P<v>" + P.NAME + r")"
-    r"(?=$|[\s,.!;])", re.I)
 # a code-like reference right after its noun, with no "number": "policy RL-4410", "order #A7731"
 _R_BARE_CODE = re.compile(r"\b(?P<type>policy|claim|order|ticket|case|invoice|booking|reservation)\s+#?"
                           r"(?P<v>(?-i:[A-Z]{1,4}-?\d{3,}[A-Z0-9\-]*))\b", re.I)
@@ -349,13 +341,6 @@ def _insurer(c: Clause, m: Match | None) -> None:
     v = (m.group("v") or m.group("v2") or m.group("v3") or m.group("v4") or m.group("v5") or m.group("v6")).rstrip(".")
     c.emit(slot_key("fact", "insurance", typ or None), v, c.say(t=typ + " " if typ else "", v=v), correction=bool(m.group("v3")),
            keywords=f"insurance insurer policy provider {typ}")
-
-
-def _pet(c: Clause, m: Match | None) -> None:
-    assert m
-    v, animal = m.group("v"), m.group("animal").lower()
-    if v.split()[0].lower() not in P.NOT_NAMES:
-        c.emit(slot_key("fact", "pet", v), v, c.say(a=article(animal), animal=animal, v=v), keywords=f"pet {animal} named {v}")
 
 
 def _bare_code(c: Clause, m: Match | None) -> None:
@@ -484,11 +469,7 @@ FACT_RULES: tuple[Rule, ...] = (
              Example("I switched my home insurance to Calder Mutual.", "fact.insurance.home", "Calder Mutual"),
              Example("The bungalow is insured with Ferncliff.", "fact.insurance.home", "Ferncliff"),
              Example("My insurance is expensive."))),
-    Rule("pet", K.FACT, ("pet",), "User has {a} {animal} named {v}.", _pet, pattern=_R_PET, importance=0.6, examples=(
-        Example("We adopted a greyhound named Pepper.", "fact.pet.pepper", "Pepper"),
-        Example("I also have a cat called Miso.", "fact.pet.miso", "Miso"),
-        Example("My daughter got a hamster and she named it Biscuit.", "fact.pet.biscuit", "Biscuit"),
-        Example("I have a cat allergy."))),
+    PET_RULE,
     MEDICATION_RULE,
     Rule("switched_to", K.FACT, ("*",), "User switched to {v}.", _switched, pattern=P.R_SWITCHED, importance=0.7,
          examples=(

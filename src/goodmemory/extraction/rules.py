@@ -21,9 +21,10 @@ from ..secrets import find_secrets
 from . import _patterns as P
 from ._accept import accept_candidate
 from ._engine import Clause, Flags, Rule, Run, Src, run_group
-from ._fact_rules import _ANIMALS, EXPIRY_RULE, FACT_RULES
+from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
 from ._rule_done import DONE_ANSWER_RULE, NO_NEED_RULE, done_answer
+from ._rule_pets import _ANIMALS
 from ._rule_prefs import PREFERENCE_RULES
 from ._rule_profile import PROFILE_RULES
 from ._rule_school import SCHOOL_RULE
