@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 import pytest
 from _shared import module_mem  # noqa: F401 (the module's mem: one memory shared by its tests)
 
-from goodmemory import GoodMemory, MemoryKind, MemoryStatus
+from _memories import current_and_replaced
+from goodmemory import GoodMemory
 
 T1 = datetime(2025, 2, 1, 9, tzinfo=UTC)
 T2 = datetime(2025, 6, 1, 9, tzinfo=UTC)
@@ -19,10 +20,7 @@ NOW = T2  # the shared mem's clock (_shared.module_mem)
 def _live(mem: GoodMemory, user: str, first: str, second: str) -> tuple[str, str]:
     for i, (at, text) in enumerate([(T1, first), (T2, second)]):
         mem.remember([{"role": "user", "content": text}], user_id=user, session_id=f"s{i}", at=at)
-    rows = [r for r in mem.list(user_id=user, include_history=True) if r.kind != MemoryKind.EPISODE]
-    active = " ".join(r.value for r in rows if r.status == MemoryStatus.ACTIVE)
-    history = " ".join(r.value for r in rows if r.status == MemoryStatus.SUPERSEDED)
-    return active, history
+    return current_and_replaced(mem, user, "value")
 
 
 @pytest.mark.parametrize(("user", "first", "second", "old", "new"), [

@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from goodmemory import GoodMemory, MemoryStatus
+from _memories import current_and_replaced
+from goodmemory import GoodMemory
 
 T0 = datetime(2025, 5, 20, 9, 0, tzinfo=UTC)  # the frozen_mem clock (tests/conftest.py)
 
@@ -21,10 +22,7 @@ def _live(mem: GoodMemory, first: str, assistant: str, answer: str) -> tuple[str
     mem.clock.set(later)  # type: ignore[attr-defined]
     mem.remember([{"role": "assistant", "content": assistant}, {"role": "user", "content": answer}],
                  user_id="u", session_id="s1", at=later)
-    rows = [r for r in mem.list(user_id="u", include_history=True) if r.kind.value != "episode"]
-    active = " ".join(r.text for r in rows if r.status is MemoryStatus.ACTIVE)
-    gone = " ".join(r.text for r in rows if r.status is MemoryStatus.SUPERSEDED)
-    return active, gone
+    return current_and_replaced(mem, "u")
 
 
 @pytest.mark.parametrize(("first", "assistant", "answer", "old", "new"), [

@@ -10,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from goodmemory import GoodMemory, MemoryStatus
+from _memories import current_and_replaced
+from goodmemory import GoodMemory
 
 T0 = datetime(2025, 5, 20, 9, 0, tzinfo=UTC)  # the frozen_mem clock (tests/conftest.py)
 
@@ -19,9 +20,7 @@ def _live(mem: GoodMemory, first: str, second: str) -> tuple[str, str]:
     for i, (at, text) in enumerate([(T0, first), (T0 + timedelta(days=20), second)]):
         mem.clock.set(at)  # type: ignore[attr-defined]
         mem.remember([{"role": "user", "content": text}], user_id="u", session_id=f"s{i}", at=at)
-    rows = [r for r in mem.list(user_id="u", include_history=True) if r.kind.value != "episode"]
-    return (" ".join(r.text for r in rows if r.status is MemoryStatus.ACTIVE),
-            " ".join(r.text for r in rows if r.status is MemoryStatus.SUPERSEDED))
+    return current_and_replaced(mem, "u")
 
 
 def test_a_new_code_of_the_same_series_replaces_the_old(frozen_mem: GoodMemory) -> None:
