@@ -6,10 +6,12 @@ JSON is committed and is what the runner reads: regenerating is never needed to 
 half must not change after it was first committed (issue 18).
 
     python scripts/build_read_sets.py
+    python scripts/build_read_sets.py --preferences PRIVATE/statements.yaml --out PRIVATE/x/cases.json [--plain]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 from datetime import UTC, datetime, timedelta
@@ -119,8 +121,8 @@ _SERVICE_ASSISTANT = [
 ]
 
 
-def _filler_user(rng: random.Random) -> str:
-    t = rng.choice(_USER_TEMPLATES)
+def _filler_user(rng: random.Random, topical: bool = True) -> str:
+    t = rng.choice(_USER_TEMPLATES if topical else [t for t in _USER_TEMPLATES if "{topical}" not in t])
     person = rng.choice(_PEOPLE)
     return t.format(place=rng.choice(_PLACES), time=rng.choice(_TIMES), feeling=rng.choice(_FEELINGS),
                     person=person, person_cap=person[0].upper() + person[1:], thing=rng.choice(_THINGS),
@@ -131,12 +133,14 @@ def _iso(t: datetime) -> str:
     return t.isoformat()
 
 
-def build_preferences(rng: random.Random) -> list[dict]:
-    spec = yaml.safe_load((ROOT / "preferences" / "statements.yaml").read_text())
+def build_preferences(rng: random.Random, spec_path: Path | None = None, plain: bool = False) -> list[dict]:
+    """The preference set; ``plain``: every statement is a turn of its own and the filler talk is off-topic
+    (the easy shape, where dense turn retrieval is strong: what the read path must never fall below)."""
+    spec = yaml.safe_load((spec_path or ROOT / "preferences" / "statements.yaml").read_text())
     out = []
     start = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
     for user in spec["users"]:
-        n_sessions = 12
+        n_sessions = max(12, len(user["prefs"]) + 2)
         slots = sorted(rng.sample(range(n_sessions), k=min(n_sessions, len(user["prefs"]))))
         # each preference goes into its own session (ten of the twelve), at a random position
         by_session = {s: p for s, p in zip(slots, rng.sample(user["prefs"], len(user["prefs"])), strict=False)}
@@ -150,14 +154,15 @@ def build_preferences(rng: random.Random) -> list[dict]:
                 if i == where:
                     pref = by_session[s]
                     say = pref["say"]
-                    if rng.random() < 0.4:  # sometimes the statement sits inside a longer turn
+                    if rng.random() < 0.4 and not plain:  # sometimes the statement sits inside a longer turn
                         say = _filler_user(rng) + " " + say
                     mid = f"{user['id']}-{pref['id']}"
                     turns.append({"id": mid, "role": "user", "content": say})
                     turns.append({"id": f"{user['id']}-s{s}-a{i}", "role": "assistant",
                                   "content": "Thanks for telling me, I'll keep that in mind."})
                     continue
-                turns.append({"id": f"{user['id']}-s{s}-u{i}", "role": "user", "content": _filler_user(rng)})
+                turns.append({"id": f"{user['id']}-s{s}-u{i}", "role": "user",
+                              "content": _filler_user(rng, topical=not plain)})
                 turns.append({"id": f"{user['id']}-s{s}-a{i}", "role": "assistant", "content": rng.choice(_ASSISTANT)})
             for j, t in enumerate(turns):
                 t["timestamp"] = _iso(at + timedelta(minutes=j))
@@ -204,7 +209,23 @@ def build_service(rng: random.Random) -> list[dict]:
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--preferences", type=Path, default=None,
+                   help="build only a preference set from this statements.yaml (a private held-out set)")
+    p.add_argument("--out", type=Path, help="with --preferences: the cases.json to write")
+    p.add_argument("--plain", action="store_true",
+                   help="with --preferences: statements as turns of their own among off-topic filler")
+    args = p.parse_args(argv)
+    if args.preferences is not None:
+        if args.out is None:
+            p.error("--preferences needs --out")
+        cases = build_preferences(random.Random(f"goodmemory-read-sets-{args.preferences.parent.name}-v1"),
+                                  args.preferences, plain=args.plain)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"set": "preferences", "users": cases}, indent=1, ensure_ascii=False) + "\n")
+        print(f"{args.out}: {len(cases)} users, {sum(len(u['questions']) for u in cases)} questions")
+        return
     for name, build in (("preferences", build_preferences), ("service", build_service)):
         cases = build(random.Random(f"goodmemory-read-sets-{name}-v1"))
         path = ROOT / name / "cases.json"

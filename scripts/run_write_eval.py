@@ -179,12 +179,12 @@ def score_life(life: Life, active: list[Any], everything: list[Any]) -> dict[str
 
 
 def run(lives: list[Life], *, extractor: str = "rules", progress: bool = True,
-        make_memory: Any = None) -> list[dict[str, Any]]:
+        make_memory: Any = None, config: Any = None) -> list[dict[str, Any]]:
     from goodmemory import create_good_memory
     from goodmemory.testing import FrozenClock
 
     clock = FrozenClock(datetime(2024, 1, 1, tzinfo=UTC))
-    mem = make_memory(clock) if make_memory else create_good_memory("sqlite://", clock=clock,
+    mem = make_memory(clock) if make_memory else create_good_memory("sqlite://", clock=clock, config=config,
                                                                       extractor=_extractor(extractor))
     out = []
     t0 = time.perf_counter()
@@ -207,7 +207,7 @@ def _live(mem: Any, user: str) -> list[str]:
     return [f"{r.value} {r.text}" for r in mem.list(user_id=user) if r.kind.value != "episode"]
 
 
-def cross_pairs(lives: list[Life], n: int, *, seed: str = "w41") -> dict[str, Any]:
+def cross_pairs(lives: list[Life], n: int, *, seed: str = "w41", config: Any = None) -> dict[str, Any]:
     """False supersedes between unrelated attributes: for ``n`` pairs (A, B) of lives of different attributes,
     chosen by a fixed hash, replay A then B (shifted to follow A) for one user and count the pairs where A's
     current values, all active after A alone, are no longer all active after B."""
@@ -220,7 +220,7 @@ def cross_pairs(lives: list[Life], n: int, *, seed: str = "w41") -> dict[str, An
                     and b.type != "close"),
                    key=lambda ab: hashlib.sha256(f"{seed}|{ab[0].id}|{ab[1].id}".encode()).digest())[:n]
     clock = FrozenClock(datetime(2024, 1, 1, tzinfo=UTC))
-    mem = create_good_memory("sqlite://", clock=clock)
+    mem = create_good_memory("sqlite://", clock=clock, config=config)
     lost: list[dict[str, Any]] = []
     judged = 0
     try:
@@ -297,7 +297,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="also score each half per corpus file (lives written later, e.g. rare_w51, apart)")
     ap.add_argument("--cross", type=int, default=0, metavar="N",
                     help="also replay N pairs of unrelated lives of the half and count false supersedes")
+    ap.add_argument("--settings", default=None,
+                    help='GoodMemoryConfig fields as JSON, e.g. \'{"same_topic_similarity": 2.0}\' (an A/B of a knob)')
     args = ap.parse_args(argv)
+    from goodmemory.config import GoodMemoryConfig
+
+    config = GoodMemoryConfig(**json.loads(args.settings)) if args.settings else None
     lives = load_corpus(args.corpus)
     if args.half != "both":
         lives = [life for life in lives if life.half == args.half]
@@ -305,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         wanted = set(args.only.split(","))
         lives = [life for life in lives if life.id in wanted]
-    results = run(lives, extractor=args.extractor)
+    results = run(lives, extractor=args.extractor, config=config)
     report: dict[str, Any] = {"extractor": args.extractor, "split": "test if sha256(id)[0] is odd else tune"}
     for half in ("tune", "test"):
         rows = [r for r in results if r["half"] == half]
@@ -316,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
                 for src in sorted({r["source"] for r in rows}):
                     print(f"      {src}: {_fmt(summarize([r for r in rows if r['source'] == src]))}")
     if args.cross:
-        cross = cross_pairs(half_lives, args.cross)
+        cross = cross_pairs(half_lives, args.cross, config=config)
         report["cross"] = cross
         print(f"cross: {cross['false_supersedes']} of {cross['judged']} unrelated pairs lost a value "
               f"({cross['pairs']} replayed)")
