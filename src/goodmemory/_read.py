@@ -318,18 +318,22 @@ def run_build_context(
             # how the user wants to be answered applies to every answer, whatever the question
             (MemoryFilter(kinds=(MemoryKind.PREFERENCE,), key_prefix="preference.communication.",
                           visible_in_domain=domain, newest_first=True, tags=tags), 3),
+            # ... and the standing instructions to the assistant ("I'd rather you gave me one recommendation")
+            (MemoryFilter(kinds=(MemoryKind.PREFERENCE,), key_prefix="preference.instruction.",
+                          visible_in_domain=domain, newest_first=True, tags=tags), 3),
             # facts of the families the question points at ("my car" -> vehicle.*), even if the words differ
             # (read deeper than shown: the facts a rule parsed go before the user's words filed under the family)
             *((MemoryFilter(key_prefix=prefix, visible_in_domain=domain, newest_first=True, tags=tags), cc.hinted_depth)
               for prefix in plan.key_hints),
         ])
 
-    hits, trace, (profile, loops, style, *hinted), turns, qvec = _ranked(
+    hits, trace, (profile, loops, style, asked, *hinted), turns, qvec = _ranked(
         rc, query, user_id=user_id, domain=domain, kinds=None, limit=cfg.context_candidates, include_history=False,
         now=now, meanwhile=standing, vector_depth=max_tokens // cc.dense_turn_tokens, tags=tags,
         thread_weight=cc.compact_thread_weight if max_tokens <= cc.compact_below_tokens else None,
         whole_question_turns=cc.dense_whole_question)
     loops = [r for r in loops if r.metadata.get("state", "open") == "open"][: cc.recent_loops]
+    style = sorted([*style, *asked], key=lambda r: (-r.event_time.timestamp(), r.key))[:3]
     # a family's newest statements ("The user said: ...", filed by meaning) must not crowd out the values a rule
     # parsed from the same family: shared user-memory @500 0.906 -> 0.865 when six statements about the user's cars
     # (one "I don't have that handy") took every place of the vehicle family and the Tesla's facts fell out
@@ -440,7 +444,7 @@ def run_build_context(
              # the core profile and how the user wants answers are two lists: as one, a full profile put the answer
              # style at ranks 5-7, below every long turn a 500-token block holds ("Draft a note to the council"
              # lost "User prefers British spelling"). Private held-out short preferences tune @500 0.663 -> 0.683
-             (profile, cc.standing_weight), (style, cc.standing_weight), (about, cc.hinted_weight)]
+             (profile, cc.standing_weight), (style, cc.style_weight), (about, cc.hinted_weight)]
     pool = {r.id: r for found, _ in lists for r in found}
     # a statement quotes one turn: it and the raw turn are one piece of evidence, so they fuse as one (the turn,
     # which carries its date and its neighbours) instead of splitting their ranks and both taking budget

@@ -18,8 +18,8 @@ import re
 
 from ._change_words import changes, done
 
-__all__ = ["CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "asked_now", "asked_of_another", "change_frame", "lacks_shape",
-           "shaped_family", "sorts_of"]
+__all__ = ["ANSWER_STYLE", "CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "answer_style", "asked_now", "asked_of_another",
+           "change_frame", "lacks_shape", "shaped_family", "sorts_of"]
 
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
@@ -182,6 +182,25 @@ _SHAPES: dict[str, re.Pattern[str]] = {
 }
 
 
+# how the user wants to be answered, told to the one who answers: an imperative of manner ("Keep it polite and formal",
+# "Structure your answers with headings", "Don't sugarcoat anything", "Be gentle and patient with me"). A wish ("I'd
+# rather you used that too") is not enough: "Everyone at work calls me Robert and I'd rather you used that too" is a name
+_MANNER = (r"keep|use|write|talk|speak|be|skip|avoid|don'?t|do not|never|stop \w+ing|lay out|start|end|finish|throw in|"
+           r"include|stick to|go (?:easy|light)|cut|spare me|hold off|limit|lead with")
+ANSWER_STYLE = re.compile(
+    r"^(?:(?:please|just|always|and|also|oh|so|but)\s*,?\s+)*"
+    # verbs that are about an answer's form whatever follows, and the rest when the sentence names the answers or us
+    rf"(?:(?:cite|structure|format|spell out)\b|(?:{_MANNER})\b"
+    r"(?=[^.?!]*\b(?:me|you|your|answers?|repl(?:y|ies)|responses?|explanations?|explain\w*|things|jargon|bullets?|"
+    r"headings?|summary|summaries|examples?|emojis?|sources|steps|tone|words|language|sentences?|paragraphs?|"
+    r"lines|it)\b))", re.I)
+
+
+def answer_style(text: str) -> bool:
+    """Whether ``text`` tells the assistant how to answer: an imperative of manner about the replies or the user."""
+    return bool(ANSWER_STYLE.search(text.strip()))
+
+
 # the shapes no value of another family has: a sentence of the user's with an email address in it is about their
 # email ("I use j@x.com for everything" read nearest a tool, "I use X for X"); one that puts times in a zone ("give
 # any times in CET", "I'm on Pacific time") about their time zone ("at 9pm EST" is a time, not where times are put)
@@ -195,6 +214,7 @@ _UNMISTAKABLE: dict[str, re.Pattern[str]] = {
     "timezone": re.compile(r"\b(?:in|on|into|to|use|using)\s+(?:(?-i:UTC|GMT|CET|CEST|EET|EEST|WET|EST|EDT|CST|CDT|MST|"
                            r"MDT|PST|PDT|BST|IST|JST|AEST|AEDT|NZST|NZDT)\b|(?:eastern|central|mountain|pacific|"
                            r"atlantic|european|greenwich) (?:standard )?time\b)", re.I),
+    "communication": ANSWER_STYLE,
 }
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .._value_types import change_frame
+from .._value_types import answer_style, change_frame
 from ..merge import changes
 from ..models import Candidate, MemoryKind
 from . import _patterns as P
@@ -276,7 +276,8 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         return None
     if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) \
             or _REQUEST.search(s) or _NOT_YET.search(s) \
-            or (_IMPERATIVE.match(s) and not _STANDING.search(s) and not _RECORD_MINE.match(s)):
+            or (_IMPERATIVE.match(s) and not _STANDING.search(s) and not _RECORD_MINE.match(s)
+                and not answer_style(s)):
         return None
     has_value = masks_a_value(s) or any(ch.isdigit() for ch in s)
     if _CHOICE.search(s) and not has_value:
