@@ -189,11 +189,17 @@ _MANNER = (r"keep|use|write|talk|speak|be|skip|avoid|don'?t|do not|never|stop \w
            r"include|stick to|go (?:easy|light)|cut|spare me|hold off|limit|lead with")
 ANSWER_STYLE = re.compile(
     r"^(?:(?:please|just|always|and|also|oh|so|but)\s*,?\s+)*"
-    # verbs that are about an answer's form whatever follows, and the rest when the sentence names the answers or us
+    # cheering on ("Keep it up, you're almost there!", "Don't worry, ...") tells nobody how to answer: 169 sentences of
+    # LoCoMo's talk between friends matched before these were left out
+    r"(?!(?:keep (?:it up|going|on|at it|pushing|learning|trying|growing|moving|me (?:posted|updated|informed|in the loop))|"
+    r"don'?t (?:worry|forget|give up|quit|stress|panic|let|feel)|never (?:had|been|mind))\b)"
+    # verbs that are about an answer's form whatever follows, and the rest when the sentence names the answers, the
+    # user, or a manner of speaking
     rf"(?:(?:cite|structure|format|spell out)\b|(?:{_MANNER})\b"
-    r"(?=[^.?!]*\b(?:me|you|your|answers?|repl(?:y|ies)|responses?|explanations?|explain\w*|things|jargon|bullets?|"
-    r"headings?|summary|summaries|examples?|emojis?|sources|steps|tone|words|language|sentences?|paragraphs?|"
-    r"lines|it)\b))", re.I)
+    r"(?=[^.?!]*\b(?:me|answers?|repl(?:y|ies)|responses?|explanations?|explain\w*|jargon|bullets?|headings?|"
+    r"summary|summaries|examples?|emojis?|sources|steps|tone|words|language|sentences?|paragraphs?|lines|short|"
+    r"brief|simple|formal|casual|polite|plain|concise|detailed|technical|pleasantries|waffle|fluff|preamble|padding|"
+    r"disclaimers?|warnings?|caveats?|options|lists?)\b))", re.I)
 
 
 def answer_style(text: str) -> bool:

@@ -32,6 +32,10 @@ def test_an_imperative_of_manner_is_an_answer_style(text: str) -> None:
     "Everyone at the club calls me Theo and I'd rather you used that too.",
     "I keep my tools in the shed.",
     "Be there by six, the table is booked.",
+    # cheering a friend on tells nobody how to answer (talk between friends is full of it)
+    "Keep it up, you're nearly there!",
+    "Don't worry about the exam, you'll smash it.",
+    "Keep me posted on the house move!",
 ])
 def test_an_errand_a_request_or_a_name_is_not(text: str) -> None:
     assert not answer_style(text)
