@@ -354,8 +354,19 @@ def _rather(c: Clause, m: Match | None) -> None:
                keywords=f"prefers preference rather {v}")
 
 
+# what an instruction asks the assistant to do: a verb of serving the user, or an act that names the user; "Always
+# happy to help", "Never been there", "Never give up" are talk, not instructions (LoCoMo's chat between friends gave
+# 23 such "User asks the assistant to always up for something sweet.")
+_SERVING = re.compile(r"^(?:suggest|recommend|use|reply|respond|answer|write|send|book|schedule|call|text|email|include|"
+                      r"add|mention|show|list|put|assume|round|convert|quote|cite|ask|remind|offer|pick|choose|order|"
+                      r"format|spell|translate|explain|bring up|check|double-check|cc|copy|share|tell|give me|leave)\b", re.I)
+_NAMES_USER = re.compile(r"\b(?:me|my|mine|us|our|i)\b", re.I)
+
+
 def _please(c: Clause, m: Match | None) -> bool:
     assert m
+    if not (_SERVING.match(m.group("v")) or _NAMES_USER.search(m.group("v"))):
+        return False
     act = obj(third(m.group("v")), max_words=10)
     neg = m.group("neg").lower()
     specific = re.search(r"\b(?:the|this|that|these|those|it)\b", act or "") and not re.search(
@@ -478,7 +489,8 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
          pattern=P.R_PLEASE, anchored=True, confidence=0.8, importance=0.7, quiet=True, stop=True, examples=(
              Example("Never suggest recipes with coriander.", "preference.instruction.suggest_recipes_coriander",
                      "never suggest recipes with coriander"),
-             Example("Never mind the delay."))),
+             Example("Never mind the delay."), Example("Always happy to help a friend out."),
+             Example("Never been to a rodeo before."))),
     Rule("habit", K.PREFERENCE, ("habit",), "User {v}.", _habit, pattern=P.R_HABIT, confidence=0.75, importance=0.55,
          quiet=True, examples=(
              Example("I usually cycle to work.", "preference.habit.cycle_work", "usually cycles to work"),
