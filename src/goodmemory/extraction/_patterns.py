@@ -277,6 +277,8 @@ R_ACCESS = re.compile(
 # a tone is also a tone word said of how to talk to the user: "be more relaxed", "tone professional", "casual is fine"
 COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("length", "concise answers", re.compile(r"\b(?:keep (?:it|them|things|(?:your |the |all )?(?:answers|replies|responses|messages|explanations)) (?:short|brief|concise|to the point)|"
+                                     r"(?:keep|limit) (?:it|them|things|(?:your |the |all )?(?:answers|replies|responses|messages|explanations)) (?:to|under|within|at) (?:(?:one|two|three|four|five|a few|a couple of|\d+)(?: or (?:two|three|four|five|six|\d+))? )?(?:lines?|sentences?|words|paragraphs?)|"  # counted
+                                     r"(?:one|two|three|four|five|\d+)(?: or (?:two|three|four|five|six|\d+))? (?:lines?|sentences?) (?:max(?:imum)?|tops|at most)|"
                                      r"no need for (?:long|lengthy|detailed|wordy) (?:answers|replies|responses|explanations)|"
                                      r"(?:don'?t|do not) (?:need|want) (?:long|lengthy|wordy) (?:answers|replies|responses|explanations)|(?:short|brief|concise|shorter) (?:answers|replies|responses)|be (?:brief|concise)|get to the point|no fluff|tl;?dr)\b", I)),
     ("length", "detailed explanations", re.compile(r"(?<!need for )(?<!want )(?<!need )\b(?:explain (?:things |it )?in detail|(?:detailed|longer|fuller) (?:answers|explanations|responses)|in[- ]depth (?:answers|explanations)|go into (?:more )?(?:depth|detail)|step[- ]by[- ]step (?:explanations|instructions))\b", I)),
@@ -290,11 +292,10 @@ COMM_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
                                        r"informal|laid-back|chatty)|(?:casual|relaxed|informal|laid-back|chatty|friendly) (?:tone|with me|is (?:fine|better|best)|please))\b", I)),
     ("emoji", "no emojis", re.compile(r"\b(?:no emojis?|without emojis?|don'?t use emojis?|skip the emojis?)\b", I)),
     ("spelling", "British spelling", re.compile(r"\b(?:british|uk) (?:english )?spellings?\b", I)), ("spelling", "American spelling", re.compile(r"\b(?:american|us) (?:english )?spellings?\b", I)),
-    ("units", "metric units", re.compile(r"\b(?:metric units|use metric|in metric)\b", I)),
-    ("units", "imperial units", re.compile(r"\b(?:imperial units|use imperial|in imperial)\b", I)),
+    ("units", "metric units", re.compile(r"\b(?:metric units|use metric|in metric)\b", I)), ("units", "imperial units", re.compile(r"\b(?:imperial units|use imperial|in imperial)\b", I)),
 )
 COMM_TRIGGER = re.compile(r"\b(?:prefer|please|keep|be|use|want|like|give me|always|don'?t|no|avoid|explain|answer|reply|"
-                          r"respond|write|talk|rather|see|show|send|drop|switch|from now on|is (?:fine|better|best)|suits?|go into|for me)\b", I)
+                          r"respond|write|talk|rather|see|show|send|drop|switch|from now on|is (?:fine|better|best)|suits?|go into|for me|max(?:imum)?|tops|at most|limit)\b", I)
 
 R_ACCOUNT = re.compile(
     r"\bmy (?P<inst>" + ORG + r" )?(?P<type>checking|savings|credit card|debit card|brokerage|retirement|business|joint|"

@@ -18,6 +18,7 @@ from typing import Any
 from ..merge import changes
 from ..models import Candidate, MemoryKind, Message
 from ..secrets import find_secrets
+from ..taxonomy import content_words
 from . import _patterns as P
 from ._accept import accept_candidate
 from ._engine import Clause, Flags, Rule, Run, Src, run_group
@@ -284,6 +285,12 @@ class RuleExtractor:
                 if any(o.kind in (MemoryKind.PREFERENCE, MemoryKind.PROCEDURE) for o in run.out[n_sentence:]):
                     # "Use metric with me, I have no feel for miles": beside a preference, the why of it
                     run.reasons.update(passed)
+            if len(run.out) > n_sentence and not assistant and not hedged and len(clauses) == 1:
+                # a comma-part the rules did not read that tells a change, in a sentence they read in part ("I switched
+                # onto the accounting diploma this term, turns out I like numbers far more"): kept in the user's words
+                read = {w for o in run.out[n_sentence:] for w in content_words(o.value)}
+                run.silent.extend((part, True) for part in re.split(r",\s+", s)[:4] if len(part.split()) >= 4
+                                  and part != s and changes(part) and not read & set(content_words(part)))
             # a child's new school is the whole of the change the sentence tells (the child's, not the user's)
             school = any(o.metadata.get("rule") == "child_school" for o in run.out[n_sentence:])
             if not assistant and not hedged and not school and (len(run.out) == n_sentence or _CHANGE_SAID.search(s)):
@@ -303,7 +310,10 @@ _STANDING_ASK = re.compile(r"^(?:could|can|would|will) (?:you|we) (?:please |kin
 _PET = re.compile(rf"(?:{_ANIMALS})s?")
 # a request after the user's own clause: "X, can you suggest Y?", "X, any ideas?"
 _ASK_TAIL = re.compile(r"(?<=\w),\s+(?:so\s+|and\s+)?(?:(?:can|could|would|will) you|any (?:ideas|tips|suggestions)|"
-                       r"what do you (?:think|suggest|recommend))\b[^?,]*\?$", re.I)
+                       r"what do you (?:think|suggest|recommend))\b[^?,]*\?$|"
+                       # news, a dash, then the question it leads to: "I've also signed up for X — what should I bring?"
+                       r"(?<=\w)[.!]?\s+[—–-]\s+(?:so\s+|and\s+|but\s+)?(?:what|how|which|where|when|who|why|should|"
+                       r"is|are|do|does|can|could|would|will|any)\b[^?]*\?$", re.I)
 _CHECK_LEAD = re.compile(r"^(?:(?:and|so|then|ok|okay|just to (?:check|confirm|be sure)|to confirm)\b[,\s]*)+", re.I)
 
 
