@@ -276,7 +276,12 @@ def _bare_correction(c: Clause, m: Match | None) -> None:
         if key is None:
             key = next((k for k, val in pool.items() if re.search(rf"\b{re.escape(old)}\b", val, re.I)), None)
             if key is not None:
-                v = re.sub(rf"\b{re.escape(old)}\b", v, pool[key], flags=re.I)
+                # a new value with its own number takes the old one's along ("the Barclaycard ending 8830, not the
+                # Amex" in "the Amex ending 4417"): replaced alone, the old number stayed beside the new one
+                span = rf"\b{re.escape(old)}\b" + (r"(?:\s+[a-z]+){0,2}?\s+\d[\d\-]*" if re.search(r"\d", v) else "")
+                if not re.search(span, pool[key], re.I):
+                    span = rf"\b{re.escape(old)}\b"
+                v = re.sub(span, v, pool[key], count=1, flags=re.I)
     elif run.last_key and _shape(pool.get(run.last_key, "")) == _shape(v):
         key = run.last_key
     else:
