@@ -137,3 +137,12 @@ def test_the_same_verbs_outside_an_idiom_still_change(said: str) -> None:
 ])
 def test_a_denied_value_is_a_change_and_not_yet_is_none(said: str, expected: bool) -> None:
     assert changes(said) is expected
+
+
+def test_upped_and_hiked_are_words_of_change() -> None:
+    """A dose or a price put up is a change of value (issue 17: "Doctor upped me to 100mg" kept the 50mg dose)."""
+    from goodmemory._change_words import changes
+
+    assert changes("The consultant upped my dose to 20mg last week.")
+    assert changes("They've hiked the gym fee to £45 a month.")
+    assert not changes("I picked up the prescription on the way home.")
