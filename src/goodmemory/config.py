@@ -86,10 +86,12 @@ class ContextConfig(BaseModel):
     standing_weight: float = Field(default=0.5, ge=0)
     # how the user wants answers (preference.communication, standing instructions) as a list of its own weight:
     # it applies to every answer, and an explanation request ("How does a heat pump work?") has no turn near it,
-    # so at the standing weight the style fell below the dense list's nearest small talk and out of a small block.
-    # 1.0 lifted a private preference set's tune half @150 0.444 -> 0.467 but LoCoMo @1000 0.854 -> 0.847 (talk
-    # between friends gives answer styles that every context then showed): kept at the standing weight
-    style_weight: float = Field(default=0.5, ge=0)
+    # so at the standing weight (0.5) the style fell below the dense list's nearest small talk and out of a small
+    # block. 0.5 -> 1.0, same stores: repo preferences tune @150/@200 0.443/0.491 -> 0.462/0.519 (test 0.394/0.500
+    # -> 0.404/0.521); a private blind set of 200 preferences tune 0.274/0.340 -> 0.292/0.340 (test 0.415/0.436 ->
+    # 0.436/0.500); service, persona and LoCoMo @1000 (0.853) the same. LoCoMo had fallen to 0.847 with the style
+    # list at either weight while the rules still read "Always happy to help" as an instruction to the assistant
+    style_weight: float = Field(default=1.0, ge=0)
     # what the question is about, as a list of its own: the facts of the families it names ("my car" ->
     # vehicle.*), newest first, and the open tasks when it asks what is pending
     hinted_weight: float = Field(default=1.0, ge=0)
