@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..merge import _CHANGE as _CHANGE_WORD
 from ..merge import changes
 from ..models import Candidate, MemoryKind, Message
 from ..secrets import find_secrets
@@ -288,9 +289,9 @@ class RuleExtractor:
             if len(run.out) > n_sentence and not assistant and not hedged and len(clauses) == 1:
                 # a comma-part the rules did not read that tells a change, in a sentence they read in part ("I switched
                 # onto the accounting diploma this term, turns out I like numbers far more"): kept in the user's words
-                read = {w for o in run.out[n_sentence:] for w in content_words(o.value)}
+                read = {w for o in run.out[n_sentence:] for w in content_words(f"{o.value} {o.text}")}
                 run.silent.extend((part, True) for part in re.split(r",\s+", s)[:4] if len(part.split()) >= 4
-                                  and part != s and changes(part) and not read & set(content_words(part)))
+                                  and part != s and _tells_change(part) and not read & set(content_words(part)))
             # a child's new school is the whole of the change the sentence tells (the child's, not the user's)
             school = any(o.metadata.get("rule") == "child_school" for o in run.out[n_sentence:])
             if not assistant and not hedged and not school and (len(run.out) == n_sentence or _CHANGE_SAID.search(s)):
@@ -300,6 +301,11 @@ class RuleExtractor:
     def _qa(self, question: Message, reply: Message, src: Src, run: Run) -> None:
         answer(Clause(reply.content, src, run, Flags(), rule=QA_RULE), question.content, reply.content,
                [question.id or "", reply.id or ""])
+
+
+def _tells_change(part: str) -> bool:
+    """Whether ``part`` tells a change by a word of change that is no name ("our Switch dev kit" tells none)."""
+    return changes(part) and any(m.start() == 0 or not m.group(0)[:1].isupper() for m in _CHANGE_WORD.finditer(part))
 
 
 _OWN_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.I)
