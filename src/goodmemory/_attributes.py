@@ -219,7 +219,11 @@ class AttributeIndex(EarlierSearch):
             if one_off(c.value) and not corrects_latest:
                 # "I posted the parcel at the post office on Saturday": an errand, no age, address or schedule
                 return self._placed(c, _NOTE, _note_key(c.value), score, "a thing done once: its own note", [])
-            # the earlier statement most alike in meaning decides first; naming a value of it comes next
+            # the attribute the sentence names as its subject decides first ("my usual is ..."), the earlier
+            # statement most alike in meaning next, then naming a value of it
+            subject = None if corrects_latest else self._same_subject(c)
+            if subject is not None:
+                return self._replacing(c, subject, 0.0, why="names the same attribute as its subject")
             same = None if corrects_latest else self._same_attribute(c)
             if same is not None:
                 return self._replacing(c, *same)

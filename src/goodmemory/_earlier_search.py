@@ -15,6 +15,7 @@ import numpy as np
 from ._change_words import only_onset
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._replaced import denied, names_past_subject
+from ._subjects import named_subject
 from ._value_types import acts_on_another, asked_now, change_frame, sorts_of
 from .embeddings._deferred import DeferredVectors
 from .merge import Earlier, adds, changes, names_in, normalize_value
@@ -122,6 +123,22 @@ class EarlierSearch:
                 and (f := self._family_of(r.key)) is not None and f.name not in _NO_STATEMENTS
                 and any(k == n[0] and v != n[1] for k, v in _codes(str(r.metadata.get("said") or r.value)) for n in new)]
         return hits[0] if len(hits) == 1 else None
+
+    def _same_subject(self, c: Candidate) -> MemoryRecord | None:
+        """The user's newest earlier memory whose sentence names the attribute this one names as its subject, with a
+        value of the same sort and another value ("My usual's a black americano these days" after "My usual is an oat
+        flat white"). A value that is a bare word ("my knee is sore") only with a word of change; never an addition,
+        someone else's words or what was said of another person."""
+        if adds(c.value) or c.metadata.get("other_subject") or c.metadata.get("reported"):
+            return None
+        mine = named_subject(c.value)
+        if mine is None or (mine[1] == "word" and not changes(c.value)):
+            return None
+        hits = [r for r in self.records if r.id not in self.added and not r.metadata.get("other_subject")
+                and (f := self._family_of(r.key)) is not None and f.name not in _NO_STATEMENTS
+                and named_subject(str(r.metadata.get("said") or r.value)) == mine
+                and normalize_value(r.value) != normalize_value(c.value)]
+        return max(hits, key=lambda r: (r.event_time, r.created_at, r.key)) if hits else None
 
     def _same_topic(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
         """The user's earlier memory this change is about, decided by the words with their values: a change that
