@@ -18,7 +18,16 @@ CLAUSE_SPLIT = re.compile(r",\s+(?:and |but |so |plus |actually |oh |wait,? )?(?
 # a sentence too, unless the stop closes an abbreviation
 LOWER_SENTENCE_SPLIT = re.compile(
     r"(?<=[a-z0-9%)\]][.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bapprox\.)(?<!\bno\.)"
-    r"(?<!\b[ap]\.m\.)(?<!\bapt\.)(?<!\bdept\.)(?<!\bcf\.)\s+(?=[a-z])")
+    r"(?<!\b[ap]\.m\.)(?<!\bapt\.)(?<!\bdept\.)(?<!\bcf\.)\s+(?=[a-z])|"
+    # news, a dash, then a request about it: "The vet is on the 3rd at 10 - remind me the day before" is a fact and a
+    # request, two sentences (as one, the request's rules read it and the fact was lost)
+    r"\s+[\u2014\u2013-]\s+(?=(?i:(?:(?:and|so|but|oh)\s+)?(?:please\s+)?(?:remind me|can you|could you|would you|will you|"
+    r"let me know|help me|make sure|don't let me|keep me posted|ping me|nudge me))\b)")
+# a hedge on why the user tells it ("..., if that's ever relevant", "..., in case it helps"): no part of the fact, and
+# its words ("for the bios you help me write") read as a request to the assistant
+HEDGE_TAIL = re.compile(r",\s*(?:(?:just\s+)?in case (?:it|that|this)(?:'s| is| helps| matters| comes up)|"
+                        r"if (?:that|it|this)(?:'s| is| ever| helps| matters)(?: ever)?"
+                        r"(?:\s+(?:relevant|useful|helpful|important|needed|of use|any use|matters|helps))?)\b[^,;.!?]*[.!]?$", I)
 # "I take X since January, before that it was Y": the former value beside the current one is history, not a
 # value to keep (the raw turn keeps it)
 FORMER_TAIL = re.compile(r",\s*(?:before that|before then|previously|until then|formerly|prior to that|it used to be)\b"

@@ -93,6 +93,9 @@ _NOT_YET = re.compile(r"^(?:i'?m|i am|we'?re) (?:waiting|hoping|thinking|plannin
 _RECORD_MINE = re.compile(r"^(?:please\s+)?(?:(?:add|put|note|put down|note down|write down|record)\b[^.?!]*\b(?:to|on|in|as)\s+"
                           r"(?:my|our)\s+[\w\-]+(?:\s+(?:list|record|file|notes|details|profile))\b|"
                           r"(?:note|remember|bear in mind|keep in mind|be aware) that\b)", re.I)
+# "Put x@y.com as my contact on the form": a value (statement_candidate checks it has one) of the user's own attribute
+_ASSIGNED_MINE = re.compile(r"^(?:please\s+)?(?:put|use|list|keep|have|set)\s+(?!(?:it|that|this|them|something|anything)\b)"
+                            r"(?:[^.?!]|\.(?=\S))*?\bas\s+(?:my|our)\s+[a-z][\w\-]*", re.I)
 _OBLIGATION = re.compile(r"\b(?:need|have|want|got|going) to\b", re.I)
 # chat drops the "I": "Signed up for the trail race", "Got a new phone", "Started at the bakery"
 _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|bought|sold|left|went|began|found|lost|"
@@ -277,7 +280,7 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) \
             or _REQUEST.search(s) or _NOT_YET.search(s) \
             or (_IMPERATIVE.match(s) and not _STANDING.search(s) and not _RECORD_MINE.match(s)
-                and not answer_style(s)):
+                and not answer_style(s) and not (_ASSIGNED_MINE.match(s) and masks_a_value(s))):
         return None
     has_value = masks_a_value(s) or any(ch.isdigit() for ch in s)
     if _CHOICE.search(s) and not has_value:

@@ -25,6 +25,7 @@ from ._accept import accept_candidate
 from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
+from ._sentence_patterns import HEDGE_TAIL
 from ._rule_done import DONE_ANSWER_RULE, NO_NEED_RULE, done_answer
 from ._rule_pets import _ANIMALS
 from ._rule_prefs import PREFERENCE_RULES
@@ -214,7 +215,7 @@ class RuleExtractor:
     def _text(self, content: str, src: Src, run: Run, *, assistant: bool = False) -> None:
         msg_correction = bool(P.CORRECTION_ANY.search(content))
         for raw in (piece for part in P.SENTENCE_SPLIT.split(content) for piece in P.LOWER_SENTENCE_SPLIT.split(part)):
-            raw = P.SOFTENER.sub(r"\1 ", P.FORMER_TAIL.sub("", raw.strip()))  # "I've kind of moved to X"
+            raw = P.SOFTENER.sub(r"\1 ", P.FORMER_TAIL.sub("", HEDGE_TAIL.sub("", raw.strip())))  # "I've kind of moved to X"
             s = run.sentence = raw
             if assistant:
                 s = _ASSIST_LEAD.sub("", s)
