@@ -68,7 +68,8 @@ _HAS_I = re.compile(r"\b(?:i|i'm|i've|my|me|i'd|we|we're|we've|our)\b")
 _LOOP_HINT = re.compile(r"\b(?:need|have|got|remind|haven'?t|waiting|get back|follow up|must|should|supposed|promised|told)\b")
 _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each", "from now", "going forward", "keep",
                 "be ", "no ", "you can ", "you could ", "use", "avoid", "explain", "reply", "respond", "answer", "always",
-                "never", "don't", "do not", "the ", "our ", "skip ", "drop ", "stop ", "no more ", "leave out ")
+                "never", "don't", "do not", "the ", "our ", "skip ", "drop ", "stop ", "no more ", "leave out ",
+                "new ")  # "New policy number AR-903317": chat drops the "my"
 
 
 _REQUEST = re.compile(r"^(?:(?:can|could|would|will) (?:you|we)\b|switch|show|give|quote|write|talk|change|swap)|"
