@@ -75,8 +75,10 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                        r"(?<!were )(?<!is )(?<!are )(?:moved|relocated) (?:to|into)|relocated|packed up|"
                        r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|"
                        r"rent(?:ing)? (?:a|an|the)\b|settled in)\b", re.I),
-    "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|employer|company|firm|job at|hired|joined|"
-                           r"started at|on the payroll|employed|(?:i|i've|i have|i was|i got|got|been) transferred to)\b",
+    "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|"
+                           # "I work in procurement at Veridian Logistics": the employer after what one does there
+                           r"work(?:s|ing)? (?:in|on|as) (?:[\w\-]+ ){1,3}?(?:at|for)(?= (?-i:[A-Z]))|employer|company|firm|job at|hired|joined|"
+                           r"started at|first (?:day|week|month|shift)s? at|on the payroll|employed|(?:i|i've|i have|i was|i got|got|been) transferred to)\b",
                            re.I),
     "bank": re.compile(r"\b(?:bank|banks|banking|current account|checking account|savings|building society|"
                        r"salary|wages)\b", re.I),
@@ -104,7 +106,7 @@ _NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home", "
 _CHANGE_FRAME = re.compile(
     r"\b(?:switched|switching|swapped|changed|moved (?:over )?to|moved|went over to|relocated|packed up|"
     r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|settled in|"
-    r"started at|started (?:a |my )?(?:new )?(?:job|role|position)|joined|signed up (?:at|with|for)|became|become|"
+    r"started at|started (?:a |my )?(?:new )?(?:job|role|position)|first (?:day|week|month|shift)s? at|joined|signed up (?:at|with|for)|became|become|"
     r"made me|appointed me|(?:been|got|was|were) (?:made|appointed|named)(?! to\b)|qualified as|promoted|now|new|"
     r"instead|no longer|these days|transferred|enrolled|"
     r"registered with)\b", re.I)

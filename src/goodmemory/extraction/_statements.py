@@ -99,7 +99,10 @@ _ASSIGNED_MINE = re.compile(r"^(?:please\s+)?(?:put|use|list|keep|have|set)\s+(?
 _OBLIGATION = re.compile(r"\b(?:need|have|want|got|going) to\b", re.I)
 # chat drops the "I": "Signed up for the trail race", "Got a new phone", "Started at the bakery"
 _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|bought|sold|left|went|began|found|lost|"
-                       r"paid|sent|spent|met|had|became|won|quit|switched|started|moved)\s+(?!you\b)", re.I)
+                       r"paid|sent|spent|met|had|became|won|quit|switched|started|moved)\s+(?!you\b)|"
+                       # "First week at Calloway Foods done!": the onset of something new, told without "I"
+                       r"^(?:\w+\s+)?first (?:day|week|month|shift|term|semester|lesson|class|session)s? "
+                       r"(?:at|in|with|of|as)\s+(?-i:[A-Z])", re.I)
 _AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|correct|right|exactly|perfect|great|sounds good|not really|that'?s (?:right|correct|"
                        r"fine|great|perfect)|that all sounds|that sounds|thanks|thank you|no problem|ok|okay|fine)\b", re.I)
 _YES = re.compile(r"^(?:yes|yeah|yep|yup|i am|i do|i have|we are|we do|we have|correct|that'?s right)\b", re.I)

@@ -1,0 +1,43 @@
+""""First week at Pennine Foods done!" tells a new employer without "I" (issue 17): it is kept, framed as a change of
+employer, and replaces the one the user gave as "I work in logistics at X" (whose employer the sorts now read after what
+one does there). This file's own sentences."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from _extracting import extract
+
+from goodmemory import create_good_memory
+from goodmemory._value_types import sorts_of
+from goodmemory.testing import FrozenClock
+
+
+@pytest.mark.parametrize(("text", "employer"), [
+    ("I work in logistics at Harwell Freight", True),
+    ("She works as a buyer for Tolley & Sons", True),
+    ("I work on the night shift at weekends", False),
+])
+def test_the_employer_after_what_one_does_there(text: str, employer: bool) -> None:
+    assert ("employer" in sorts_of(text)) is employer
+
+
+def test_the_onset_without_i_is_kept() -> None:
+    assert any("Pennine" in c.value for c in extract("First day at Pennine Foods done, nice bunch!"))
+
+
+def test_an_onset_at_no_name_keeps_nothing() -> None:
+    assert not [c for c in extract("First week at the gym done!") if c.kind.value != "episode"]
+
+
+def test_the_first_week_at_a_new_employer_replaces_the_old_one() -> None:
+    t0 = datetime(2025, 1, 6, 9, tzinfo=UTC)
+    mem = create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=200)))
+    mem.remember([{"role": "user", "content": "I work in logistics at Harwell Freight, mostly scheduling."}],
+                 user_id="u", at=t0)
+    mem.remember([{"role": "user", "content": "First day at Pennine Foods done, nice bunch! How do I ask for a "
+                                              "parking permit?"}], user_id="u", at=t0 + timedelta(days=150))
+    active = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
+    mem.close()
+    assert any("Pennine" in v for v in active) and not any("Harwell" in v for v in active), active
