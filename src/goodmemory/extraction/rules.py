@@ -25,7 +25,7 @@ from ._accept import accept_candidate
 from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
-from ._sentence_patterns import HEDGE_TAIL
+from ._sentence_patterns import HEDGE_TAIL, written
 from ._rule_done import DONE_ANSWER_RULE, NO_NEED_RULE, done_answer
 from ._rule_pets import _ANIMALS
 from ._rule_prefs import PREFERENCE_RULES
@@ -102,6 +102,8 @@ class RuleExtractor:
         for i, msg in enumerate(msgs):
             if msg.role not in ("user", "assistant") or not msg.content:
                 continue
+            if msg.role == "user" and (chat := written(msg.content)) != msg.content:
+                msg = msgs[i] = msg.model_copy(update={"content": chat})  # "im paying £38" is "I'm paying £38"
             self._track_vehicles(msg.content, run)
             issuers = P.R_ISSUER.findall(msg.content)
             if issuers:
@@ -317,8 +319,12 @@ _STANDING_ASK = re.compile(r"^(?:could|can|would|will) (?:you|we) (?:please |kin
                            r"(?:over )?to)\b)[^?]+?)(?:,? please)?\s*\?$", re.I)
 _PET = re.compile(rf"(?:{_ANIMALS})s?")
 # a request after the user's own clause: "X, can you suggest Y?", "X, any ideas?"
-_ASK_TAIL = re.compile(r"(?<=\w),\s+(?:so\s+|and\s+)?(?:(?:can|could|would|will) you|any (?:ideas|tips|suggestions)|"
-                       r"what do you (?:think|suggest|recommend))\b[^?,]*\?$|"
+_ASK_TAIL = re.compile(r"(?<=\w),\s+(?:so\s+|and\s+)?(?:(?:can|could|would|will) you|any (?:ideas|tips|suggestions|recs)|"
+                       r"what do you (?:think|suggest|recommend)|give me|suggest|recommend|tell me|"
+                       r"(?:how|what|where|which) (?:do|should|can|would) (?:i|we)|should (?:i|we)|is (?:it|that) (?:ok|normal|"
+                       r"weird|bad|fine|worth))\b[^?,]*\?$|"
+                       # news, an emoji, then the question: "Joined a choir on Mondays too 🎶 any tips for sight reading?"
+                       r"(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=\w)[^?.!]*\?$|"
                        # news, a dash, then the question it leads to: "I've also signed up for X — what should I bring?"
                        r"(?<=\w)[.!]?\s+[—–-]\s+(?:so\s+|and\s+|but\s+)?(?:what|how|which|where|when|who|why|should|"
                        r"is|are|do|does|can|could|would|will|any)\b[^?]*\?$", re.I)

@@ -1,0 +1,54 @@
+"""Chat's own forms no longer hide what the user tells (issue 17): apostrophes left out ("im paying"), an emoji where a
+stop would be, a stop after capitals ("5GB. is that ok?"), "no." before a code, and news followed in the same
+sentence by its request ("..., give me three ideas?"). Each used to drop the sentence, or the whole turn as a question.
+This file's own sentences."""
+
+from __future__ import annotations
+
+import pytest
+from _extracting import extract
+
+from goodmemory.extraction._sentence_patterns import LOWER_SENTENCE_SPLIT, SENTENCE_SPLIT, written
+
+
+@pytest.mark.parametrize(("text", "out"), [
+    ("im on the 7am shift, ive no choice", "I'm on the 7am shift, I've no choice"),
+    ("Im done. whats next? dont know", "I'm done. what's next? don't know"),
+    ("I feel ill, its well past time, id card", "I feel ill, its well past time, id card"),  # words of their own
+])
+def test_written(text: str, out: str) -> None:
+    assert written(text) == out
+
+
+def _sentences(text: str) -> list[str]:
+    return [p.strip() for part in SENTENCE_SPLIT.split(text) for p in LOWER_SENTENCE_SPLIT.split(part) if p.strip()]
+
+
+@pytest.mark.parametrize(("text", "n"), [
+    ("Renewed with Halden, policy no. HA-440192. Do I cancel the old one?", 2),
+    ("finally got the keys 🔑 the new flat is on Corran Street", 2),
+    ("My plan gives me 12GB. is that enough for maps?", 2),
+    ("I moved to the U.S. last spring.", 1),
+])
+def test_where_chat_ends_a_sentence(text: str, n: int) -> None:
+    assert len(_sentences(text)) == n, _sentences(text)
+
+
+def _values(*turns: str) -> list[str]:
+    return [c.value for c in extract(*turns) if c.kind.value != "episode"]
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("my broadband deal ends in march, im paying £41 a month for 500Mb. is that steep?", "£41"),
+    ("Our running club meets at Pollok Park on Sundays, give me a few warm-up ideas?", "Pollok Park"),
+    ("Started a pottery course on Tuesdays too 🏺 any tips for centring clay?", "pottery"),
+    ("Switched to Halden in the end, £212, policy no. HA-440192. Do I cancel the old one?", "HA-440192"),
+])
+def test_the_news_in_a_chat_turn_is_kept(text: str, kept: str) -> None:
+    assert any(kept in v for v in _values(text)), _values(text)
+
+
+@pytest.mark.parametrize("text", ["What should I cook tonight, give me a few ideas?",
+                                  "Is it ok to run every day, should I rest?"])
+def test_a_question_then_its_request_keeps_nothing(text: str) -> None:
+    assert _values(text) == []
