@@ -25,7 +25,6 @@ from ._accept import accept_candidate
 from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
-from ._sentence_patterns import HEDGE_TAIL, written
 from ._rule_done import DONE_ANSWER_RULE, NO_NEED_RULE, done_answer
 from ._rule_pets import _ANIMALS
 from ._rule_prefs import PREFERENCE_RULES
@@ -42,6 +41,7 @@ from ._rule_tasks import (
     emergency_answer,
     option_answer,
 )
+from ._sentence_patterns import HEDGE_TAIL, written
 from ._statements import known_names, masks_a_value, statement_candidate
 from .base import ExtractionContext
 
