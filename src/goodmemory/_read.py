@@ -231,6 +231,8 @@ def _entry(r: MemoryRecord, score: float, flags: list[str], rc: ReadContext, foc
             return None
         text, cited, spans = cut
     elif r.kind == MemoryKind.EPISODE:
+        if rc.config.context().unlabelled_user_turns:
+            text = text.removeprefix("user: ")
         full = focus(excerpt(text), focus_words)
         seen = [shown.get(m, "") for m in r.source.message_ids]
         if not covered_ok and any(seen) and all(any(sent in s for s in seen) for sent in sentences(full)):
@@ -397,8 +399,10 @@ def run_build_context(
                 return
             said.add(e.text)
         if r.kind == MemoryKind.EPISODE and not r.metadata.get("digest"):
+            # as the digests' lines say it: with its speaker, which the block leaves out of the user's own turns
+            told = f"user: {e.text}" if r.text.startswith("user: ") and not e.text.startswith("user: ") else e.text
             for m in e.source_message_ids:
-                shown[m] = shown.get(m, "") + "\n" + e.text
+                shown[m] = shown.get(m, "") + "\n" + told
         by_id[r.id] = e
         order.append(e)
 

@@ -115,6 +115,14 @@ class ContextConfig(BaseModel):
     # more questions pack something at the smaller budget that the larger one leaves out (that set's tune half,
     # steps 500/1000/1500/2000: 30 -> 59 of 312)
     dense_fused_turns: int = Field(default=120, ge=0)
+    # the user's raw turns are quoted without the "user: " label (a block of the user's memory: their words need no
+    # speaker; the assistant's keep theirs, and named speakers are kept). 3 tokens of ~13 per item: at 150 tokens
+    # the block fits about one more turn. Same stores, off -> on, gold recall tune/test: repo preferences @150
+    # 0.462/0.394 -> 0.472/0.436, @1000 0.792/0.766 -> 0.802/0.766; service @150 0.667/0.731 -> 0.650/0.770, @500
+    # 0.863/0.959 -> 0.880/0.959; private blind prefs20 @150 0.292/0.426 -> 0.302/0.436, @1000 0.708/0.777 ->
+    # 0.764/0.798; its sparse-filler variant @150 0.415/0.553 -> 0.415/0.596; the blind close-topic set @150
+    # 0.526/0.476 -> 0.526/0.505, its sparse variant @200 0.680/0.689 -> 0.711/0.670. No other figure fell
+    unlabelled_user_turns: bool = True
     # when the question names someone who speaks in the turns found (a conversation between named people), the
     # dense list keeps that person's turns; the ranked list and the fill still reach the others. LoCoMo @1000, same
     # stored stores: 0.8385 -> 0.8515 (conversations by sha256 of the id, even 0.851 -> 0.859, odd 0.831 -> 0.847;
