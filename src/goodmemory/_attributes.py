@@ -233,7 +233,7 @@ class AttributeIndex(EarlierSearch):
             asked = None if corrects_latest else self._asked_now(c)
             if asked is not None:
                 return self._replacing(c, *asked, why="the answer to a question of what it is now")
-            code = None if corrects_latest else self._same_code(c)
+            code = self._same_code(c)  # a correction too: "sorry, TKM88RD" corrects the code of its series
             if code is not None:
                 return self._replacing(c, code, 0.0, why="a new code of the same series as an earlier value")
             named = self._named_change(c.value, self.cand_vec.get(id(c)))

@@ -24,12 +24,14 @@ from .taxonomy import KeyFamily
 
 __all__ = ["EarlierSearch"]
 
-# a code of a series: capital letters, then digits ("EZY8123", "BA 2490", "HX-20417"), read as (series, code)
-_CODE = re.compile(r"(?<![\w\-])(?-i:([A-Z]{2,4}))[\s\-]?(\d{2,6})(?![\w\-])")
+# a code of a series: capital letters, then digits, then at most three capitals ("EZY8123", "BA 2490", "HX-20417",
+# "TKM88RB"), read as (series, code); the series is the letters and how many digits and capitals follow them
+_CODE = re.compile(r"(?<![\w\-])(?-i:([A-Z]{2,4}))[\s\-]?(\d{2,6})((?-i:[A-Z]{0,3}))(?![\w\-])")
 
 
-def _codes(text: str) -> set[tuple[tuple[str, int], str]]:
-    return {((m.group(1), len(m.group(2))), m.group(1) + m.group(2)) for m in _CODE.finditer(text)}
+def _codes(text: str) -> set[tuple[tuple[str, int, int], str]]:
+    return {((m.group(1), len(m.group(2)), len(m.group(3))), m.group(1) + m.group(2) + m.group(3))
+            for m in _CODE.finditer(text)}
 
 
 # a sentence that says a value stays as it was ("Tennis on Saturdays hasn't changed", "still at X")
@@ -115,11 +117,13 @@ class EarlierSearch:
 
     def _same_code(self, c: Candidate) -> MemoryRecord | None:
         """The user's earlier memory whose code this change gives another of the same series: the same letters and
-        as many digits ("rebooked onto EZY8471" after "flight EZY8123", "policy HX-20417" after "HX-11872")."""
-        if not changes(c.value) or adds(c.value) or c.metadata.get("other_subject"):
+        as many digits ("rebooked onto EZY8471" after "flight EZY8123", "policy HX-20417" after "HX-11872"), or corrects
+        it ("sorry, TKM88RD, misread the email" after "new ref is TKM88RB", said a turn before in the same call)."""
+        if not (changes(c.value) or c.is_correction) or adds(c.value) or c.metadata.get("other_subject"):
             return None
         new = _codes(c.value)
-        hits = [r for r in self.records if r.id not in self.added and not r.metadata.get("other_subject")
+        hits = [r for r in self.records if (r.id not in self.added or c.is_correction)
+                and not r.metadata.get("other_subject")
                 and (f := self._family_of(r.key)) is not None and f.name not in _NO_STATEMENTS
                 and any(k == n[0] and v != n[1] for k, v in _codes(str(r.metadata.get("said") or r.value)) for n in new)]
         return hits[0] if len(hits) == 1 else None
