@@ -72,7 +72,7 @@ def retractions(text: str, existing: Mapping[str, str]) -> list[tuple[str | None
                 best = (score, key)
         found = best[1] if best is not None else None
         if found is None or found not in (k for k, _ in out):
-            out.append((found, m.group(0).strip(" ,.;:!?")))
+            out.append((found, m.group(0)[m.start("verb") - m.start():].strip(" ,.;:!?")))  # from its verb on
     return out
 
 
@@ -95,7 +95,9 @@ def retracted(found: list[Candidate], msg: Message, existing: Mapping[str, str],
     taken, gone = [], []
     for key, clause in retractions(msg.content, known):
         said = _sentence_of(msg.content, clause).rstrip(".!")
-        gone.append(said.lower())
+        # what the rules read in the retraction itself is dropped, not what the rest of its sentence says: "scrap the
+        # bullet points, I'd rather you write proper paragraphs" takes one style back and gives another
+        gone.append(clause.lower())
         if key is None:
             if not (_STRONG.search(clause) or _UNTRUE.search(said)):  # "drop the cabin thing": no memory, no claim
                 gone.pop()

@@ -29,7 +29,7 @@ def written(text: str) -> str:
         return out[:1].upper() + out[1:] if m.group()[:1].isupper() else out
     return _CHAT_FORM.sub(repl, text)
 # Clause boundaries inside one sentence: ", I ...", ", and my ...", " and I ...", " but I'm ..." ("Jo and I are" is one)
-CLAUSE_SPLIT = re.compile(r",\s+(?:and |but |so |plus |actually |oh |wait,? )?(?=(?:i|i'm|i've|i'd|i'll|my)\b)|\s+(?:and|but)\s+"
+CLAUSE_SPLIT = re.compile(r",\s+(?:and |but |so |plus |actually |oh |wait,? )?(?=(?:i|i'm|i've|i'd|i'll|my)\b)|\s+(?:and|but|so)\s+"
                           r"(?=(?:i|i'm|i've|i'd|i'll|my)\b)(?!i (?:are|were|have|both|each|all|got|split|broke|separated|divorced)\b)", I)
 # chat drops the capital after a full stop ("ok no coffee after 2pm. also I need to ..."): a lowercase start ends
 # a sentence too, unless the stop closes an abbreviation
