@@ -11,6 +11,7 @@ from . import _patterns as P
 from ._engine import Clause, Example, Rule
 from ._english import article, conj, obj, third
 from ._rule_answers import ANSWER_RULES
+from ._rule_diet import diet, diet_meat
 
 __all__ = ["PREFERENCE_RULES"]
 
@@ -22,16 +23,6 @@ _FOOD = re.compile(r"\b(?:food|cuisine|restaurants?|dish(?:es)?|sushi|pizza|past
 _CHANNEL = re.compile(r"\b(?P<v>email|e-mail|phone|text|sms|call|whatsapp|slack|telegram)\b", re.I)
 _DAYPART = re.compile(r"\b(?P<v>mornings?|afternoons?|evenings?|nights?|weekends?)\b", re.I)
 _SEAT = re.compile(r"\b(?P<v>aisle|window|middle|exit[- ]row)\b.*\bseats?\b|\bseats? (?:by|at) the (?P<v2>aisle|window)\b", re.I)
-# a diet named by what it is, beyond the known ones: "I strictly follow a low-FODMAP diet", "I'm on a Mediterranean diet"
-_FOLLOWS_DIET = re.compile(r"\bi(?:'m| am)? (?:strictly |mostly |now |still )?(?:follow|stick to|keep to|on) an? "
-                           r"(?!(?:strict|new|special|proper|different|little|real|serious|bit|very|quite|sort|kind)\b)"
-                           r"(?P<v>(?:[\w\-]+ )?[\w\-]+) diet\b", re.I)
-_DIET_NOT = re.compile(r"\b(?:i'?m|i am) (?:not|no longer) (?:a |an )?(?P<v>vegetarian|vegan|pescatarian|keto|gluten-free)\b", re.I)
-# foods joined by "and"/commas ("fish and chicken"), not a way of eating ("I eat out a lot")
-_EATS_NOW = re.compile(r"^\W*(?:and |but |so )?(?:now |these days )?(?:i|we) (?:now |do )?eat "
-                       r"(?!(?:out|in|late|early|less|more|well|healthy|alone|a lot)\b)"
-                       r"(?P<f>[a-z\-]{3,}(?:(?:,? and |, |,? & )[a-z\-]{3,}){0,4})(?:\s+(?:again|now|these days|too))*\W*$",
-                       re.I)
 _NEGATIVE_LIKES = ("hate", "dislike", "detest", "loathe", "avoid", "can't stand", "don't like", "don't enjoy", "can't bear",
                    "am not a fan of", "'m not a fan of")
 _LIKE_VERB3 = {"am into": "is into", "'m into": "is into", "am a big fan of": "is a big fan of",
@@ -88,62 +79,6 @@ def _seat(c: Clause, m: Match | None) -> bool:
     v = m.group("seat").lower().replace("-", " ")
     c.emit("preference.seat", v, c.say(a=article(v), v=v), transferable=False, keywords=f"seat {v} flight travel prefers")
     return True
-
-
-def _retire_food_likes(c: Clause, *, fish: bool) -> None:
-    """A new meatless diet outdates earlier likes of meat (and, for vegetarians, fish) dishes: emit a
-    superseding value for each such active ``preference.like.*`` slot that names neither the dish nor "likes"."""
-    words = P.MEAT_WORDS | (P.FISH_WORDS if fish else frozenset())
-    for key, val in c.run.ctx.existing.items():
-        if not key.startswith("preference.like.") or not val.lower().startswith("likes "):
-            continue
-        if words.isdisjoint(re.findall(r"[a-z]+", val.lower())):
-            continue
-        what = "meat or fish" if fish else "meat"
-        c.emit(key, f"no longer eats {what}", f"User no longer eats {what}, so an earlier taste for it no longer applies.",
-               importance=0.5, correction=True, keywords=f"diet food {what} no longer")
-
-
-def _diet_meat(c: Clause, m: Match | None) -> bool:
-    """Meat on or off the menu lands on the one diet slot, ``preference.diet.type``: "I don't eat meat
-    (anymore)" / "I stopped eating meat" -> ``no meat``; "I eat meat again" -> ``eats meat``; so each
-    supersedes the other (and "vegetarian"). Turning away from meat also retires meat likes."""
-    s, fl = c.s, c.fl
-    m = P.diet_avoid(s)
-    if (m is not None and m.group("v").strip().lower() in ("meat", "any meat")) or P.R_MEAT_OFF.search(s):
-        change = fl.negated_change or bool(P.R_MEAT_OFF.search(s))
-        text = "User no longer eats meat (no meat)." if change else "User doesn't eat meat (no meat)."
-        c.emit("preference.diet.type", "no meat", text, correction=change,
-               keywords="diet food meat vegetarian avoid eats")
-        _retire_food_likes(c, fish=False)
-        return True
-    if P.R_MEAT_AGAIN.search(s):
-        c.emit("preference.diet.type", "eats meat", "User eats meat again (eats meat).", importance=0.8,
-               correction=True, keywords="diet food meat eats again")
-        return True
-    return False
-
-
-def _diet(c: Clause, m: Match | None) -> None:
-    m = _DIET_NOT.search(c.s)
-    if m and c.fl.negated_change:
-        v = f"no longer {m.group('v').lower()}"
-        now = _EATS_NOW.search(c.run.sentence[c.run.sentence.lower().find(c.s.lower()) + len(c.s):])
-        if now:  # "I'm not vegan anymore, I eat eggs and cheese now": what they eat now is the diet
-            food = now.group("f").strip(" ,")
-            c.emit("preference.diet.type", f"eats {food}", f"User is {v} and eats {food} now.", importance=0.8,
-                   correction=True, keywords=f"diet food eats {m.group('v').lower()}")
-            c.run.used.add(now.group(0).strip(" ,.!").lower())  # read here: no statement of its own
-            return
-        c.emit("preference.diet.type", v, f"User is {v}.", importance=0.8, correction=True, keywords="diet food eats")
-    elif (m := P.R_DIET.search(c.s)) and not re.search(r"\bnot\b", c.s, re.I):
-        v = m.group("v").lower().replace(" ", "-")
-        c.emit("preference.diet.type", v, keywords="diet food eats meals")
-        if v in ("vegetarian", "vegan", "pescatarian", "pescetarian", "plant-based"):
-            _retire_food_likes(c, fish=v != "pescatarian" and v != "pescetarian")
-    elif (m := _FOLLOWS_DIET.search(c.s)) and not re.search(r"\bnot\b|n't\b", c.s, re.I):
-        v = m.group("v").lower().replace(" ", "-")
-        c.emit("preference.diet.type", v, keywords="diet food eats meals")
 
 
 def _diet_avoid(c: Clause, m: Match | None) -> None:
@@ -414,17 +349,17 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
              Example("I always book a window seat on night flights.", "preference.seat", "window"),
              Example("After the knee operation I need an aisle seat.", "preference.seat", "aisle"),
              Example("I never take an aisle seat."))),
-    Rule("diet_meat", K.PREFERENCE, ("diet",), "User doesn't eat meat.", _diet_meat, importance=0.85, stop=True,
+    Rule("diet_meat", K.PREFERENCE, ("diet",), "User doesn't eat meat.", diet_meat, importance=0.85, stop=True,
          examples=(
              Example("I gave up meat in January.", "preference.diet.type", "no meat"),
              Example("I'm eating meat again.", "preference.diet.type", "eats meat"),
              Example("I don't eat fish."))),
-    Rule("diet", K.PREFERENCE, ("diet",), "User follows a {v} diet.", _diet, importance=0.85, examples=(
+    Rule("diet", K.PREFERENCE, ("diet", "diet_avoid"), "User follows a {v} diet.", diet, importance=0.85, examples=(
         Example("I'm vegan these days.", "preference.diet.type", "vegan"),
         Example("I'm no longer vegetarian.", "preference.diet.type", "no longer vegetarian"),
         Example("I'm not vegan anymore, I eat eggs and yoghurt again.", "preference.diet.type", "eats eggs and yoghurt"),
         Example("I strictly follow a keto diet.", "preference.diet.type", "keto"),
-        Example("I'm on a low-sodium diet.", "preference.diet.type", "low-sodium"),
+        Example("I'm on a low-sodium diet.", "preference.diet.avoid.sodium", "low-sodium"),
         Example("I'm not vegan."))),
     Rule("diet_avoid", K.PREFERENCE, ("diet_avoid",), "User avoids {v}.", _diet_avoid, importance=0.8, examples=(
         Example("I don't eat mushrooms.", "preference.diet.avoid.mushrooms", "avoids mushrooms"),
