@@ -74,7 +74,11 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                        r"(?:the|our|my) (?:move|relocation) to|(?<!being )(?<!been )(?<!was )"
                        r"(?<!were )(?<!is )(?<!are )(?:moved|relocated) (?:to|into)|relocated|packed up|"
                        r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|"
-                       r"rent(?:ing)? (?:a|an|the)\b|settled in)\b", re.I),
+                       r"rent(?:ing)? (?:a|an|the)\b|settled in|"
+                       # where one is now, said of a change: "now that I'm in Glasgow", "we've been in Porto two months now"
+                       r"now that (?:i'?m|i am|we'?re|we are) (?:in|based in)(?= (?-i:[A-Z]))|"
+                       r"(?:i|we)(?:'ve| have) been (?:in|based in)(?= (?-i:[A-Z])[\w\-]+(?: (?-i:[A-Z])[\w\-]+)? "
+                       r"(?:for )?(?:a |an |\w+ )?(?:weeks?|months?|years?) (?:now|already)\b))\b", re.I),
     "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|"
                            # "I work in procurement at Veridian Logistics": the employer after what one does there
                            r"work(?:s|ing)? (?:in|on|as) (?:[\w\-]+ ){1,3}?(?:at|for)(?= (?-i:[A-Z]))|employer|company|firm|job at|hired|joined|"
@@ -135,7 +139,8 @@ def sorts_of(text: str, family: str | None = None) -> frozenset[str]:
     elif "doctor" not in found and _CLINICIAN.search(text):
         found |= {"doctor", "dentist"}  # "got moved to Dr. X" says a clinician, not which
     if "home" in found and len(found) > 1 and not re.search(r"\b(?:live|living|lives|lived|moved|move to|relocated|packed up|"
-                                                            r"new place|settled in|flat|house|apartment)\b", text, re.I):
+                                                            r"new place|settled in|flat|house|apartment|now that (?:i'?m|we'?re) in|been in)\b",
+                                                            text, re.I):
         found.discard("home")  # "the app I use at home" is about a tool
     return frozenset(found)
 
