@@ -186,6 +186,9 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     # how the user wants answers speaks to the one who answers, or of the answers: "I'm finally on top of my emails"
     # read 0.48 alike the family's examples, and as an answer style it was shown in every context
     "communication": re.compile(r"\b(?:me|you|your|answers?|repl(?:y|ies)|responses?|explain\w*)\b", re.I),
+    # an age is a number of years: "I'm halfway through The Midnight Library" read 0.5 alike "I am X years old"
+    "age": re.compile(r"\d|\b(?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|twenty|"
+                      r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|years? old|birthday)\b", re.I),
 }
 
 

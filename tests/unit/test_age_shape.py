@@ -1,0 +1,30 @@
+"""An age is a number of years: a statement with no number ("I'm halfway through a long novel") is never filed as
+the user's age, however alike its masked words read to "I am X years old" (issue 17). This file's own sentences."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from goodmemory import create_good_memory
+from goodmemory._value_types import lacks_shape
+from goodmemory.testing import FrozenClock
+
+
+@pytest.mark.parametrize(("text", "lacks"), [
+    ("I'm halfway through Wolf Hall", True),
+    ("I'm 41 next month", False),
+    ("I turned sixty in May", False),
+    ("I'm in my late thirties", False),
+])
+def test_an_age_has_a_number_of_years(text: str, lacks: bool) -> None:
+    assert lacks_shape("age", text) is lacks
+
+
+def test_a_statement_without_a_number_is_no_age() -> None:
+    mem = create_good_memory("sqlite://", clock=FrozenClock(datetime(2025, 4, 2, tzinfo=UTC)))
+    mem.remember([{"role": "user", "content": "I'm halfway through Wolf Hall, is it worth finishing?"}], user_id="u")
+    keys = [r.key for r in mem.list(user_id="u") if r.kind.value != "episode"]
+    mem.close()
+    assert not any(k.startswith("profile.age") for k in keys), keys
