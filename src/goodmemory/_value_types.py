@@ -186,6 +186,13 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     # how the user wants answers speaks to the one who answers, or of the answers: "I'm finally on top of my emails"
     # read 0.48 alike the family's examples, and as an answer style it was shown in every context
     "communication": re.compile(r"\b(?:me|you|your|answers?|repl(?:y|ies)|responses?|explain\w*)\b", re.I),
+    # an appointment is at a time: "First week at Monzo done" and "Ported my number to giffgaff, £15 for 35GB" read
+    # alike its examples, masked, and were filed as appointments
+    "appointment": re.compile(r"\d{1,2}(?::\d\d|\.\d\d|\s?[ap]\.?m\b)|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}/\d{1,2}\b|"
+                              r"\b\d{4}-\d\d-\d\d\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+                              r"\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?-i:May)\b|"
+                              r"\b(?:tomorrow|tonight|today|noon|midday|mornings?|afternoons?|evenings?|weekend|"
+                              r"next (?:week|month)|appointments?|booked|rescheduled|cancell?ed|moved)\b", re.I),
     # an age is a number of years: "I'm halfway through The Midnight Library" read 0.5 alike "I am X years old"
     "age": re.compile(r"\d|\b(?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|twenty|"
                       r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|years? old|birthday)\b", re.I),

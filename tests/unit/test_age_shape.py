@@ -1,5 +1,6 @@
-"""An age is a number of years: a statement with no number ("I'm halfway through a long novel") is never filed as
-the user's age, however alike its masked words read to "I am X years old" (issue 17). This file's own sentences."""
+"""An age is a number of years, an appointment is at a time: a statement without one ("I'm halfway through a long
+novel", "First month at X done") is never filed as the user's age or an appointment, however alike its masked words
+read to the family's examples (issue 17). This file's own sentences."""
 
 from __future__ import annotations
 
@@ -28,3 +29,13 @@ def test_a_statement_without_a_number_is_no_age() -> None:
     keys = [r.key for r in mem.list(user_id="u") if r.kind.value != "episode"]
     mem.close()
     assert not any(k.startswith("profile.age") for k in keys), keys
+
+
+@pytest.mark.parametrize(("text", "lacks"), [
+    ("First month at Harwell Freight done", True),
+    ("Switched my broadband to Zen, £29 for 500Mb", True),
+    ("The optician moved me to Thursday at 4pm", False),
+    ("Physio is on the 14th", False),
+])
+def test_an_appointment_is_at_a_time(text: str, lacks: bool) -> None:
+    assert lacks_shape("appointment", text) is lacks
