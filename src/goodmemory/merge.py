@@ -174,7 +174,8 @@ def decide(
                                           reason="already remembered from the same turns"))
 
     slot_active = [r for r in view.active if in_slot(r.key, new.key)]
-    if len(slot_active) > 1 and when > max(r.last_confirmed_at or r.event_time for r in slot_active):
+    # (an older restatement merged into a value sets its last_confirmed_at before its event_time: the later of the two)
+    if len(slot_active) > 1 and when > max(max(r.event_time, r.last_confirmed_at or r.event_time) for r in slot_active):
         # a newer statement settles an open conflict: every conflicting value becomes history
         slot_active.sort(key=lambda r: (r.key != new.key, r.created_at, r.id))
         return _supersede(slot_active, new, c, now, reason="newer statement resolves a conflict")

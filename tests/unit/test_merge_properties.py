@@ -267,6 +267,10 @@ def test_nothing_is_ever_removed(operations: list[Candidate | int]) -> None:
 
 @SETTINGS
 @given(st.lists(candidates(), min_size=1, max_size=25))
+# found by hypothesis: two values in conflict, each restated with an older date (their last_confirmed_at then lay before
+# their event_time), and a statement older than both settled the conflict and took the slot
+@example([cand(value="Lisbon", mid="a", t=2), cand(value="Porto", mid="b", t=2), cand(value="Lisbon", mid="c"),
+          cand(value="Porto", mid="d"), cand(value="Lisbon", mid="e", t=1)])
 def test_the_base_slot_value_is_never_older_than_its_history(seq: list[Candidate]) -> None:
     """Without user rejections, the active value of a slot is the newest statement (a restatement counts)."""
     store = Store()
