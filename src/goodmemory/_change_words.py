@@ -26,6 +26,7 @@ _CHANGE = re.compile(
     r"went down|increased|decreased|extended|pushed|postponed|rescheduled|re-?booked|shifted|finished|passed away|"
     r"these days|nowadays|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
     r"transferred|turned|got promoted|retired|closed|back to|cut|reduced|bumped|upped|hiked|postponed|delayed|brought forward|"
+    r"ditched|dumped|binned|"
     r"goes up|goes down|gone up|gone down|comes down|came down|come down|goes to|went to|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
     r"expired|is gone|are gone|split up|separated|divorced|moved out|turned off|unsubscribed|no more|got rid of|"
     r"took me off|taken me off|came off|come off|put me on|re-?homed|written off|doubled|halved|tripled|"

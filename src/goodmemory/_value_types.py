@@ -108,7 +108,7 @@ _NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home", "
 
 # the frames by which an attribute takes a new value: these are English, not any rule's wording
 _CHANGE_FRAME = re.compile(
-    r"\b(?:switched|switching|swapped|changed|moved (?:over )?to|moved|went over to|relocated|packed up|"
+    r"\b(?:switched|switching|swapped|changed|moved (?:over )?to|moved|went over to|relocated|packed up|ditched|dumped|"
     r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|settled in|"
     r"started at|started (?:a |my )?(?:new )?(?:job|role|position)|first (?:day|week|month|shift)s? at|joined|signed up (?:at|with|for)|became|become|"
     r"made me|appointed me|(?:been|got|was|were) (?:made|appointed|named)(?! to\b)|qualified as|promoted|now|new|"

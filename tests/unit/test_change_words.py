@@ -146,3 +146,23 @@ def test_upped_and_hiked_are_words_of_change() -> None:
     assert changes("The consultant upped my dose to 20mg last week.")
     assert changes("They've hiked the gym fee to £45 a month.")
     assert not changes("I picked up the prescription on the way home.")
+
+
+def test_ditched_is_a_word_of_change() -> None:
+    """"We ditched X for Y" gives a new provider (issue 17: the old broadband stayed current beside the new one)."""
+    from datetime import UTC, datetime, timedelta
+
+    from goodmemory import create_good_memory
+    from goodmemory._change_words import changes
+    from goodmemory.testing import FrozenClock
+
+    assert changes("We ditched Hyperoptic for Zen last month.")
+    t0 = datetime(2025, 1, 5, tzinfo=UTC)
+    mem = create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=90)))
+    mem.remember([{"role": "user", "content": "Our broadband is with Hyperoptic, it drops every evening."}],
+                 user_id="u", at=t0)
+    mem.remember([{"role": "user", "content": "we finally ditched Hyperoptic for Zen, so much steadier"}],
+                 user_id="u", at=t0 + timedelta(days=60))
+    active = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
+    mem.close()
+    assert any("Zen" in v for v in active) and not any("drops every evening" in v for v in active), active
