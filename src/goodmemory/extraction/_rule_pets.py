@@ -10,7 +10,7 @@ from . import _patterns as P
 from ._engine import Clause, Example, Rule
 from ._english import article
 
-__all__ = ["PET_RULE", "_ANIMALS"]
+__all__ = ["PET_RULE", "_ANIMALS", "named_after"]
 
 K = MemoryKind
 Match = re.Match[str]
@@ -27,6 +27,18 @@ _R_PET = re.compile(
 # a further pet of the same sentence: "... a spaniel called Biscuit and a cat called Pepper"
 _R_AND_PET = re.compile(r",? (?:and |plus )?(?:a|an|another|a second) (?:[\w\-]+ )?(?P<animal>" + _ANIMALS + r")"
                         r",? (?:named|called) (?P<v>" + P.NAME + r")(?=$|[\s,.!;])", re.I)
+
+
+# the name told in the next sentence: "We got a second cat! Her name is Yuzu", "... a puppy. He's called Biscuit"
+_NAMED_AFTER = re.compile(
+    r"(?P<head>\b(?:a|an|another|a second|a new|a little|a young|an old) (?:[\w\-]+ )?(?:" + _ANIMALS + r"))"
+    r"(?P<rest>[^.!?\n]{0,60}?)\s*[.!]+\s+(?:(?:and\s+)?(?:her|his|its|their) name(?:'s| is)|(?:she|he|it)(?:'s| is) called|"
+    r"we(?:'ve| have)? (?:named|called) (?:her|him|it))\s+(?P<v>(?-i:[A-Z])[a-z]+)\b", re.I)
+
+
+def named_after(text: str) -> str:
+    """``text`` with a pet's name told in the sentence after the pet joined to it ("a second cat called Yuzu")."""
+    return _NAMED_AFTER.sub(lambda m: f"{m.group('head')} called {m.group('v')}{m.group('rest')}", text)
 
 
 def _pet(c: Clause, m: Match | None) -> None:

@@ -26,7 +26,7 @@ from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
 from ._rule_done import DONE_ANSWER_RULE, NO_NEED_RULE, done_answer
-from ._rule_pets import _ANIMALS
+from ._rule_pets import _ANIMALS, named_after
 from ._rule_prefs import PREFERENCE_RULES
 from ._rule_profile import PROFILE_RULES
 from ._rule_school import SCHOOL_RULE
@@ -102,7 +102,7 @@ class RuleExtractor:
         for i, msg in enumerate(msgs):
             if msg.role not in ("user", "assistant") or not msg.content:
                 continue
-            if msg.role == "user" and (chat := written(msg.content)) != msg.content:
+            if msg.role == "user" and (chat := named_after(written(msg.content))) != msg.content:
                 msg = msgs[i] = msg.model_copy(update={"content": chat})  # "im paying £38" is "I'm paying £38"
             self._track_vehicles(msg.content, run)
             issuers = P.R_ISSUER.findall(msg.content)

@@ -1,0 +1,39 @@
+"""A pet's name told in the sentence after the pet ("We got a second cat! Her name is Yuzu", "... a puppy. He's called
+Biscuit") is that pet's name (issue 17: the addition kept "We got a second cat" and lost the name). This file's own
+sentences."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from _extracting import extract
+
+from goodmemory import create_good_memory
+from goodmemory.extraction._rule_pets import named_after
+from goodmemory.testing import FrozenClock
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("we got a second cat! her name is Pickle", "fact.pet.pickle"),
+    ("We brought home a lurcher puppy today. He's called Dobby and he's already chewed a shoe", "fact.pet.dobby"),
+    ("We adopted a little rabbit, we named her Clover.", "fact.pet.clover"),
+])
+def test_the_name_after_the_pet(text: str, key: str) -> None:
+    assert key in [c.key for c in extract(text)], [(c.key, c.value) for c in extract(text)]
+
+
+@pytest.mark.parametrize("text", ["We have a cat. It is a tabby.", "I saw a dog today. Her name is on the tag."])
+def test_no_name_no_change(text: str) -> None:
+    assert named_after(text) == text
+
+
+def test_the_second_pet_is_kept_beside_the_first() -> None:
+    t0 = datetime(2025, 2, 1, tzinfo=UTC)
+    mem = create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=90)))
+    mem.remember([{"role": "user", "content": "We have a cat called Tofu."}], user_id="u", at=t0)
+    mem.remember([{"role": "user", "content": "we got a second cat! her name is Pickle"}], user_id="u",
+                 at=t0 + timedelta(days=40))
+    active = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
+    mem.close()
+    assert "Tofu" in active and "Pickle" in active, active
