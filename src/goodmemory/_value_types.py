@@ -98,6 +98,9 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "dentist": re.compile(r"\b(?:dentist|dental|orthodontist)\b", re.I),
     # a make said as a name ("the new Kia", "a used Skoda"): a vehicle, whatever the sentence's verb
     "vehicle": re.compile(rf"\b(?-i:{'|'.join(sorted(_MAKE_NAMES, key=len, reverse=True))})\b"),
+    # when the user gets up, by a time ("I wake up at 7", "these days I'm up at 5:30"): bedtime is another attribute
+    "wake": re.compile(r"\b(?:wake|wakes|woke|waking|get up|gets up|getting up|got up|(?:i'?m|i am) up|alarm)"
+                       r"(?: up)?(?: (?:at|around|by|before|for))? (?:\d|half|quarter)", re.I),
     # a set of pronouns is its own sort of value ("she/her", "he/they", "xe/xem")
     "pronouns": re.compile(r"\bpronouns?\b|\b(?:she|he|they|xe|ze|fae|ey|it)/(?:her|hers|him|his|them|theirs|they|"
                            r"she|he|xem|xyr|zir|hir|faer|em)\b", re.I),
