@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["adds", "changes", "done", "one_off", "only_onset", "weakly_changes"]
+__all__ = ["adds", "changes", "done", "one_more", "one_off", "only_onset", "weakly_changes"]
 
 _CHANGE = re.compile(
     r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed|ing)?|swap(?:ped|ping)?|lapsed?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|new|replac(?:e|ed)|"
@@ -146,3 +146,13 @@ def event_only(said: str) -> bool:
     # what someone did to or for the user ("The doctor added X for my cholesterol", "The shop offered me ...") may
     # change the user's world: only the user's own telling says it is just an event
     return m is not None and not (m["other"] and _ME_AFTER.search(said, m.end()))
+
+
+# one more value, said outright ("I also opened ...", "a second account"); a clause-final "too" is as often "like the
+# others" ("everyone at work calls me Robert and I'd rather you used that too")
+_ONE_MORE = re.compile(r"\b(?:also|another|second|as well|in addition|additionally)\b", re.I)
+
+
+def one_more(said: str) -> bool:
+    """Whether ``said`` gives one more value, outright (no clause-final "too")."""
+    return bool(_ONE_MORE.search(said))

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ._change_words import _CHANGE as _CHANGE  # _replaced reads it here
-from ._change_words import adds, changes, weakly_changes
+from ._change_words import adds, changes, one_more, weakly_changes
 from ._value_words import _NAME_WORD, _WHEN_SORTS, _named_by_name, _sort, _values_in
 from .keys import in_slot, slot_of
 from .models import (
@@ -389,6 +389,10 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
             latest = max(earlier, key=lambda e: (e.at, e.key))
             if statement and not changed and not has_value:
                 return None, "statement names no value and no change"
+            if statement and one_more(said) and not changed:
+                # "I also opened a Chase savings account" beside "I bank with Starling": one more, not the new one
+                return f"{own_key}.{hashlib.sha256(said.encode()).hexdigest()[:6]}", \
+                    "an addition beside the single value: a slot of its own"
             return slot_of(latest.key), "same single-valued attribute"
         return (family.key if statement else own_key), "first value of the attribute"
     if adds(said):

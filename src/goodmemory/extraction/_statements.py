@@ -322,7 +322,10 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     who = _OTHER_SUBJECT.match(body) or (named if named and not known & set(_known_words(named["name"])) else None) \
         or (person if person and person.group(0).lower().removesuffix("'s") in people
             and not clause and not _FIRST_PERSON.search(body) else None)
-    other = who is not None and not _FIRST_PERSON.search(re.split(r"[,;]", body[who.end():])[0]) \
+    # the other person's own clause, up to a comma or a conjunction: "My parents moved to Cork so we visit more" is
+    # their move (the "we" of the next clause had made it the user's, and it replaced the user's home)
+    other = who is not None and not _FIRST_PERSON.search(
+        re.split(r"[,;]|\s+(?:so|but|because|since|as|which|while)\s+", body[who.end():])[0]) \
         or _handed_to_another(body)
     if clause and _LEANS.search(body) and not masks_a_value(body):
         return None  # "..., I read them on my phone": about the clause before, not self-contained
