@@ -27,7 +27,7 @@ _CHANGE = re.compile(
     r"these days|nowadays|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
     r"transferred|turned|got promoted|retired|closed|back to|cut|reduced|bumped|upped|hiked|postponed|delayed|brought forward|"
     r"ditched|dumped|binned|"
-    r"goes up|goes down|gone up|gone down|comes down|came down|come down|goes to|went to|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
+    r"goes up|goes down|gone up|gone down|comes down|came down|come down|(?:goes|went|has gone) to(?= [£$€]?\d)|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
     r"expired|is gone|are gone|split up|separated|divorced|moved out|turned off|unsubscribed|no more|got rid of|"
     r"took me off|taken me off|came off|come off|put me on|re-?homed|written off|doubled|halved|tripled|"
     r"went missing|stolen|nicked|put to sleep|(?:was|been|got) put down|went to live (?:with|in)|(?:is|are) over for (?:me|us)|start(?:ed|ing)? \w+ing (?:[\w\-]+ ){0,3}again|brought (?:[\w'\-]+ ){1,3}forward)\b|"
