@@ -25,7 +25,7 @@ _CHANGE = re.compile(
     r"traded|sold|gave up|quit|stopped|left|cancell?ed|dropped|upgraded|downgraded|raised|lowered|went up|"
     r"went down|increased|decreased|extended|pushed|postponed|rescheduled|re-?booked|shifted|finished|passed away|"
     r"these days|nowadays|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
-    r"transferred|turned|got promoted|retired|closed|back to|cut|reduced|bumped|upped|hiked|postponed|delayed|brought forward|"
+    r"transferred|turned|got promoted|(?<!\ba )(?<!\ban )(?<!\bthe )(?<!\bmy )retired|closed|back to|cut|reduced|bumped|upped|hiked|postponed|delayed|brought forward|"
     r"ditched|dumped|binned|"
     r"goes up|goes down|gone up|gone down|comes down|came down|come down|(?:goes|went|has gone) to(?= [£$€]?\d)|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
     r"expired|is gone|are gone|split up|separated|divorced|moved out|turned off|unsubscribed|no more|got rid of|"

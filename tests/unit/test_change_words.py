@@ -187,3 +187,13 @@ def test_went_to_is_a_change_only_before_a_value() -> None:
     active = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
     mem.close()
     assert any("Brentford" in v for v in active), active
+
+
+def test_retired_before_a_noun_is_no_change() -> None:
+    """"a retired racing greyhound" describes the new dog; "my dad retired" is a change (issue 17: the adjective had
+    made "we adopted a second dog, a retired greyhound called X" a change that replaced the first dog)."""
+    from goodmemory._change_words import adds, changes
+
+    assert not changes("We took in a retired racing greyhound called Moss.")
+    assert adds("We adopted a second dog, a retired greyhound called Moss.")
+    assert changes("My dentist retired in March.")

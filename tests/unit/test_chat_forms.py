@@ -52,3 +52,11 @@ def test_the_news_in_a_chat_turn_is_kept(text: str, kept: str) -> None:
                                   "Is it ok to run every day, should I rest?"])
 def test_a_question_then_its_request_keeps_nothing(text: str) -> None:
     assert _values(text) == []
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("the gym put the fee up to £52 from June, we're on a contract, is that even legal?", "£52"),
+    ("Moved to Harrogate last month, do I need to re-register with a GP?", "Harrogate"),
+])
+def test_the_news_before_a_question_of_its_own(text: str, kept: str) -> None:
+    assert any(kept in v for v in _values(text)), _values(text)
