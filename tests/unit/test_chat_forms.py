@@ -60,3 +60,16 @@ def test_a_question_then_its_request_keeps_nothing(text: str) -> None:
 ])
 def test_the_news_before_a_question_of_its_own(text: str, kept: str) -> None:
     assert any(kept in v for v in _values(text)), _values(text)
+
+
+@pytest.mark.parametrize(("text", "key", "value"), [
+    ("ok so could you call me Mags from now on?", "profile.preferred_name", "Mags"),
+    ("the numbered lists are a bit much, can you just give me short plain paragraphs from now on?",
+     "preference.communication.format", "prose paragraphs"),
+])
+def test_a_standing_request_after_a_lead_or_a_clause(text: str, key: str, value: str) -> None:
+    assert (key, value) in [(c.key, c.value) for c in extract(text)]
+
+
+def test_a_request_after_news_keeps_the_news() -> None:
+    assert "I moved house" in _values("I moved house, can you update my address going forward?")

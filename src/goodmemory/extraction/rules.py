@@ -314,7 +314,12 @@ def _tells_change(part: str) -> bool:
 
 _OWN_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.I)
 # a switch asked for is a standing request too ("Can you switch to metric?"): what it switches to holds from then on
-_STANDING_ASK = re.compile(r"^(?:could|can|would|will) (?:you|we) (?:please |kindly )?(?P<rest>(?=.*\b(?:from now on|"
+# after a lead word or a clause of its own: "actually could you call me Robert from now on?", "honestly the bullet points
+# are getting annoying, can you just give me short paragraphs from now on?"
+_STANDING_ASK = re.compile(r"^(?:[^?]*?,\s+(?=(?:(?:could|can|would|will) (?:you|we) (?:please |kindly |just )*(?:call me|"
+                           r"give me|reply|respond|answer|write|use|keep|explain|talk|speak|address me|refer to me|stick to|"
+                           r"switch|swap|go back|change)\b)))?(?:(?:actually|ok|okay|so|and|also|oh|honestly|hey|btw|but)\W+)*"
+                           r"(?:could|can|would|will) (?:you|we) (?:please |kindly |just )*(?P<rest>(?=.*\b(?:from now on|"
                            r"going forward|in future|in the future|from today|always)\b|(?:switch|swap|go back|change "
                            r"(?:over )?to)\b)[^?]+?)(?:,? please)?\s*\?$", re.I)
 _PET = re.compile(rf"(?:{_ANIMALS})s?")
