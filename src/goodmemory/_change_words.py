@@ -44,6 +44,7 @@ _TAKEN_ON = re.compile(
     r"\btook out (?:a |an |the )?(?:new )?(?:\w+ )?(?:policy|plan|contract|cover|mortgage|account|membership)\b|"
     r"\bjumped ship\b|\b(?:poached|headhunted|lured|recruited|hired)\s+(?:me|us)\s+(?:away\s+)?from\b|"
     r"\b(?:was|were|got|been)\s+(?:poached|headhunted)\b|\bported (?:my|our|the) (?:number|numbers|phone|line)\b|"
+    r"\bported (?:over )?to (?-i:[A-Z])|"
     r"\b(?:been|got|was|were|am|are|is) (?:put|placed|assigned|allocated|moved|transferred|registered) "
     r"(?:under|to|with|onto)\b|"
     r"\bhanded (?:\w+ ){0,3}over to\b|\b(?:gave up on|fed up with|done with)\b|"

@@ -91,7 +91,8 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "energy": re.compile(r"\b(?:energy|electricity|electric|gas (?:supplier|and electric)|power|supplier|fuels?)\b",
                          re.I),
     "broadband": re.compile(r"\b(?:broadband|internet|wifi|wi-fi|fibre|fiber)\b", re.I),
-    "phone_plan": re.compile(r"\b(?:mobile|sim|sim-only|(?:phone|data) (?:plan|contract)|ported|network)\b", re.I),
+    "phone_plan": re.compile(r"\b(?:mobile|sim|sim-only|(?:phone|data) (?:plan|contract)|ported|network|prepaid|"
+                             r"postpaid|pay as you go|payg)\b", re.I),
     "vet": re.compile(r"\b(?:vets?|veterinary|animal (?:clinic|hospital))\b", re.I),
     # a user has a GP and a dentist at once: each is a sort of its own, said by its noun ("Dr. X" alone: either)
     "doctor": re.compile(r"\b(?:gp|doctor|family doctor|surgery|health cent(?:re|er))\b", re.I),

@@ -452,7 +452,8 @@ def _only_subject(said: str, names: set[str]) -> bool:
     "Tomasz's job ...") and no such clause says they went away."""
     if not names:
         return False
-    mentions = [p for p in re.split(r"[,;.!?]\s*|\s+(?:but|so)\s+", said) if _words(p) & names]
+    mentions = [p for p in re.split(r"[,;.!?]\s*|\s+(?:but|so|since|because|after|when|while)\s+", said)
+                if _words(p) & names]
     lead = lambda p: (_NAME_WORD.findall(p)[:1] or [""])[0].lower().removesuffix("'s")  # noqa: E731
     # whatever says a value went away or ended ("Noor left", "Rex was rehomed", "Peanut isn't with us any more")
     return bool(mentions) and all(lead(p) in names and not _AWAY.search(p) and not _ENDED.search(p) for p in mentions)
@@ -478,7 +479,7 @@ _AWAY = re.compile(rf"\b(?:{_GONE_VERBS}|dropped|finished|moved|traded)\b", re.I
 
 # what says a value ended with nothing in its place ("we split up", "I sold the van", "cancelled my gym")
 _ENDED = re.compile(rf"\b(?:{_GONE_VERBS}|split up|separated|divorced|died|moved out|turned off|unsubscribed|"
-                    r"no longer|not\b[^,.;]*\b(?:anymore|any more))\b|n't\b[^,.;]*\b(?:anymore|any more)\b", re.I)
+                    r"no longer|(?:not|never)\b[^,.;]*\b(?:anymore|any more))\b|n't\b[^,.;]*\b(?:anymore|any more)\b", re.I)
 
 
 def _new_values(clause: str, names: set[str]) -> set[str]:

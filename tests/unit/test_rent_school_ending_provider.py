@@ -1,0 +1,47 @@
+"""Four ways a value was kept or lost wrongly (issue 17), in this file's own sentences: a rent a rule read now sits in
+the rent family's one slot, so a later rent statement replaces it; a child's name is not replaced by their new school
+when the sentence goes on "since we moved ..."; "never ... anymore" says something ended; "ported to X" on a
+prepaid plan changes the mobile provider."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from _extracting import extract
+
+from goodmemory import create_good_memory
+from goodmemory.testing import FrozenClock
+
+T0 = datetime(2025, 1, 10, 9, tzinfo=UTC)
+
+
+def _active(first: str, second: str) -> list[str]:
+    mem = create_good_memory("sqlite://", clock=FrozenClock(T0 + timedelta(days=200)))
+    mem.remember([{"role": "user", "content": first}], user_id="u", at=T0)
+    mem.remember([{"role": "user", "content": second}], user_id="u", at=T0 + timedelta(days=120))
+    out = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
+    mem.close()
+    return out
+
+
+def test_the_rent_a_rule_read_is_the_rent() -> None:
+    assert ("fact.rent", "£875 a month") in [(c.key, c.value) for c in extract("My rent is £875 a month.")]
+    active = _active("My rent is £875 a month.", "the landlord's put the rent up to £940 from March, is that allowed?")
+    assert any("£940" in v for v in active) and not any("£875" in v for v in active), active
+
+
+def test_a_childs_new_school_keeps_the_childs_name() -> None:
+    active = _active("My daughter Ines is in Year 2.", "Ines started at Brookfield Academy this week since we moved "
+                                                       "across town")
+    assert "Ines" in active and any("Brookfield" in v for v in active), active
+
+
+def test_never_anymore_ends_the_value() -> None:
+    active = _active("I've been playing the ukulele for three years.",
+                     "Sold the ukulele tbh, never picked it up anymore.")
+    assert not any("ukulele" in v for v in active), active  # ended: history, not a current value
+
+
+def test_ported_to_a_new_provider() -> None:
+    active = _active("I'm on Lebara prepaid, 10GB for £8.", "Ported to Smarty last week, £6 for 30GB")
+    assert any("Smarty" in v for v in active) and not any("Lebara" in v for v in active), active
