@@ -17,15 +17,20 @@ from .extraction._patterns import RELATIONS
 __all__ = ["named_subject"]
 
 _SUBJECT = re.compile(
-    r"^(?:(?:so|and|well|oh|anyway|btw|also|ok|okay|right)\W+)?(?:my|our)\s+"
+    r"^(?:(?:so|and|well|oh|anyway|btw|also|ok|okay|right)\W+)?(?:(?:my|our)\s+|(?=(?:next|new)\s))"
     r"((?:[a-z][\w\-]*\s+){0,2}?[a-z][\w\-]*)"  # up to three words, the fewest that reach the verb
-    # where it is, left out of the attribute ("my usual order at the bakery" is "my usual order")
-    r"(?:\s+(?:at|in|on|for|from)\s+(?:the\s+|my\s+|our\s+)?[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)?"
+    # where it is or for when, left out of the attribute ("my usual order at the bakery" is "my usual order", "my goal
+    # this year" is "my goal"; "next goal is X" says the user's next one)
+    r"(?:\s+(?:at|in|on|for|from)\s+(?:the\s+|my\s+|our\s+)?[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?|"
+    r"\s+(?:this|next|for the) (?:year|month|season|term|summer|winter|spring|autumn))?"
     r"(?:'s|’s|\s+is|\s+are|\s+was)\s+"
     r"(?:(?:now|still|currently|actually|just|basically|usually|mostly|always)\s+)*"
     r"([\w£$€]+)", re.I)
+# a time is no attribute ("next week is busy", "my day was long")
+_WHEN = frozenset({"time", "day", "days", "week", "weekend", "month", "year", "morning", "evening", "night", "summer",
+                   "winter", "spring", "autumn", "holiday", "holidays"})
 # words that qualify the attribute without naming another one ("my new number" is "my number")
-_QUALIFIERS = frozenset({"new", "current", "old", "latest", "present", "previous", "own", "main"})
+_QUALIFIERS = frozenset({"new", "current", "old", "latest", "present", "previous", "own", "main", "next"})
 _PREPOSITIONS = frozenset({"in", "at", "on", "with", "from", "near", "by", "off", "under", "over", "for"})
 _ARTICLES = frozenset({"a", "an", "the", "my", "our", "this", "that", "one", "number", "no", "room", "flat", "unit"})
 # the verb's object is no value: "my car is being serviced", "my flat was done up", "my back is killing me"
@@ -42,7 +47,7 @@ def named_subject(text: str) -> tuple[str, str] | None:
     if m is None:
         return None
     words = [w for w in m.group(1).lower().split() if w not in _QUALIFIERS]
-    if not words or words[-1].rstrip("s") in RELATIONS or words[-1] in RELATIONS:
+    if not words or words[-1].rstrip("s") in RELATIONS or words[-1] in RELATIONS or words[-1] in _WHEN:
         return None
     first = m.group(2)
     low = first.lower()

@@ -37,3 +37,8 @@ def test_the_second_pet_is_kept_beside_the_first() -> None:
     active = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
     mem.close()
     assert "Tofu" in active and "Pickle" in active, active
+
+
+def test_the_pet_said_again_with_its_name() -> None:
+    found = extract("we got a second cat!! a scruffy tabby called Moth, how do I introduce them?")
+    assert "fact.pet.moth" in [c.key for c in found], [(c.key, c.value) for c in found]

@@ -59,3 +59,18 @@ def test_the_same_attribute_named_as_subject_is_replaced(first: str, second: str
 ])
 def test_another_sort_a_person_an_addition_or_no_change_keeps_it(first: str, second: str, kept: str) -> None:
     assert any(kept in v for v in _active(first, second))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("My goal this season is a sub-20 parkrun", ("goal", "thing")),
+    ("Next goal is the Ealing half in September", ("goal", "thing")),
+    ("next week is chaos at work", None),
+])
+def test_a_time_qualifies_the_attribute_and_names_none(text: str, expected: tuple[str, str] | None) -> None:
+    assert named_subject(text) == expected
+
+
+def test_the_next_goal_replaces_the_goal() -> None:
+    active = _active("My goal this season is a sub-20 parkrun.", "nailed it!! next goal is the Ealing half in "
+                                                                  "September")
+    assert any("Ealing" in v for v in active) and not any("sub-20" in v for v in active), active

@@ -33,7 +33,9 @@ _R_AND_PET = re.compile(r",? (?:and |plus )?(?:a|an|another|a second) (?:[\w\-]+
 _NAMED_AFTER = re.compile(
     r"(?P<head>\b(?:a|an|another|a second|a new|a little|a young|an old) (?:[\w\-]+ )?(?:" + _ANIMALS + r"))"
     r"(?P<rest>[^.!?\n]{0,60}?)\s*[.!]+\s+(?:(?:and\s+)?(?:her|his|its|their) name(?:'s| is)|(?:she|he|it)(?:'s| is) called|"
-    r"we(?:'ve| have)? (?:named|called) (?:her|him|it))\s+(?P<v>(?-i:[A-Z])[a-z]+)\b", re.I)
+    r"we(?:'ve| have)? (?:named|called) (?:her|him|it)|"
+    # the pet said again with its name: "We adopted a second dog!! a retired greyhound called Pepper"
+    r"(?:an?|the) (?:[\w\-]+ ){0,3}?(?:" + _ANIMALS + r") (?:called|named))\s+(?P<v>(?-i:[A-Z])[a-z]+)\b", re.I)
 
 
 def named_after(text: str) -> str:

@@ -34,7 +34,7 @@ CLAUSE_SPLIT = re.compile(r",\s+(?:and |but |so |plus |actually |oh |wait,? )?(?
 # chat drops the capital after a full stop ("ok no coffee after 2pm. also I need to ..."): a lowercase start ends
 # a sentence too, unless the stop closes an abbreviation
 LOWER_SENTENCE_SPLIT = re.compile(
-    r"(?:(?<=[a-z0-9%)\]][.!?])|(?<=[A-Z0-9][A-Z][.!?]))(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bapprox\.)(?<!\bno\.)"
+    r"(?:(?<=[a-z0-9%)\]][.!?])|(?<=[A-Z0-9][A-Z][.!?])|(?<=[a-z0-9][!?][!?])|(?<=[a-z0-9][!?][!?][!?]))(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bapprox\.)(?<!\bno\.)"
     r"(?<!\b[ap]\.m\.)(?<!\bapt\.)(?<!\bdept\.)(?<!\bcf\.)\s+(?=[a-z])|"
     # news, a dash, then a request about it: "The vet is on the 3rd at 10 - remind me the day before" is a fact and a
     # request, two sentences (as one, the request's rules read it and the fact was lost)
