@@ -197,6 +197,13 @@ _SHAPES: dict[str, re.Pattern[str]] = {
                               r"\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?-i:May)\b|"
                               r"\b(?:tomorrow|tonight|today|noon|midday|mornings?|afternoons?|evenings?|weekend|"
                               r"next (?:week|month)|appointments?|booked|rescheduled|cancell?ed|moved)\b", re.I),
+    # a time zone is named as one ("GMT+1", "Pacific time", "three hours behind"): "I'm at 56 mins right now" read alike
+    "timezone": re.compile(r"\b(?:UTC|GMT|BST|CET|CEST|EST|EDT|CST|PST|PDT|IST|JST|AEST|AEDT|time ?zones?|"
+                           r"(?:eastern|central|pacific|mountain|london|local) time|hours? (?:ahead|behind)|"
+                           r"(?:UTC|GMT)\s?[+\-]\d)", re.I),
+    # a manager is someone the user reports to: "a cleaning at Bright Dental with Dr. Alvarez" read alike
+    "manager": re.compile(r"\b(?:manager|boss|reports? to|reporting to|line manager|supervisor|team lead|"
+                          r"head of|my lead|managed by|works? under)\b", re.I),
     # an age is a number of years: "I'm halfway through The Midnight Library" read 0.5 alike "I am X years old"
     "age": re.compile(r"\d|\b(?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|twenty|"
                       r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|years? old|birthday)\b", re.I),

@@ -39,3 +39,13 @@ def test_a_statement_without_a_number_is_no_age() -> None:
 ])
 def test_an_appointment_is_at_a_time(text: str, lacks: bool) -> None:
     assert lacks_shape("appointment", text) is lacks
+
+
+@pytest.mark.parametrize(("family", "text", "lacks"), [
+    ("timezone", "I'm at 56 mins right now", True),
+    ("timezone", "I'm on Pacific time until March", False),
+    ("manager", "I have a cleaning at Bright Dental with Dr. Alvarez next week", True),
+    ("manager", "I report to Gwen now, she's great", False),
+])
+def test_a_timezone_and_a_manager_are_named_as_such(family: str, text: str, lacks: bool) -> None:
+    assert lacks_shape(family, text) is lacks
