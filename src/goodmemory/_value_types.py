@@ -204,6 +204,11 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     # a manager is someone the user reports to: "a cleaning at Bright Dental with Dr. Alvarez" read alike
     "manager": re.compile(r"\b(?:manager|boss|reports? to|reporting to|line manager|supervisor|team lead|"
                           r"head of|my lead|managed by|works? under)\b", re.I),
+    # a work schedule says when: days, hours, shifts ("We've relocated to the King's Cross office as of today" is none)
+    "work_schedule": re.compile(r"\d|\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?|shifts?|rota|"
+                                r"nights|earlies|lates|hours|part[- ]time|full[- ]time|days? a week|remote(?:ly)?|hybrid|"
+                                r"from home|wfh|in the office|office days?|overtime|on call|nine to five|mornings|"
+                                r"afternoons|evenings)\b", re.I),
     # an age is a number of years: "I'm halfway through The Midnight Library" read 0.5 alike "I am X years old"
     "age": re.compile(r"\d|\b(?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|twenty|"
                       r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|years? old|birthday)\b", re.I),

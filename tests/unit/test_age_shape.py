@@ -46,6 +46,8 @@ def test_an_appointment_is_at_a_time(text: str, lacks: bool) -> None:
     ("timezone", "I'm on Pacific time until March", False),
     ("manager", "I have a cleaning at Bright Dental with Dr. Alvarez next week", True),
     ("manager", "I report to Gwen now, she's great", False),
+    ("work_schedule", "We've relocated to the King's Cross office as of today", True),
+    ("work_schedule", "I'm on four long days now, Fridays off", False),
 ])
-def test_a_timezone_and_a_manager_are_named_as_such(family: str, text: str, lacks: bool) -> None:
+def test_a_timezone_a_manager_and_a_schedule_are_named_as_such(family: str, text: str, lacks: bool) -> None:
     assert lacks_shape(family, text) is lacks
