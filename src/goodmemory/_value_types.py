@@ -209,6 +209,8 @@ _SHAPES: dict[str, re.Pattern[str]] = {
                                 r"nights|earlies|lates|hours|part[- ]time|full[- ]time|days? a week|remote(?:ly)?|hybrid|"
                                 r"from home|wfh|in the office|office days?|overtime|on call|nine to five|mornings|"
                                 r"afternoons|evenings)\b", re.I),
+    # a rent is said as one: "my EE contract ends in june, I'm paying £38 a month for 100GB" read alike "my rent is X"
+    "rent": re.compile(r"\b(?:rent|rents|rented|renting|landlord|landlady|letting agents?|tenancy|lease|mortgage)\b", re.I),
     # an age is a number of years: "I'm halfway through The Midnight Library" read 0.5 alike "I am X years old"
     "age": re.compile(r"\d|\b(?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|twenty|"
                       r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|years? old|birthday)\b", re.I),

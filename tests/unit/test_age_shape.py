@@ -48,6 +48,8 @@ def test_an_appointment_is_at_a_time(text: str, lacks: bool) -> None:
     ("manager", "I report to Gwen now, she's great", False),
     ("work_schedule", "We've relocated to the King's Cross office as of today", True),
     ("work_schedule", "I'm on four long days now, Fridays off", False),
+    ("rent", "My phone contract ends in May, I'm paying £38 a month for 100GB", True),
+    ("rent", "The landlord's put it up to £1,240 from August", False),
 ])
-def test_a_timezone_a_manager_and_a_schedule_are_named_as_such(family: str, text: str, lacks: bool) -> None:
+def test_a_timezone_a_manager_a_schedule_and_a_rent_are_named_as_such(family: str, text: str, lacks: bool) -> None:
     assert lacks_shape(family, text) is lacks
