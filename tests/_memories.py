@@ -14,3 +14,22 @@ def current_and_replaced(mem: GoodMemory, user_id: str, field: Literal["text", "
     rows = [r for r in mem.list(user_id=user_id, include_history=True) if r.kind != MemoryKind.EPISODE]
     return (" ".join(getattr(r, field) for r in rows if r.status == MemoryStatus.ACTIVE),
             " ".join(getattr(r, field) for r in rows if r.status == MemoryStatus.SUPERSEDED))
+
+
+def active_after(*sessions: str | list[str], days: int = 40, kinds: list[str] | None = None) -> list[str]:
+    """The values of a fresh user's active memories (episodes left out) after ``sessions`` told ``days`` apart, each
+    a user's turn or a list of them, on a fresh in-memory SQLite store: what a test of a change or of a value that must
+    stay asserts on."""
+    from datetime import UTC, datetime, timedelta
+
+    from goodmemory import create_good_memory
+    from goodmemory.testing import FrozenClock
+
+    t0 = datetime(2025, 1, 6, 9, tzinfo=UTC)
+    mem = create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=days * len(sessions) + 30)))
+    for i, turns in enumerate(sessions):
+        said = [turns] if isinstance(turns, str) else turns
+        mem.remember([{"role": "user", "content": t} for t in said], user_id="u", at=t0 + timedelta(days=days * i))
+    out = [r.value for r in mem.list(user_id="u", kinds=kinds) if r.kind != MemoryKind.EPISODE]
+    mem.close()
+    return out

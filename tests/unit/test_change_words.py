@@ -150,42 +150,24 @@ def test_upped_and_hiked_are_words_of_change() -> None:
 
 def test_ditched_is_a_word_of_change() -> None:
     """"We ditched X for Y" gives a new provider (issue 17: the old broadband stayed current beside the new one)."""
-    from datetime import UTC, datetime, timedelta
-
-    from goodmemory import create_good_memory
+    from _memories import active_after
     from goodmemory._change_words import changes
-    from goodmemory.testing import FrozenClock
 
     assert changes("We ditched Hyperoptic for Zen last month.")
-    t0 = datetime(2025, 1, 5, tzinfo=UTC)
-    mem = create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=90)))
-    mem.remember([{"role": "user", "content": "Our broadband is with Hyperoptic, it drops every evening."}],
-                 user_id="u", at=t0)
-    mem.remember([{"role": "user", "content": "we finally ditched Hyperoptic for Zen, so much steadier"}],
-                 user_id="u", at=t0 + timedelta(days=60))
-    active = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
-    mem.close()
+    active = active_after("Our broadband is with Hyperoptic, it drops every evening.",
+                          "we finally ditched Hyperoptic for Zen, so much steadier")
     assert any("Zen" in v for v in active) and not any("drops every evening" in v for v in active), active
 
 
 def test_went_to_is_a_change_only_before_a_value() -> None:
     """"The fee went to £45" changes a value; "went to see the match with my cousin" changes nothing (issue 17: it had
     replaced "I support Arsenal" as the user's new like)."""
-    from datetime import UTC, datetime, timedelta
-
-    from goodmemory import create_good_memory
+    from _memories import active_after
     from goodmemory._change_words import changes
-    from goodmemory.testing import FrozenClock
 
     assert changes("The gym fee went to £45 in January.") and changes("Council tax has gone to 1,900 a year.")
     assert not changes("Went to see the Hornets with my cousin on Saturday.")
-    t0 = datetime(2025, 1, 5, tzinfo=UTC)
-    mem = create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=90)))
-    mem.remember([{"role": "user", "content": "I support Brentford."}], user_id="u", at=t0)
-    mem.remember([{"role": "user", "content": "went to see the Hornets with my cousin, don't tell anyone"}],
-                 user_id="u", at=t0 + timedelta(days=60))
-    active = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
-    mem.close()
+    active = active_after("I support Brentford.", "went to see the Hornets with my cousin, don't tell anyone")
     assert any("Brentford" in v for v in active), active
 
 

@@ -5,12 +5,9 @@ new values used to be lost. This file's own sentences."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 from _extracting import extract
 
-from goodmemory import create_good_memory
-from goodmemory.testing import FrozenClock
+from _memories import active_after
 
 
 def _read(text: str) -> list[tuple[str, str]]:
@@ -31,11 +28,6 @@ def test_so_i_starts_the_users_clause() -> None:
 
 
 def test_the_new_style_replaces_the_old() -> None:
-    t0 = datetime(2025, 2, 3, 9, tzinfo=UTC)
-    mem = create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=90)))
-    mem.remember([{"role": "user", "content": "Always answer me in bullet points please, I skim."}], user_id="u", at=t0)
-    mem.remember([{"role": "user", "content": "ok scrap the bullet points, I'd rather you write proper paragraphs."}],
-                 user_id="u", at=t0 + timedelta(days=60))
-    active = [r.value for r in mem.list(user_id="u", kinds=["preference"])]
-    mem.close()
+    active = active_after("Always answer me in bullet points please, I skim.",
+                          "ok scrap the bullet points, I'd rather you write proper paragraphs.", kinds=["preference"])
     assert "prose paragraphs" in active and "bullet points" not in active, active

@@ -4,24 +4,10 @@ the corrected code stayed current beside the right one. This file's own sentence
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
-from goodmemory import create_good_memory
+from _memories import active_after as _active
 from goodmemory._earlier_search import _codes
-from goodmemory.testing import FrozenClock
-
-T0 = datetime(2025, 6, 2, 9, tzinfo=UTC)
-
-
-def _active(*sessions: list[str]) -> list[str]:
-    mem = create_good_memory("sqlite://", clock=FrozenClock(T0 + timedelta(days=30)))
-    for i, turns in enumerate(sessions):
-        mem.remember([{"role": "user", "content": t} for t in turns], user_id="u", at=T0 + timedelta(days=7 * i))
-    out = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
-    mem.close()
-    return out
 
 
 def test_a_correction_in_the_next_turn_replaces_the_code() -> None:

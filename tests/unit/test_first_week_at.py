@@ -4,14 +4,11 @@ one does there). This file's own sentences."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 from _extracting import extract
 
-from goodmemory import create_good_memory
+from _memories import active_after
 from goodmemory._value_types import sorts_of
-from goodmemory.testing import FrozenClock
 
 
 @pytest.mark.parametrize(("text", "employer"), [
@@ -32,12 +29,6 @@ def test_an_onset_at_no_name_keeps_nothing() -> None:
 
 
 def test_the_first_week_at_a_new_employer_replaces_the_old_one() -> None:
-    t0 = datetime(2025, 1, 6, 9, tzinfo=UTC)
-    mem = create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=200)))
-    mem.remember([{"role": "user", "content": "I work in logistics at Harwell Freight, mostly scheduling."}],
-                 user_id="u", at=t0)
-    mem.remember([{"role": "user", "content": "First day at Pennine Foods done, nice bunch! How do I ask for a "
-                                              "parking permit?"}], user_id="u", at=t0 + timedelta(days=150))
-    active = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
-    mem.close()
+    active = active_after("I work in logistics at Harwell Freight, mostly scheduling.",
+                          "First day at Pennine Foods done, nice bunch! How do I ask for a parking permit?")
     assert any("Pennine" in v for v in active) and not any("Harwell" in v for v in active), active

@@ -5,12 +5,9 @@ own sentences."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
-from goodmemory import create_good_memory
-from goodmemory.testing import FrozenClock
+from _memories import active_after
 
 
 @pytest.mark.parametrize(("first", "second", "kept", "told"), [
@@ -18,11 +15,6 @@ from goodmemory.testing import FrozenClock
     ("I bank with Nationwide.", "I also opened a Monzo account for day-to-day spending", "Nationwide", "Monzo"),
 ])
 def test_the_value_stays(first: str, second: str, kept: str, told: str) -> None:
-    t0 = datetime(2025, 2, 1, tzinfo=UTC)
-    mem = create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=90)))
-    mem.remember([{"role": "user", "content": first}], user_id="u", at=t0)
-    mem.remember([{"role": "user", "content": second}], user_id="u", at=t0 + timedelta(days=40))
-    active = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
-    mem.close()
+    active = active_after(first, second)
     assert any(kept in v for v in active), active
     assert any(told in v for v in active), active  # what the second sentence told is kept too

@@ -4,14 +4,11 @@ sentences."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 from _extracting import extract
 
-from goodmemory import create_good_memory
+from _memories import active_after
 from goodmemory.extraction._rule_pets import named_after
-from goodmemory.testing import FrozenClock
 
 
 @pytest.mark.parametrize(("text", "key"), [
@@ -29,13 +26,7 @@ def test_no_name_no_change(text: str) -> None:
 
 
 def test_the_second_pet_is_kept_beside_the_first() -> None:
-    t0 = datetime(2025, 2, 1, tzinfo=UTC)
-    mem = create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=90)))
-    mem.remember([{"role": "user", "content": "We have a cat called Tofu."}], user_id="u", at=t0)
-    mem.remember([{"role": "user", "content": "we got a second cat! her name is Pickle"}], user_id="u",
-                 at=t0 + timedelta(days=40))
-    active = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
-    mem.close()
+    active = active_after("We have a cat called Tofu.", "we got a second cat! her name is Pickle")
     assert "Tofu" in active and "Pickle" in active, active
 
 

@@ -5,23 +5,9 @@ prepaid plan changes the mobile provider."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 from _extracting import extract
 
-from goodmemory import create_good_memory
-from goodmemory.testing import FrozenClock
-
-T0 = datetime(2025, 1, 10, 9, tzinfo=UTC)
-
-
-def _active(first: str, second: str) -> list[str]:
-    mem = create_good_memory("sqlite://", clock=FrozenClock(T0 + timedelta(days=200)))
-    mem.remember([{"role": "user", "content": first}], user_id="u", at=T0)
-    mem.remember([{"role": "user", "content": second}], user_id="u", at=T0 + timedelta(days=120))
-    out = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
-    mem.close()
-    return out
+from _memories import active_after as _active
 
 
 def test_the_rent_a_rule_read_is_the_rent() -> None:

@@ -5,24 +5,10 @@ not a person's attribute, not an addition, and a bare word only with a word of c
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
-from goodmemory import create_good_memory
+from _memories import active_after as _active
 from goodmemory._subjects import named_subject
-from goodmemory.testing import FrozenClock
-
-T0 = datetime(2025, 3, 1, 9, tzinfo=UTC)
-
-
-def _active(first: str, second: str) -> list[str]:
-    mem = create_good_memory("sqlite://", clock=FrozenClock(T0 + timedelta(days=60)))
-    mem.remember([{"role": "user", "content": first}], user_id="u", at=T0)
-    mem.remember([{"role": "user", "content": second}], user_id="u", at=T0 + timedelta(days=40))
-    out = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
-    mem.close()
-    return out
 
 
 @pytest.mark.parametrize(("text", "expected"), [

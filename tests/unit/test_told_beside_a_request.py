@@ -6,13 +6,10 @@ sentences."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 from _extracting import extract
 
-from goodmemory import create_good_memory
-from goodmemory.testing import FrozenClock
+from _memories import active_after
 
 
 def _values(text: str) -> list[str]:
@@ -42,12 +39,6 @@ def test_an_imperative_without_a_value_keeps_nothing(text: str) -> None:
 
 
 def test_a_contact_given_in_a_request_is_replaced_by_the_new_one() -> None:
-    t0 = datetime(2025, 2, 1, 9, tzinfo=UTC)
-    mem = create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=90)))
-    mem.remember([{"role": "user", "content": "Use jo.marsh@posteo.de as my contact on the application, please."}],
-                 user_id="u", at=t0)
-    mem.remember([{"role": "user", "content": "My email is jo.marsh@fastmail.com now, the posteo one is closed."}],
-                 user_id="u", at=t0 + timedelta(days=60))
-    active = [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
-    mem.close()
+    active = active_after("Use jo.marsh@posteo.de as my contact on the application, please.",
+                          "My email is jo.marsh@fastmail.com now, the posteo one is closed.")
     assert any("fastmail" in v for v in active) and not any("posteo.de" in v for v in active), active
