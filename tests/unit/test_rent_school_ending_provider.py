@@ -31,3 +31,8 @@ def test_never_anymore_ends_the_value() -> None:
 def test_ported_to_a_new_provider() -> None:
     active = _active("I'm on Lebara prepaid, 10GB for £8.", "Ported to Smarty last week, £6 for 30GB")
     assert any("Smarty" in v for v in active) and not any("Lebara" in v for v in active), active
+
+
+def test_a_school_started_in_a_year_group() -> None:
+    found = [(c.key, c.value) for c in extract("My son Oskar just started Year 2 at Fernhill Primary, any tips?")]
+    assert ("relation.son.oskar.school", "Fernhill Primary") in found, found

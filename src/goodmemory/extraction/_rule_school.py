@@ -24,11 +24,12 @@ _CHILD = r"son|daughter|boy|girl|kid|child|stepson|stepdaughter"
 _SCHOOL = (r"(?-i:(?:St\.? )?[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){0,3} (?:Primary|Academy|High|School|College|Nursery|"
            r"Infants|Juniors|Grammar|Secondary|Prep|Montessori|Kindergarten|Preschool)(?: School)?)\b")
 _AT = (r"(?:goes to|go to|attends|is at|'s at|are at|started at|has started at|is starting at|has been at|is now at|"
+       r"(?:has )?started (?:[\w]+ ){1,3}?at|"  # "started Year 1 at X", "started reception at X"
        r"moved to|is in [\w ]{1,20}? at|(?:changed|moved|switched) schools?[^,.;]*?[,;] (?:she|he|they)(?:'s| is| are)"
        r" (?:now )?at)")
 _R_BY_RELATION = re.compile(
     r"\b(?P<own>my|our) (?:(?:eldest|youngest|older|younger|little|oldest|middle) )?(?P<rel>" + _CHILD + r")"
-    r"(?:,? (?P<name>" + P.NAME + r"),?)? (?:now |also |still )?" + _AT + r" (?P<v>" + _SCHOOL + r")", re.I)
+    r"(?:,? (?P<name>" + P.NAME + r"),?)? (?:now |also |still |just )?" + _AT + r" (?P<v>" + _SCHOOL + r")", re.I)
 _R_BY_NAME = re.compile(r"(?P<name>" + P.NAME + r") (?:now |also |still |just )?" + _AT + r" (?P<v>" + _SCHOOL + r")")
 _R_SIBLING = re.compile(r"\b(?:his|her|their) (?P<rel>brother|sister) (?P<name>" + P.NAME + r") (?:now |also )?" + _AT +
                         r" (?P<v>" + _SCHOOL + r")", re.I)
