@@ -57,3 +57,13 @@ def test_x_it_is_binds_the_offered_value(suggestion: str, reply: str, want: str)
 
 def test_x_it_is_naming_nothing_offered_binds_nothing() -> None:
     assert accepted("We could meet on Tuesday at 9 or Thursday at 4.", "Friday it is then") is None
+
+
+def test_a_yes_to_an_offer_ending_on_a_tag_question() -> None:
+    """"We can move you to the 21st at 9am, does that work?" "yes that's fine": the offer is "we can ...", its tag
+    ("does that work") is no part of it, and "that's fine" accepts (issue 17: the moved appointment was never kept)."""
+    assert accepted("We can move you to the 21st at 9am, does that work?", "yes that's fine") == \
+        "Agreed to move me to the 21st at 9am"
+    assert accepted("We could see you on Friday at 10, is that ok?", "that's perfect") == \
+        "Agreed to see me on Friday at 10"
+    assert accepted("We can look into it, does that work?", "that's fine") is None  # no value offered

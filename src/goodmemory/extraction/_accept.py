@@ -26,7 +26,8 @@ __all__ = ["accept_candidate", "accepted"]
 _MAX_WORDS = 14
 _ACCEPT = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|fine|great|perfect|alright|deal|cool|right|good|sounds (?:good|great|"
-    r"fine|right)|that works|works for me|let'?s do (?:it|that)|do it|do that|please do|go ahead)\b[\s,.!:;\-]*)+",
+    r"fine|right)|that works|works for me|that'?s (?:fine|great|perfect|good|ok(?:ay)?|grand|brilliant|lovely)|"
+    r"let'?s do (?:it|that)|do it|do that|please do|go ahead)\b[\s,.!:;\-]*)+",
     re.I)
 # a choice or an instruction that binds what the assistant offered ("set it to", "book the", "go with the")
 _BIND = re.compile(r"^(?:please\s+)?(?:set|make|change|put|raise|lower|switch|book|take|pick|choose|go with|go for|"
@@ -40,7 +41,11 @@ _REFUSE = re.compile(r"\b(?:no|not|don'?t|never|rather not|instead|but)\b", re.I
 _THANKS = re.compile(r"^(?:thanks?|thank you|cheers|ta)\W*$", re.I)
 # the assistant ends on an offer: "Shall I ...?", "Want me to ...?", "How about ...?"
 _PROPOSAL = re.compile(r"^(?:shall i|should i|want me to|do you want(?: me)? to|would you like(?: me)? to|how about|"
-                       r"what about|i can|i could|i suggest|i'?d suggest|i recommend|i'?d recommend|let'?s)\b", re.I)
+                       r"what about|i can|i could|we can|we could|i suggest|i'?d suggest|i recommend|i'?d recommend|"
+                       r"let'?s)\b", re.I)
+# the tag an offer ends on: "We can move you to the 21st at 9am, does that work?"
+_TAG = re.compile(r",?\s*(?:does that work|would that work|is that ok(?:ay)?|is that alright|how does that sound|"
+                  r"would that suit you|does that suit you|ok(?:ay)?)\s*$", re.I)
 _FIGURE = re.compile(r"(?<![A-Za-z\d])\d[\d.,:]*(?:\s?(?:%|am|pm|h|kg|km|mg))?", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+\s*(?:[-*\u2022]\s*)?")
 _PRONOUN = re.compile(r"\b(?:it|that|this)\b", re.I)
@@ -128,7 +133,7 @@ def accepted(suggestion: str, reply: str) -> str | None:
         return f"{body[:1].upper()}{body[1:]}: {sentence}"
     if pointers or not offered:
         return None  # it names something the assistant did not offer: the user's own words say it
-    last = offered[-1].rstrip("?")
+    last = _TAG.sub("", offered[-1].rstrip("?"))
     if not (_PROPOSAL.match(last) and _FIGURE.search(last)):
         return None
     offer = _in_user_voice(_PROPOSAL.sub("", last).strip(" ,.!"))
