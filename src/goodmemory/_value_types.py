@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ._change_words import changes, done
+from .dates import WEEKDAYS
 
 __all__ = ["ANSWER_STYLE", "CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "answer_style", "asked_now", "asked_of_another",
            "change_frame", "lacks_shape", "shaped_family", "sorts_of"]
@@ -182,6 +183,9 @@ def acts_on_another(text: str) -> bool:
     return bool(_ACTS_ON.search(text)) or (not _FIRST_PERSON.search(text) and bool(_THIRD_PERSON.search(text)))
 
 
+# a weekday named, or days of it ("Tuesday", "Fridays"): a time an appointment is at, and a schedule's days
+_WEEKDAY = r"(?:" + "|".join(WEEKDAYS) + r")s?"
+
 # families whose every value has a shape of its own: a sentence without one is no value of theirs ("I take the number
 # 14 bus" is no phone number, "ported my number over to X" names none)
 _SHAPES: dict[str, re.Pattern[str]] = {
@@ -193,7 +197,7 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     # an appointment is at a time: "First week at Monzo done" and "Ported my number to giffgaff, £15 for 35GB" read
     # alike its examples, masked, and were filed as appointments
     "appointment": re.compile(r"\d{1,2}(?::\d\d|\.\d\d|\s?[ap]\.?m\b)|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}/\d{1,2}\b|"
-                              r"\b\d{4}-\d\d-\d\d\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+                              r"\b\d{4}-\d\d-\d\d\b|\b" + _WEEKDAY + r"\b|"
                               r"\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?-i:May)\b|"
                               r"\b(?:tomorrow|tonight|today|noon|midday|mornings?|afternoons?|evenings?|weekend|"
                               r"next (?:week|month)|appointments?|booked|rescheduled|cancell?ed|moved)\b", re.I),
@@ -205,7 +209,7 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     "manager": re.compile(r"\b(?:manager|boss|reports? to|reporting to|line manager|supervisor|team lead|"
                           r"head of|my lead|managed by|works? under)\b", re.I),
     # a work schedule says when: days, hours, shifts ("We've relocated to the King's Cross office as of today" is none)
-    "work_schedule": re.compile(r"\d|\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?|shifts?|rota|"
+    "work_schedule": re.compile(r"\d|\b(?:" + _WEEKDAY + r"|weekdays?|weekends?|shifts?|rota|"
                                 r"nights|earlies|lates|hours|part[- ]time|full[- ]time|days? a week|remote(?:ly)?|hybrid|"
                                 r"from home|wfh|in the office|office days?|overtime|on call|nine to five|mornings|"
                                 r"afternoons|evenings)\b", re.I),

@@ -66,3 +66,19 @@ def slot(said: str, family: str, own_key: str, *earlier: Earlier, statement: boo
     """The slot ``said`` (of ``family``) goes to, given the family's earlier memories."""
     return attribute_slot(said, family_by_name(family), own_key, list(earlier), statement=statement,
                           has_value=has_value)[0]
+
+
+def read(*turns: str, at: datetime = AT) -> list[tuple[str, str]]:
+    """(key, value) of what the rule extractor keeps from ``turns``, the raw turns (episodes) left out."""
+    return [(c.key, c.value) for c in extract(*turns, at=at) if c.kind.value != "episode"]
+
+
+def values(*turns: str, at: datetime = AT) -> list[str]:
+    """The values of what the rule extractor keeps from ``turns``, the raw turns (episodes) left out."""
+    return [v for _, v in read(*turns, at=at)]
+
+
+def assert_kept(text: str, word: str) -> None:
+    """That some value the rule extractor keeps from ``text`` holds ``word`` (the test's own sentence kept)."""
+    got = values(text)
+    assert any(word in v for v in got), f"{word!r} not kept from {text!r}: {got}"

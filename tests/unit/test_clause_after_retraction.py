@@ -5,13 +5,9 @@ new values used to be lost. This file's own sentences."""
 
 from __future__ import annotations
 
-from _extracting import extract
+from _extracting import read as _read
 
 from _memories import active_after
-
-
-def _read(text: str) -> list[tuple[str, str]]:
-    return [(c.key, c.value) for c in extract(text) if c.kind.value != "episode"]
 
 
 def test_the_clause_after_a_retraction_is_read() -> None:

@@ -4,11 +4,8 @@ news (issue 17): the whole turn ended with "?" and was read as a question, so th
 from __future__ import annotations
 
 import pytest
-from _extracting import extract
-
-
-def _values(text: str) -> list[str]:
-    return [c.value for c in extract(text) if c.kind.value != "episode"]
+from _extracting import assert_kept
+from _extracting import values as _values
 
 
 @pytest.mark.parametrize(("text", "word"), [
@@ -17,7 +14,7 @@ def _values(text: str) -> list[str]:
     ("We adopted a second greyhound last week – how do I introduce them?", "greyhound"),
 ])
 def test_the_news_before_the_question_is_kept(text: str, word: str) -> None:
-    assert any(word in v for v in _values(text))
+    assert_kept(text, word)
 
 
 @pytest.mark.parametrize("text", ["What should I wear to a wedding - is a suit too much?",

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from _extracting import extract, statements
 
+from _memories import active_after
 from goodmemory import create_good_memory
 from goodmemory.models import Candidate
 from goodmemory.testing import FrozenClock
@@ -24,15 +25,7 @@ def _run(*turns: str) -> dict[str, Candidate]:
 
 
 def _values_after(*turns: str, kind: str | None = None) -> list[str]:
-    clock = FrozenClock(AT)
-    mem = create_good_memory("sqlite://", clock=clock)
-    try:
-        for i, t in enumerate(turns):
-            clock.set(datetime(2025, 4 + i, 2, tzinfo=UTC))
-            mem.remember([{"role": "user", "content": t}], user_id="u1", session_id=f"s{i}")
-        return [r.value for r in mem.list(user_id="u1") if r.kind.value != "episode" and kind in (None, r.kind.value)]
-    finally:
-        mem.close()
+    return active_after(*turns, days=30, kinds=[kind] if kind else None)
 
 
 @pytest.mark.parametrize(("text", "occupation", "employer"), [

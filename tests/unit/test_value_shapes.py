@@ -1,0 +1,67 @@
+"""The two tables of ``_value_types`` (issue 17), in this file's own sentences.
+
+- A family's value shape: an age is a number of years, an appointment is at a time, a time zone and a rent are named
+  as such, a manager is someone the user reports to, a work schedule says when. A statement without the shape is
+  never filed under the family, however alike its masked words read to the family's examples ("I'm halfway through a
+  long novel" is no age, "First month at X done" no appointment).
+- The sorts of value a sentence names: where the user is now, told as a change ("now that we're in Porto"), is a home;
+  when they get up is a wake time; the employer after what one does there ("I work in logistics at X") is an employer.
+  A stay ("I'm in Leeds this week") or a bedtime is none.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from goodmemory import create_good_memory
+from goodmemory._value_types import lacks_shape, sorts_of
+from goodmemory.testing import FrozenClock
+
+
+@pytest.mark.parametrize(("family", "text", "lacks"), [
+    ("age", "I'm halfway through Wolf Hall", True),
+    ("age", "I'm 41 next month", False),
+    ("age", "I turned sixty in May", False),
+    ("age", "I'm in my late thirties", False),
+    ("appointment", "First month at Harwell Freight done", True),
+    ("appointment", "Switched my broadband to Zen, £29 for 500Mb", True),
+    ("appointment", "The optician moved me to Thursday at 4pm", False),
+    ("appointment", "Physio is on the 14th", False),
+    ("timezone", "I'm at 56 mins right now", True),
+    ("timezone", "I'm on Pacific time until March", False),
+    ("manager", "I have a cleaning at Bright Dental with Dr. Alvarez next week", True),
+    ("manager", "I report to Gwen now, she's great", False),
+    ("work_schedule", "We've relocated to the King's Cross office as of today", True),
+    ("work_schedule", "I'm on four long days now, Fridays off", False),
+    ("rent", "My phone contract ends in May, I'm paying £38 a month for 100GB", True),
+    ("rent", "The landlord's put it up to £1,240 from August", False),
+])
+def test_a_familys_value_has_its_shape(family: str, text: str, lacks: bool) -> None:
+    assert lacks_shape(family, text) is lacks
+
+
+@pytest.mark.parametrize(("sort", "text", "named"), [
+    ("home", "Now that we're in Porto the rent is half what it was", True),
+    ("home", "I've been in Leeds six weeks now and still no GP", True),
+    ("home", "I'm in Leeds this week for a conference", False),
+    ("home", "I've been in Paris for a week, back on Monday", False),
+    ("wake", "I wake up at 6:45 on weekdays", True),
+    ("wake", "these days I'm up at 5 for the early shift", True),
+    ("wake", "I go to bed at 11", False),
+    ("wake", "I'm up for a walk later", False),
+    ("employer", "I work in logistics at Harwell Freight", True),
+    ("employer", "She works as a buyer for Tolley & Sons", True),
+    ("employer", "I work on the night shift at weekends", False),
+])
+def test_the_sort_a_sentence_names(sort: str, text: str, named: bool) -> None:
+    assert (sort in sorts_of(text)) is named
+
+
+def test_a_statement_without_a_number_is_no_age() -> None:
+    mem = create_good_memory("sqlite://", clock=FrozenClock(datetime(2025, 4, 2, tzinfo=UTC)))
+    mem.remember([{"role": "user", "content": "I'm halfway through Wolf Hall, is it worth finishing?"}], user_id="u")
+    keys = [r.key for r in mem.list(user_id="u") if r.kind.value != "episode"]
+    mem.close()
+    assert not any(k.startswith("profile.age") for k in keys), keys
