@@ -21,3 +21,30 @@ def test_the_news_before_the_question_is_kept(text: str, word: str) -> None:
                                   "Is it worth it - how long does the course take?"])
 def test_a_question_on_both_sides_keeps_nothing(text: str) -> None:
     assert _values(text) == []
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("I'm with Vodafone on a two year contract, what's a decent case for the Pixel?", "Vodafone"),
+    ("we just got a rescue whippet called Olive, whats the best harness for a skinny dog?", "Olive"),
+    ("My broadband is with Plusnet now, which router settings should I change?", "Plusnet"),
+    ("I teach year 5 at a primary in Leeds, how is the new phonics scheme different?", "year 5"),
+])
+def test_the_news_before_a_wh_question_after_a_comma_is_kept(text: str, word: str) -> None:
+    assert_kept(text, word)
+
+
+@pytest.mark.parametrize("text", ["Not sure about this one, what's the capital of Peru?",
+                                  "Quick question, how do magnets work?"])
+def test_no_news_before_a_wh_question_keeps_nothing(text: str) -> None:
+    assert _values(text) == []
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("living in Norwich, any decent bakeries near the market?", "Norwich"),
+    ("been on lisinopril 10mg since march, is grapefruit ok with it?", "lisinopril"),
+    ("working nights at the Royal Infirmary, any good ways to fix my sleep?", "Royal Infirmary"),
+    ("based in Cardiff now, where's good for a Sunday roast?", "Cardiff"),
+])
+def test_news_said_without_i_before_its_question_is_kept(text: str, word: str) -> None:
+    # chat drops the "I'm" of "I'm living in ..." as it drops the "my" of "new number ..."
+    assert_kept(text, word)

@@ -100,6 +100,9 @@ _OBLIGATION = re.compile(r"\b(?:need|have|want|got|going) to\b", re.I)
 # chat drops the "I": "Signed up for the trail race", "Got a new phone", "Started at the bakery"
 _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|bought|sold|left|went|began|found|lost|"
                        r"paid|sent|spent|met|had|became|won|quit|switched|started|moved)\s+(?!you\b)|"
+                       # "living in Norwich, ...", "been on X since March": the "I'm" / "I've" chat leaves out
+                       r"^(?:(?:currently|still|now) )?(?:living|working|staying|studying|been (?:on|at|in|with|"
+                       r"living|working|staying))\s+(?!you\b)|"
                        # "First week at Calloway Foods done!": the onset of something new, told without "I"
                        r"^(?:\w+\s+)?first (?:day|week|month|shift|term|semester|lesson|class|session)s? "
                        r"(?:at|in|with|of|as)\s+(?-i:[A-Z])", re.I)

@@ -324,11 +324,13 @@ _STANDING_ASK = re.compile(r"^(?:[^?]*?,\s+(?=(?:(?:could|can|would|will) (?:you
                            r"(?:over )?to)\b)[^?]+?)(?:,? please)?\s*\?$", re.I)
 _PET = re.compile(rf"(?:{_ANIMALS})s?")
 # a request after the user's own clause: "X, can you suggest Y?", "X, any ideas?"
-_ASK_TAIL = re.compile(r"(?<=\w),\s+(?:so\s+|and\s+)?(?:(?:can|could|would|will) you|any (?:ideas|tips|suggestions|recs)|"
+_ASK_TAIL = re.compile(r"(?<=\w),\s+(?:so\s+|and\s+)?(?:(?:can|could|would|will) you|any\s+(?=\w)|"
                        r"what do you (?:think|suggest|recommend)|give me|suggest|recommend|tell me|"
                        r"(?:how|what|where|which) (?:do|should|can|would) (?:i|we)|"
+                       # a wh-question of its own: ", what's a decent case for it?", ", which settings should I change?"
+                       r"(?:what|how|which|where|when|who|why)(?:'?s)?\s+(?=\w)|"
                        # a question of its own after the news: ", is that even allowed?", ", do I need to tell them?"
-                       r"(?:is|was|are|can|could|should|would|will|do|does|did) (?:it|that|this|there|i|we|they))\b[^?,]*\?$|"
+                       r"(?:is|was|are|can|could|should|would|will|do|does|did)\s+(?=\w))\b[^?,]*\?$|"
                        # news, an emoji, then the question: "Joined a choir on Mondays too 🎶 any tips for sight reading?"
                        r"(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=\w)[^?.!]*\?$|"
                        # news, a dash, then the question it leads to: "I've also signed up for X — what should I bring?"
