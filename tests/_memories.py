@@ -18,8 +18,8 @@ def current_and_replaced(mem: GoodMemory, user_id: str, field: Literal["text", "
 
 def active_after(*sessions: str | list[str], days: int = 40, kinds: list[str] | None = None) -> list[str]:
     """The values of a fresh user's active memories (episodes left out) after ``sessions`` told ``days`` apart, each
-    a user's turn or a list of them, on a fresh in-memory SQLite store: what a test of a change or of a value that must
-    stay asserts on."""
+    a user's turn or a list of turns (one starting "A: " is the assistant's), on a fresh in-memory SQLite store: what
+    a test of a change or of a value that must stay asserts on."""
     from datetime import UTC, datetime, timedelta
 
     from goodmemory import create_good_memory
@@ -29,7 +29,8 @@ def active_after(*sessions: str | list[str], days: int = 40, kinds: list[str] | 
     mem = create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=days * len(sessions) + 30)))
     for i, turns in enumerate(sessions):
         said = [turns] if isinstance(turns, str) else turns
-        mem.remember([{"role": "user", "content": t} for t in said], user_id="u", at=t0 + timedelta(days=days * i))
+        mem.remember([{"role": "assistant", "content": t[3:]} if t.startswith("A: ") else {"role": "user", "content": t}
+                      for t in said], user_id="u", at=t0 + timedelta(days=days * i))
     out = [r.value for r in mem.list(user_id="u", kinds=kinds) if r.kind != MemoryKind.EPISODE]
     mem.close()
     return out

@@ -96,6 +96,9 @@ _RECORD_MINE = re.compile(r"^(?:please\s+)?(?:(?:add|put|note|put down|note down
 # "Put x@y.com as my contact on the form": a value (statement_candidate checks it has one) of the user's own attribute
 _ASSIGNED_MINE = re.compile(r"^(?:please\s+)?(?:put|use|list|keep|have|set)\s+(?!(?:it|that|this|them|something|anything)\b)"
                             r"(?:[^.?!]|\.(?=\S))*?\bas\s+(?:my|our)\s+[a-z][\w\-]*", re.I)
+# "Change my email to X": a new value of the user's own attribute, asked of the assistant (rules.py drops the "can you")
+_UPDATE_MINE = re.compile(r"^(?:please\s+)?(?:update|change|swap|switch|amend|correct|move) (?:my|our) (?:[\w\-]+\s+){1,3}?to\s+",
+                          re.I)
 _OBLIGATION = re.compile(r"\b(?:need|have|want|got|going) to\b", re.I)
 # chat drops the "I": "Signed up for the trail race", "Got a new phone", "Started at the bakery"
 _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|bought|sold|left|went|began|found|lost|"
@@ -286,7 +289,7 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) \
             or _REQUEST.search(s) or _NOT_YET.search(s) \
             or (_IMPERATIVE.match(s) and not _STANDING.search(s) and not _RECORD_MINE.match(s)
-                and not answer_style(s) and not (_ASSIGNED_MINE.match(s) and masks_a_value(s))):
+                and not answer_style(s) and not ((_ASSIGNED_MINE.match(s) or _UPDATE_MINE.match(s)) and masks_a_value(s))):
         return None
     has_value = masks_a_value(s) or any(ch.isdigit() for ch in s)
     if _CHOICE.search(s) and not has_value:

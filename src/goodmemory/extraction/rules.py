@@ -171,7 +171,10 @@ class RuleExtractor:
         question = None
         if prev is not None and prev.role == "assistant" and prev.content.strip().endswith("?"):
             question = [q for q in P.SENTENCE_SPLIT.split(prev.content.strip()) if q.strip()][-1].strip()
-        pieces = [(msg.content.strip(), False)] if question else silent
+        whole = msg.content.strip()
+        if update := _UPDATE_ASK.match(whole):  # "A: Anything to update?" "yeah can you swap my email to X"
+            whole = update.group("rest")
+        pieces = [(whole, False)] if question else silent
         ids = [prev.id or "", msg.id or ""] if question and prev is not None else [msg.id or ""]
         for piece, clause in pieces:
             c = statement_candidate(piece, question=question, message_ids=ids, timestamp=ts, domain=run.ctx.domain,
@@ -229,6 +232,8 @@ class RuleExtractor:
                     s = run.sentence = raw = ask.group("rest")
                 elif tail := _ASK_TAIL.search(s):  # "I'll be 40 in May, can you suggest a trip?": told, then asked
                     s = run.sentence = raw = s[: tail.start()]
+                if update := _UPDATE_ASK.match(s):  # "can you swap my email to X": the user's new value
+                    s = run.sentence = raw = update.group("rest")
             if len(s) < 4 or s.endswith("?") or len(s) > 400 or P.IRONY.match(s):
                 continue
             fl = Flags()
@@ -336,6 +341,12 @@ _ASK_TAIL = re.compile(r"(?<=\w),\s+(?:so\s+|and\s+)?(?:(?:can|could|would|will)
                        # news, a dash, then the question it leads to: "I've also signed up for X — what should I bring?"
                        r"(?<=\w)[.!]?\s+[—–-]\s+(?:so\s+|and\s+|but\s+)?(?:what|how|which|where|when|who|why|should|"
                        r"is|are|do|does|can|could|would|will|any)\b[^?]*\?$", re.I)
+# a change of the user's own value asked of the assistant: "yeah could you change my email to X, ...", "can you update
+# my address to Y please" (the rest is read as the user's statement of it)
+_UPDATE_ASK = re.compile(r"^(?:(?:yeah|yes|yep|ok|okay|so|and|also|oh|(?:hi|hey|hello)(?: again| there)?|actually|btw|right)\W+)*"
+                         r"(?:(?:can|could|would|will) you (?:please |kindly |just )*|please )"
+                         r"(?P<rest>(?:update|change|swap|switch|amend|correct|move) (?:my|our) (?:[\w\-]+ ){1,3}?to\s+\S.*?)"
+                         r"(?:,? please)?\s*[?.!]*$", re.I)
 _CHECK_LEAD = re.compile(r"^(?:(?:and|so|then|ok|okay|just to (?:check|confirm|be sure)|to confirm)\b[,\s]*)+", re.I)
 
 
