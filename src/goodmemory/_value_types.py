@@ -215,6 +215,9 @@ _SHAPES: dict[str, re.Pattern[str]] = {
                                 r"afternoons|evenings)\b", re.I),
     # a rent is said as one: "my EE contract ends in june, I'm paying £38 a month for 100GB" read alike "my rent is X"
     "rent": re.compile(r"\b(?:rent|rents|rented|renting|landlord|landlady|letting agents?|tenancy|lease|mortgage)\b", re.I),
+    # a birth date is a date: "My niece just got into X Grammar" read alike "I was born on X"
+    "birth_date": re.compile(r"\d|\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?-i:May)\b|"
+                             r"\b(?:born|birthday|bday|b-day)\b", re.I),
     # an age is a number of years: "I'm halfway through The Midnight Library" read 0.5 alike "I am X years old"
     "age": re.compile(r"\d|\b(?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|twenty|"
                       r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|years? old|birthday)\b", re.I),

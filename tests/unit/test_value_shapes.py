@@ -37,6 +37,9 @@ from goodmemory.testing import FrozenClock
     ("work_schedule", "I'm on four long days now, Fridays off", False),
     ("rent", "My phone contract ends in May, I'm paying £38 a month for 100GB", True),
     ("rent", "The landlord's put it up to £1,240 from August", False),
+    ("birth_date", "Just got into Fenwick Grammar, we're over the moon", True),
+    ("birth_date", "My birthday's on the 3rd of June", False),
+    ("birth_date", "I was born in 1988", False),
 ])
 def test_a_familys_value_has_its_shape(family: str, text: str, lacks: bool) -> None:
     assert lacks_shape(family, text) is lacks

@@ -102,7 +102,7 @@ OBJ_REJECT = re.compile(
 R_NAME = re.compile(r"\b(?:my (?:full |legal |first )?name is|my name'?s|the name is)\s+(?P<v>" + NAME + r")", I)
 R_IM_NAME = re.compile(r"^(?:i'?m|i am|this is)\s+(?P<v>" + NAME + r")(?=$|[\s,.!]|\s+(?:and|from|here))", I)
 R_AGE = re.compile(
-    r"\b(?:i'?m|i am|i just turned|i turned|i'll be|i'?m turning|my age is)\s+(?P<v>\d{1,3})(?:\s*(?:years? old|yrs? old|y/?o)|(?=\s*[.!,]?$)|(?=\s+(?:now|this year|next (?:week|month|year)|in (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))|(?=\s*,|\s+and\b))",
+    r"\b(?<!like )(?<!as if )(?<!as though )(?:i'?m|i am|i just turned|i turned|i'll be|i'?m turning|my age is)\s+(?P<v>\d{1,3})(?:\s*(?:years? old|yrs? old|y/?o)|(?=\s*[.!,]?$)|(?=\s+(?:now|this year|next (?:week|month|year)|in (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))|(?=\s*,|\s+and\b))",
     I,
 )
 R_OCCUPATION = re.compile(

@@ -55,7 +55,8 @@ OTHER_SUBJECT = re.compile(
     r"^(?:(?:after|since|now that|ever since|when)\s+)?(?:(?:(?:both|all|one|two|three|some|most|each|either|neither)(?: of)?\s+)?(?:my|our)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
     r"child|wife|husband|partner|boyfriend|girlfriend|friend|friends|neighbou?r|neighbou?rs|boss|colleague|"
     r"colleagues|manager|cousin|uncle|aunt|grandma|grandpa|grandmother|grandfather|flatmate|roommate|landlord|"
-    r"teacher|coworker|co-worker|in-laws)s?|he|she|he's|she's)\b", I)
+    r"teacher|coworker|co-worker|in-laws|niece|nephew|grandson|granddaughter|grandkid|grandchild|godson|goddaughter|"
+    r"stepson|stepdaughter|fianc[eé]e?|mate|ex)s?|he|she|he's|she's)\b", I)
 QUESTION_START = re.compile(
     r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|"
     r"do|does|did|is|are|am|was|were|have|has|may|might)\b",
