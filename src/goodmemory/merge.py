@@ -358,14 +358,13 @@ def new_family_key(family: KeyFamily, value: str) -> str:
     return normalize_key(f"{family.key}.{slot_key(' '.join(words))}") if words else family.key
 
 
-# the reason attribute_slot gives a statement whose subject is the person a slot holds ("Eleni wants a new sofa")
 # a change told only by weak evidence ("now", "since May") replaces one of several values at this resemblance
 WEAK_CHANGE_SIMILARITY = 0.4
 # a change naming an earlier value only by a common word (no name, no number) replaces it at this resemblance
 NAMED_WORD_SIMILARITY = 0.4
 # a change that names nothing of an earlier note replaces the most alike note at this resemblance
 NOTE_CHANGE_SIMILARITY = 0.5
-ABOUT_HELD_PERSON = "about the person a slot holds, not a new value of it"
+ABOUT_HELD_PERSON = "about the person a slot holds, not a new value of it"  # "Eleni wants a new sofa"
 
 
 def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence[Earlier], *,
@@ -452,15 +451,17 @@ def _only_subject(said: str, names: set[str]) -> bool:
     "Tomasz's job ...") and no such clause says they went away."""
     if not names:
         return False
-    mentions = [p for p in re.split(r"[,;.!?]\s*|\s+(?:but|so|since|because|after|when|while)\s+", said)
-                if _words(p) & names]
+    clauses = re.split(r"[,;.!?]\s*|\s+(?:but|so|since|because|after|when|while)\s+", said)
+    if not _words(clauses[0]) & names and (_COMES.search(clauses[0]) or changes(clauses[0])):
+        return False  # "Registered with X now, Fernbank said we were out of their catchment": the user's change first
+    mentions = [p for p in clauses if _words(p) & names]
     lead = lambda p: (_NAME_WORD.findall(p)[:1] or [""])[0].lower().removesuffix("'s")  # noqa: E731
     # whatever says a value went away or ended ("Noor left", "Rex was rehomed", "Peanut isn't with us any more")
     return bool(mentions) and all(lead(p) in names and not _AWAY.search(p) and not _ENDED.search(p) for p in mentions)
 
 
 # "I dropped A and joined B": a verb by which a value comes starts a clause of its own, "I" or not
-_COMES = re.compile(r"(?:joined|switched|started|signed up|went over|took up|enrolled|bought|picked up|adopted|leased|"
+_COMES = re.compile(r"(?:joined|switched|started|signed up|went over|took up|enrolled|bought|picked up|adopted|leased|registered|"
                     r"settled|went for|opted for|chose|"
                     r"put me on|pay for|paying for)\b", re.I)
 _CLAUSES = re.compile(rf"(?<!\b(?:Dr|Mr|Ms|St))(?<!\bMrs)[.!?]\s+(?=[A-Z\d])|(?<!\d),\s*(?:and |but |so |now )?|,(?!\d{{3}}\b)\s*(?:and |but |so |now )?|;\s*|\s+(?:and|but|so)\s+(?=(?:(?:i|i'm|i've|we|we're|my|our|now|he|she|they|he's|she's|they're|it's)\b|(?:the|his|her|their) \w+ (?:has|have|is|are|got|gets)\b|"
