@@ -27,7 +27,12 @@ from .taxonomy import KeyFamily
 
 __all__ = ["denied", "drop_replaced", "ends_only", "names_past_subject"]
 
-_CONTRAST = re.compile(r"\s*,?\s*\b(?:instead of|rather than|not)\s+(?:the |my |a |an )?[^,.;]+$", re.I)
+_CONTRAST = re.compile(r"\s*,?\s*\b(?:instead of|rather than|not)\s+(?:the |my |a |an )?(?P<v>[^,.;]+?)"
+                       r"(?:\s+[\u2014\u2013-]\s+[^.;]*)?$", re.I)
+# a clause giving why the old value went ("..., wasn't using the classes and premium was £45", "... cos X kept
+# freezing my card"): when it names the old value, it is no part of what holds now
+_REASON = re.compile(r"^(?:(?:and|but|so)\s+)?(?:because|cos|coz|cuz|'cause|wasn'?t|weren'?t|didn'?t|don'?t|never|"
+                     r"hardly|barely)\b", re.I)
 _FROM_TO = re.compile(r"\bfrom\s+(?:the |my |a |an )?[^,.;]+?\s+to\b", re.I)
 _SUBJECT = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|my|our|it's|is|are)\b|"
                       r"\b(?:put|moved|switched|transferred|booked|rebooked) (?:me|us)\b|"
@@ -78,8 +83,12 @@ def drop_replaced(value: str, old: Earlier) -> str:
     if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) or _COMES.match(p) or _new_values(p, names)
                                                for p in kept):
         v = ", ".join(kept)
+    parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
+    if len(parts) > 1 and any(_REASON.match(p) and _words(p) & names for p in parts[1:]):
+        v = ", ".join([parts[0], *(p for p in parts[1:] if not (_REASON.match(p) and _words(p) & names))])
     m = _CONTRAST.search(v)
-    if m and _words(m.group(0)) & names and m.start() > 0:
+    # what it is not: the value replaced, or any name ("it's Greta these days, not Maggie")
+    if m and (_words(m.group(0)) & names or m.group("v")[:1].isupper()) and m.start() > 0:
         v = v[: m.start()]
     return v.strip(" ,;") or value
 
