@@ -51,7 +51,7 @@ _TAKEN_ON = re.compile(
     r"\b(?:put|moved|have|keep) (?:my|our|all my|all our) \w+ (?:with|into|at) (?-i:[A-Z])", re.I)
 # since when the value holds: a time, a season, a step the user took ("since joining X", "now that I'm in X")
 _ONSET = re.compile(
-    r"\b(?:ever since|now that)\b|\bsince (?:the |last |this |early |late |mid[- ])?(?:spring|summer|autumn|fall|"
+    r"\b(?:ever since|now that)\b|\bsince (?:the (?:start|beginning|end|middle) of (?:the )?)?(?:the |last |this |early |late |mid[- ])?(?:spring|summer|autumn|fall|"
     r"winter|january|february|march|april|may|june|july|august|september|october|november|december|week|month|"
     r"year|move|operation|surgery|(?:19|20)\d\d)\b|\bsince (?:the |my |our )(?:\w+ )(?:move|operation|surgery|accident|birth|wedding|merger)\b|\bsince (?:joining|starting|switching|moving|going|leaving|signing|"
     r"getting|taking)\b|\bsince (?:\w+ ){0,2}(?:started|joined|switched|moved|went|left)\b", re.I)

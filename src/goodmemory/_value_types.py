@@ -79,7 +79,10 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                        # where one is now, said of a change: "now that I'm in Glasgow", "we've been in Porto two months now"
                        r"now that (?:i'?m|i am|we'?re|we are) (?:in|based in)(?= (?-i:[A-Z]))|"
                        r"(?:i|we)(?:'ve| have) been (?:in|based in)(?= (?-i:[A-Z])[\w\-]+(?: (?-i:[A-Z])[\w\-]+)? "
-                       r"(?:for )?(?:a |an |\w+ )?(?:weeks?|months?|years?) (?:now|already)\b))\b", re.I),
+                       r"(?:(?:for )?(?:a |an |\w+ )?(?:weeks?|months?|years?) (?:now|already)\b|"
+                       # "we've been in Glasgow since the start of June" (not "since Monday": a stay)
+                       r"since (?:the (?:start|beginning|end|middle) of (?:the )?)?(?:the |last |early |late )?(?:spring|"
+                       r"summer|autumn|fall|winter|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|move))))\b", re.I),
     "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|"
                            # "I work in procurement at Veridian Logistics": the employer after what one does there
                            r"work(?:s|ing)? (?:in|on|as) (?:[\w\-]+ ){1,3}?(?:at|for)(?= (?-i:[A-Z]))|employer|company|firm|job at|hired|joined|"
