@@ -48,3 +48,12 @@ def test_no_news_before_a_wh_question_keeps_nothing(text: str) -> None:
 def test_news_said_without_i_before_its_question_is_kept(text: str, word: str) -> None:
     # chat drops the "I'm" of "I'm living in ..." as it drops the "my" of "new number ..."
     assert_kept(text, word)
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("Priya goes to Sunflower nursery on thursdays and fridays, can you help me plan easy lunches for those days, "
+     "she's fussy", "Sunflower"),
+    ("we got a new puppy called Bramble, could you suggest some names for her toys, something silly", "Bramble"),
+])
+def test_news_before_a_request_with_commas_and_no_question_mark_is_kept(text: str, word: str) -> None:
+    assert_kept(text, word)

@@ -21,16 +21,21 @@ __all__ = ["SCHOOL_RULE"]
 Match = re.Match[str]
 
 _CHILD = r"son|daughter|boy|girl|kid|child|stepson|stepdaughter"
-_SCHOOL = (r"(?-i:(?:St\.? )?[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){0,3} (?:Primary|Academy|High|School|College|Nursery|"
-           r"Infants|Juniors|Grammar|Secondary|Prep|Montessori|Kindergarten|Preschool)(?: School)?)\b")
+# the name is capitalised, the word for the school may not be ("Little Acorns nursery"); "Sunday school" is none
+_SCHOOL = (r"(?-i:(?!Sunday )(?:St\.? )?[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){0,3}) (?i:Primary|Academy|High|School|College|"
+           r"Nursery|Infants|Juniors|Grammar|Secondary|Prep|Montessori|Kindergarten|Preschool)(?i: School)?\b")
+# a school only children go to: a first name said with it is a child's ("Maisie goes to Little Acorns nursery")
+_CHILDS_ONLY = re.compile(r"\b(?:nursery|primary|infants|juniors|kindergarten|preschool|montessori)\b", re.I)
 _AT = (r"(?:goes to|go to|attends|is at|'s at|are at|started at|has started at|is starting at|has been at|is now at|"
        r"(?:has )?started (?:[\w]+ ){1,3}?at|"  # "started Year 1 at X", "started reception at X"
-       r"moved to|is in [\w ]{1,20}? at|(?:changed|moved|switched) schools?[^,.;]*?[,;] (?:she|he|they)(?:'s| is| are)"
+       r"moved to|(?:is|'s|’s) in [\w ]{1,20}? at|(?:changed|moved|switched) schools?[^,.;]*?[,;] (?:she|he|they)(?:'s| is| are)"
        r" (?:now )?at)")
 _R_BY_RELATION = re.compile(
     r"\b(?P<own>my|our) (?:(?:eldest|youngest|older|younger|little|oldest|middle) )?(?P<rel>" + _CHILD + r")"
-    r"(?:,? (?P<name>" + P.NAME + r"),?)? (?:now |also |still |just )?" + _AT + r" (?P<v>" + _SCHOOL + r")", re.I)
-_R_BY_NAME = re.compile(r"(?P<name>" + P.NAME + r") (?:now |also |still |just )?" + _AT + r" (?P<v>" + _SCHOOL + r")")
+    r"(?:,? (?P<name>" + P.NAME + r"),?)?(?: |(?=['’]s ))(?:now |also |still |just )?" + _AT + r" (?P<v>" + _SCHOOL + r")",
+    re.I)
+_R_BY_NAME = re.compile(r"(?P<name>" + P.NAME + r")(?: |(?=['’]s ))(?:now |also |still |just )?" + _AT + r" (?P<v>" + _SCHOOL +
+                        r")")
 _R_SIBLING = re.compile(r"\b(?:his|her|their) (?P<rel>brother|sister) (?P<name>" + P.NAME + r") (?:now |also )?" + _AT +
                         r" (?P<v>" + _SCHOOL + r")", re.I)
 _R_PRONOUN = re.compile(r"\b(?:(?:she|he|they)(?:'s| is| are)? (?:now |just )?" + _AT + r"|we (?:moved|put|enrolled) "
@@ -49,7 +54,7 @@ def _children(existing: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
-_YEAR = re.compile(r"\bis in (?P<y>[\w ]{1,20}?) at\b", re.I)
+_YEAR = re.compile(r"(?:\bis|'s|’s) in (?P<y>[\w ]{1,20}?) at\b", re.I)
 
 
 def _emit(c: Clause, base: str, who: str, school: str) -> None:
@@ -79,6 +84,8 @@ def _school(c: Clause, m: Match | None) -> bool:
     for pat in (_SINCE, _R_BY_NAME):
         for nm in pat.finditer(s):
             kid = kids.get(slug(nm.group("name")))
+            if kid is None and pat is _R_BY_NAME and _CHILDS_ONLY.search(nm.group("v")) and nm.start() == 0:
+                kid = f"relation.child.{slug(nm.group('name'))}"  # a child the user has not named before
             if kid:
                 _emit(c, kid, f"{kid.split('.')[1]} {nm.group('name')}", nm.group("v"))
                 return True
