@@ -252,16 +252,27 @@ def answer_style(text: str) -> bool:
     return bool(ANSWER_STYLE.search(text.strip()))
 
 
+# a street address: a number, a capitalised name, a word for a street (and a UK postcode or a US ZIP after it)
+_STREET = (r"\b\d{1,4}[a-z]?,? (?-i:(?:[A-Z][\w'\-]+ ){1,3})(?:street|st|road|rd|lane|ln|avenue|ave|close|drive|dr|way|"
+           r"place|court|crescent|terrace|grove|gardens|square|row|mews|walk|rise|boulevard|blvd|parkway)\b")
+_POSTCODE = r"(?-i:\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]{2} \d{5}(?:-\d{4})?\b)"
+_SHAPES["address"] = re.compile(rf"{_STREET}|{_POSTCODE}|\b(?:address|postcode|post code|zip(?: code)?|flat \d+|"
+                                r"apartment \d+|apt\.? ?\d+|unit \d+)\b", re.I)
+
 # the shapes no value of another family has: a sentence of the user's with an email address in it is about their
 # email ("I use j@x.com for everything" read nearest a tool, "I use X for X"); one that puts times in a zone ("give
 # any times in CET", "I'm on Pacific time") about their time zone ("at 9pm EST" is a time, not where times are put)
 _UNMISTAKABLE: dict[str, re.Pattern[str]] = {
     "email": _SHAPES["email"],
     # the user's own place at a street address ("we're at 3 Mill Lane now"; "the clinic at 5 Elm Road" is not theirs)
-    "address": re.compile(r"\b(?:i|we)(?:'m|'re| am| are| now| live| lived| moved| have moved|'ve moved)*\s+(?:at|to|into)\s+"
+    "address": re.compile(r"\b(?:(?:i|we)(?:'m|'re| am| are| now| live| lived| moved| have moved|'ve moved)*|"
+                          r"(?:go|goes|sent|send|deliver(?:ed)?|ship(?:ped)?|post(?:ed)?)(?: it| them)?)\s+(?:at|to|into)\s+"
                           r"(?:flat \d+,? )?\d{1,4}[a-z]?,? (?-i:(?:[A-Z][a-z]+ ){1,3})(?:street|st|road|rd|lane|ln|"
-                          r"avenue|ave|close|drive|dr|way|place|court|crescent|terrace|grove|gardens|square|row|mews)\b",
-                          re.I),
+                          r"avenue|ave|close|drive|dr|way|place|court|crescent|terrace|grove|gardens|square|row|mews|walk|rise)\b|"
+                          # with its postcode, wherever the sentence puts it ("it was meant to go to 14 X Grove, LS6
+                          # 1HD"), unless it is a place's ("the clinic at ...")
+                          rf"(?<!the )(?<!clinic at )(?<!office at )(?<!surgery at ){_STREET},? (?:[A-Z][a-z]+,? )?"
+                          rf"{_POSTCODE}", re.I),
     "timezone": re.compile(r"\b(?:in|on|into|to|use|using)\s+(?:(?-i:UTC|GMT|CET|CEST|EET|EEST|WET|EST|EDT|CST|CDT|MST|"
                            r"MDT|PST|PDT|BST|IST|JST|AEST|AEDT|NZST|NZDT)\b|(?:eastern|central|mountain|pacific|"
                            r"atlantic|european|greenwich) (?:standard )?time\b)", re.I),

@@ -68,3 +68,23 @@ def test_a_statement_without_a_number_is_no_age() -> None:
     keys = [r.key for r in mem.list(user_id="u") if r.kind.value != "episode"]
     mem.close()
     assert not any(k.startswith("profile.age") for k in keys), keys
+
+
+@pytest.mark.parametrize(("text", "family"), [
+    ("the parcel was supposed to go to 8 Wickham Grove, BS7 2LP", "address"),
+    ("it was meant to be delivered to 3 Copse Rise", "address"),
+    ("Flat 2, 41 Ashby Road, LE11 3TU", "address"),
+    ("the clinic at 5 Elm Road, LS2 9JT is closed on fridays", None),
+])
+def test_a_street_address_with_its_postcode_is_an_address(text: str, family: str | None) -> None:
+    from goodmemory._value_types import shaped_family
+    assert shaped_family(text) == family
+
+
+@pytest.mark.parametrize(("text", "lacks"), [
+    ("E.ON sent me a £180 bill for march, crazy for a 2 bed flat", True),
+    ("we're at 12 Tanner Row now", False),
+    ("new postcode is M14 6RT", False),
+])
+def test_an_address_has_a_street_or_a_postcode(text: str, lacks: bool) -> None:
+    assert lacks_shape("address", text) is lacks

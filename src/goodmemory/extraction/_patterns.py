@@ -376,7 +376,7 @@ R_PHONE = re.compile(
     r"\s*(?:is now|is|:|has changed to|changed to)|\b(?:call|ring|text|phone|reach|contact|whatsapp) me (?:on|at))\s*(?P<v>\+?[\d(][\d ().\-]{6,18}\d)",
     I,
 )
-ADDRESS = r"(?P<v>\d{1,6}[A-Za-z]? [A-Z0-9][\w.'\-]*(?: [\w.'\-]+){0,5}? (?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Circle|Highway|Hwy|Parkway|Pkwy|Square|Sq|Trail|Alley)\b\.?(?:,? [^.!?;]{0,80})?)"
+ADDRESS = r"(?P<v>\d{1,6}[A-Za-z]? [A-Z0-9][\w.'\-]*(?: [\w.'\-]+){0,5}? (?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Circle|Highway|Hwy|Parkway|Pkwy|Square|Sq|Trail|Alley|Grove|Gardens|Close|Crescent|Row|Mews|Walk|Rise)\b\.?(?:,? [^.!?;]{0,80})?)"
 R_ADDRESS = re.compile(
     r"(?i:\b(?:i live at|my (?P<type>home |mailing |shipping |billing |work |office |delivery |new )?address is|"
     r"i(?:'ve| have)? moved to))\s+" + ADDRESS
