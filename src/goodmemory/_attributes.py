@@ -19,7 +19,7 @@ import numpy as np
 from ._change_words import event_only, one_off, only_onset
 from ._earlier_search import EarlierSearch
 from ._echoed import corrected, echo_of
-from ._named_back import named_back
+from ._named_back import denied_still, named_back
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._prototypes import prototypes as _prototypes
 from ._prototypes import unit as _unit
@@ -202,7 +202,8 @@ class AttributeIndex(EarlierSearch):
                 return self._replacing(c, r, 0.0, why=f"corrects the {e.old} the question repeated: {e.new}")
             fixed = corrected(c, r, e, self._statement_family(r.key) or "")
             return Placement(fixed, str(fixed.metadata["slot_reason"]))
-        back = named_back(c, before, self._statement_family) if statement else None
+        back = (named_back(c, before, self._statement_family) or denied_still(c, before, self._statement_family)) \
+            if statement else None
         if back is not None:  # "A: Does the Mazda have a roof rack?" "Traded that in, it's a Kia now"
             return self._replacing(c, back, 0.0, why="changes the value the assistant named, pointed back at")
         if statement and c.keywords and asked_of_another(c.keywords):

@@ -19,7 +19,7 @@ from .merge import Earlier, names_in
 from .models import Candidate, MemoryRecord
 from .taxonomy import KeyFamily, family_by_name
 
-__all__ = ["named_back"]
+__all__ = ["denied_still", "named_back"]
 
 # the answer's pronoun for the thing the assistant named: "traded that in", "they moved it", "sold them"
 _BACK = re.compile(r"\b(?:it|that|that one|this one|them|those)\b(?!\s+(?:is|was|'s)\s+(?:fine|ok|okay|great|true))",
@@ -58,3 +58,30 @@ def named_back(c: Candidate, records: Iterable[MemoryRecord], family: Callable[[
     most = max(n for n, _ in named)
     best = [r for n, r in named if n == most]
     return best[0] if len(best) == 1 else None
+
+
+# "Are you still at X?", "Is it still the X plan?", "Still with X?": the assistant asks whether a value holds
+_STILL_ASKED = re.compile(r"\b(?:(?:are|is|do) (?:you|it|that|your \w+) )?still (?:at|with|on|in|using|banking with|"
+                          r"going to|the|a|an)\b[^?]*\?", re.I)
+
+
+def denied_still(c: Candidate, records: Iterable[MemoryRecord], family: Callable[[str], str | None]
+                 ) -> MemoryRecord | None:
+    """The one memory the assistant asked still held ("Are you still at Wells Fargo?") when ``c`` answers no with a
+    value of its own ("nope, Chase since March"), or None."""
+    prior = str(c.metadata.get("prior") or "")
+    if not c.metadata.get("denies") or not _STILL_ASKED.search(prior) or not masks_a_value(c.value) \
+            or (c.metadata.get("reported") and not c.metadata.get("subjectless")) or c.metadata.get("other_subject"):
+        return None
+    asked = " ".join(m.group(0) for m in _STILL_ASKED.finditer(prior))
+    named: list[MemoryRecord] = []
+    for r in records:
+        fam = family_by_name(name) if (name := family(r.key)) is not None else None
+        if fam is None or r.metadata.get("other_subject"):
+            continue
+        e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
+        if _named(e, fam, c.value):
+            return None  # the answer names that value itself: the other decisions read it
+        if _named(e, fam, asked):
+            named.append(r)
+    return named[0] if len(named) == 1 else None

@@ -60,7 +60,9 @@ _NOT_A_FACT = re.compile(
 _HYPOTHETICAL = re.compile(r"\b(?:if i|suppose|imagine|hypothetically|what if|let'?s say|pretend|i wish|i'?d love to|"
                            r"i would love to|one day|someday|some day|my dream)\b", re.I)
 # someone else's words, a request or a wish is no fact about the user
-_REPORTED = re.compile(r"\b(?:said|says|told me|tells me|thinks|claims|mentioned|believes|reckons)\b", re.I)
+# someone else's words; the user's own ("I just said screw it and joined X", "as I mentioned") are not reported
+_REPORTED = re.compile(r"(?<!\bi )(?<!\bi just )(?<!\bi've )(?<!\bi have )(?<!\bwe )(?<!\bas i )"
+                       r"\b(?:said|says|told me|tells me|thinks|claims|mentioned|believes|reckons)\b", re.I)
 _REQUEST = re.compile(r"\b(?:i'?m looking for|i am looking for|i'?m interested in|i am interested in|i'?d like to|i would like to|i want to|i'?m trying to|"
                       r"i need (?:some|a|an|help)|looking for)\b|^i'?m (?:fine|good|ok|okay|great|well)\b", re.I)
 # "I'll go with that one": a choice among the assistant's options, no value of the user's own unless it names one

@@ -189,6 +189,8 @@ class RuleExtractor:
                 c.metadata["reason"] = True
             if c is not None and prior:
                 c.metadata["prior"] = prior[:400]  # the assistant's turn just before: what "it" may point back at
+                if _DENIES.match(msg.content.strip()):  # "A: Are you still at X?" "nope, Y since March"
+                    c.metadata["denies"] = True
             if c is not None and (c.key, c.value.lower()) not in run.index:
                 run.index[(c.key, c.value.lower())] = c
                 run.out.append(c)
@@ -317,6 +319,7 @@ def _tells_change(part: str) -> bool:
     return changes(part) and any(m.start() == 0 or not m.group(0)[:1].isupper() for m in _CHANGE_WORD.finditer(part))
 
 
+_DENIES = re.compile(r"(?:no|nope|nah|not any ?more|no longer)\b", re.I)
 _OWN_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.I)
 # a switch asked for is a standing request too ("Can you switch to metric?"): what it switches to holds from then on
 # after a lead word or a clause of its own: "actually could you call me Robert from now on?", "honestly the bullet points

@@ -1,0 +1,27 @@
+"""An answer of no, with a new value, to the assistant's "Are you still at X?" replaces X (issue 17): "nope, Monzo
+since June" names no earlier value and has no "I", so it was dropped as words that change nothing."""
+
+from __future__ import annotations
+
+from _memories import active_after
+
+
+def test_no_with_a_new_value_replaces_what_the_assistant_asked_about() -> None:
+    values = active_after("I bank with Halifax and the app is awful, what should I look for in a new bank?",
+                          ["can you help me set up a savings pot?",
+                           "A: Sure. Are you still with Halifax? The steps differ by bank.",
+                           "nope, Monzo since June. the joint one"])
+    assert any("Monzo" in v for v in values), values
+    assert "Halifax" not in values
+
+
+def test_yes_keeps_the_value() -> None:
+    values = active_after("I bank with Halifax and the app is awful",
+                          ["A: Are you still with Halifax?", "yep, still them, sadly"])
+    assert "Halifax" in values
+
+
+def test_no_without_a_value_changes_nothing_here() -> None:
+    values = active_after("I bank with Halifax",
+                          ["A: Are you still with Halifax? Anything I can help with?", "no, not really thanks"])
+    assert "Halifax" in values
