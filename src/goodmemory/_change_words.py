@@ -35,6 +35,8 @@ _CHANGE = re.compile(
     r"[,;]\s*not\s+(?!(?:yet|really|sure|bad|much|quite|exactly|always|often|that|too|now)\b)(?=\S)", re.I)
 # "too" adds only at the end of a clause ("I have a dog too"), not before an adjective ("too strong")
 _ADDITION = re.compile(r"\b(?:also|another|second|third|as well|on top of|in addition|additionally|besides)\b|"
+                       # one more language or pastime taken up ("I'm picking up some Welsh at night school")
+                       r"\b(?:picking|picked|taking|took) up (?:some |a bit of |a little )?(?-i:[A-Z])|"
                        r"\btoo\b(?=\s*(?:[,.;!?]|$))", re.I)
 _CLAUSE = re.compile(r",\s*|;\s*|\s+(?:and|but|so)\s+", re.I)
 _OWN = re.compile(r"\b(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)\b", re.I)

@@ -221,6 +221,10 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     # a birth date is a date: "My niece just got into X Grammar" read alike "I was born on X"
     "birth_date": re.compile(r"\d|\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?-i:May)\b|"
                              r"\b(?:born|birthday|bday|b-day)\b", re.I),
+    # when the user sleeps or wakes is said of sleep: "I go to Planet Fitness on Atlantic Ave, 5:30am before work" read
+    # alike "I wake up at X"
+    "sleep": re.compile(r"\b(?:sleep\w*|slept|bed|bedtime|wake|waking|woke|up at|get up|getting up|night owl|"
+                        r"early (?:bird|riser)|insomnia|nap\w*|lie[- ]in|alarm)\b", re.I),
     # an age is a number of years: "I'm halfway through The Midnight Library" read 0.5 alike "I am X years old"
     "age": re.compile(r"\d|\b(?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|twenty|"
                       r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|years? old|birthday)\b", re.I),

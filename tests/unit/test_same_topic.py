@@ -15,18 +15,27 @@ T0 = datetime(2025, 3, 1, 9, tzinfo=UTC)
 
 
 def _active(first: str, second: str, same_topic: float) -> list[str]:
+    return _remember(first, second, same_topic)[0]
+
+
+def _remember(first: str, second: str, same_topic: float) -> tuple[list[str], list[str]]:
+    """The active values after ``first`` then ``second``, and why each of ``second``'s candidates went where it went."""
     mem = create_good_memory("sqlite://", config=GoodMemoryConfig(same_topic_similarity=same_topic),
                              clock=FrozenClock(T0 + timedelta(days=60)))
     mem.remember([{"role": "user", "content": first}], user_id="u", at=T0)
-    mem.remember([{"role": "user", "content": second}], user_id="u", at=T0 + timedelta(days=50))
-    return [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"]
+    res = mem.remember([{"role": "user", "content": second}], user_id="u", at=T0 + timedelta(days=50))
+    why = [str(d.candidate.metadata.get("slot_reason")) for d in res.decisions
+           if d.candidate is not None and d.candidate.kind.value != "episode"]
+    return [r.value for r in mem.list(user_id="u") if r.kind.value != "episode"], why
 
 
 def test_a_change_replaces_the_memory_nearest_in_its_own_words() -> None:
     first, second = "I work days at the call centre, 9 to 5.", "They've put me on evenings from Monday, 4pm to midnight."
-    assert any("9 to 5" in v for v in _active(first, second, 2.0))  # off: both stay current
-    active = _active(first, second, GoodMemoryConfig().same_topic_similarity)
+    active, why = _remember(first, second, GoodMemoryConfig().same_topic_similarity)
     assert any("evenings" in v for v in active) and not any("9 to 5" in v for v in active), active
+    # the nearest memory in its own words decides (both are work schedules too: off, the family's one slot replaces)
+    assert any(w.startswith("a change of the value it is nearest") for w in why), why
+    assert not any(w.startswith("a change of the value it is nearest") for w in _remember(first, second, 2.0)[1])
 
 
 @pytest.mark.parametrize(("first", "second", "kept"), [

@@ -18,7 +18,8 @@ SENTENCE_SPLIT = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bM
 _CHAT_FORMS = {"im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "didnt": "didn't", "doesnt": "doesn't",
                "isnt": "isn't", "wasnt": "wasn't", "arent": "aren't", "havent": "haven't", "hasnt": "hasn't",
                "wouldnt": "wouldn't", "couldnt": "couldn't", "shouldnt": "shouldn't", "whats": "what's",
-               "thats": "that's", "youre": "you're", "theyre": "they're"}
+               "thats": "that's", "youre": "you're", "theyre": "they're", "u": "you", "ur": "your", "pls": "please",
+               "plz": "please"}
 _CHAT_FORM = re.compile(r"\b(?:" + "|".join(_CHAT_FORMS) + r")\b", I)
 
 
@@ -56,7 +57,8 @@ OTHER_SUBJECT = re.compile(
     r"child|wife|husband|partner|boyfriend|girlfriend|friend|friends|neighbou?r|neighbou?rs|boss|colleague|"
     r"colleagues|manager|cousin|uncle|aunt|grandma|grandpa|grandmother|grandfather|flatmate|roommate|landlord|"
     r"teacher|coworker|co-worker|in-laws|niece|nephew|grandson|granddaughter|grandkid|grandchild|godson|goddaughter|"
-    r"stepson|stepdaughter|fianc[eé]e?|mate|ex)s?|he|she|he's|she's)\b", I)
+    r"stepson|stepdaughter|fianc[eé]e?|mate|ex|devs?|developers?|engineers?|team|clients?|customers?|staff|"
+    r"employees?|students?|patients?)s?|he|she|he's|she's)\b", I)
 QUESTION_START = re.compile(
     r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|"
     r"do|does|did|is|are|am|was|were|have|has|may|might)\b",

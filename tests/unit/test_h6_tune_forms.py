@@ -1,0 +1,60 @@
+"""Forms found in a fresh blind set's tune half, tested in my own sentences (issue 17)."""
+
+from __future__ import annotations
+
+import pytest
+from _extracting import assert_kept
+
+from _memories import active_after
+from goodmemory._value_types import lacks_shape
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    # chat's "u" and "so can u ..." after the news
+    ("rent goes out on the 1st so can u help me plan a budget for the month", "1st"),
+    # the user's clause after a lead, with someone else's opinion after it
+    ("At 52 I've finally started violin lessons, my kids think I've lost it", "violin"),
+])
+def test_the_users_news_is_kept(text: str, word: str) -> None:
+    assert_kept(text, word)
+
+
+def _active(*sessions: str) -> list[tuple[str, str]]:
+    from datetime import UTC, datetime, timedelta
+
+    from goodmemory import MemoryKind, create_good_memory
+    from goodmemory.testing import FrozenClock
+
+    t0 = datetime(2025, 2, 3, 9, tzinfo=UTC)
+    with create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=200))) as mem:
+        for i, s in enumerate(sessions):
+            mem.remember([{"role": "user", "content": s}], user_id="u", at=t0 + timedelta(days=40 * i))
+        return [(r.key, r.value) for r in mem.list(user_id="u") if r.kind != MemoryKind.EPISODE]
+
+
+def test_where_the_users_team_is_is_no_home_of_theirs() -> None:
+    kept = _active("I'm a remote designer based in Bristol. Our devs are in Lisbon, what's a good overlap for calls?")
+    assert not [v for k, v in kept if k.startswith("profile.home_city") and "Lisbon" in v], kept
+
+
+def test_a_time_zone_naming_a_held_city_does_not_replace_it() -> None:
+    # the rule reads the time zone; the city the sentence names ends nothing
+    kept = _active("I'm based in Leeds. Our client is in Denver, what's a sane time for a weekly call?",
+                   "relocated for a year, I'm on Tokyo time now so the Denver calls are brutal")
+    assert ("profile.timezone", "Tokyo") in kept or any(k == "profile.timezone" and "Tokyo" in v for k, v in kept), kept
+    assert not [k for k, v in kept if k.startswith("profile.home_city") and "Tokyo" in v], kept
+
+
+@pytest.mark.parametrize(("text", "lacks"), [
+    ("I go to Corefit on Union St, 6am before work", True),
+    ("I'm up at 5:30 most days", False),
+    ("I never get to bed before 1am", False),
+])
+def test_sleep_is_said_of_sleep(text: str, lacks: bool) -> None:
+    assert lacks_shape("sleep", text) is lacks
+
+
+def test_a_language_picked_up_is_one_more() -> None:
+    values = active_after("I speak Urdu with my family", "I'm picking up some Portuguese at evening classes these days")
+    joined = " ".join(values)
+    assert "Urdu" in joined and "Portuguese" in joined, values
