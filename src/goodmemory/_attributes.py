@@ -30,6 +30,7 @@ from ._value_types import (
     change_frame,
     lacks_shape,
     shaped_family,
+    sorts_of,
 )
 from .embeddings import Embedder
 from .embeddings._deferred import DeferredVectors
@@ -55,6 +56,8 @@ from .taxonomy import (
 
 __all__ = ["AttributeIndex", "Placement"]
 
+# the sorts a sentence names by a noun for them ("gym", "... Fitness", "Primary", "bank"), not by a frame
+_NOUN_SORTS = frozenset(["gym", "school", "bank", "vehicle"])
 _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
 _NOTE = family_by_name("note")
 
@@ -164,6 +167,17 @@ class AttributeIndex(EarlierSearch):
             fam = next(f for f in fams if f.name == shaped)
             score = max(self.strong_family_score, float(sims[owner == fams.index(fam)].max()))
             return fam, score
+        said = FAMILY_SORTS.get(fam.name)
+        sorts = sorts_of(c.value) if said is not None else frozenset()
+        if said is not None and sorts and said not in sorts:
+            # the sentence names the sort of another family's values ("I go to Planet Fitness on Atlantic Ave, 5:30am
+            # before work" read nearest the employer): that family, when exactly one holds values of that sort
+            # (sorts named by a noun of their own: "joined X" frames an employer as often as a gym or a club)
+            owners = [i for i, f in enumerate(fams) if FAMILY_SORTS.get(f.name) in sorts & _NOUN_SORTS
+                      and i not in shapeless]
+            if len(owners) == 1:
+                fam = fams[owners[0]]
+                score = max(self.min_family_score, float(sims[owner == owners[0]].max()))
         names = {f.name for i, f in enumerate(fams) if i not in shapeless}  # unique; comparing dataclasses was slow
         for r in self.records:
             f = self._family_of(r.key)

@@ -94,7 +94,7 @@ class EarlierSearch:
             # another person's change replaces what was said of another person, never the user's own value
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or same_turn \
                     or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
-                    or normalize_value(r.value) == normalize_value(c.value):
+                    or normalize_value(r.value) == normalize_value(c.value) or self._person_unnamed(r, fam, c.value):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
             # of memories read from one sentence (alike alone), the one whose value it names past its subject
@@ -104,6 +104,13 @@ class EarlierSearch:
             if sim >= best_sim and (best is None or sim + 0.02 * named > best_sim + 0.02 * best_named):
                 best, best_sim, best_named = r, sim, named
         return (best, best_sim) if best is not None else None
+
+    @staticmethod
+    def _person_unnamed(r: MemoryRecord, fam: KeyFamily, said: str) -> bool:
+        """Whether ``r`` is a person a rule read ("my daughter Ava") and ``said`` does not name them: a person is no
+        value a sentence alike in meaning replaces ("Her friend Maya just quit gymnastics" had replaced Ava)."""
+        return fam.name == "relation" and not r.metadata.get("statement") and not names_in(
+            Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key), fam, said)
 
     def _kept_beside(self, c: Candidate, r: MemoryRecord) -> bool:
         """Whether another sentence of ``c``'s turn names ``r``'s value and says it stays as it was: "the squash court

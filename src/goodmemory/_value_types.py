@@ -25,7 +25,7 @@ __all__ = ["ANSWER_STYLE", "CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "answ
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
     "home_city": "home", "occupation": "title", "role": "title", "employer": "employer", "education": "school",
-    "tool": "tool", "bank": "bank", "vehicle": "vehicle",
+    "tool": "tool", "bank": "bank", "vehicle": "vehicle", "fitness": "gym",
 }
 # no clinician sort: a user has several (a dentist, a GP), and "the new doctor wants ..." changes none of them
 

@@ -58,3 +58,16 @@ def test_a_language_picked_up_is_one_more() -> None:
     values = active_after("I speak Urdu with my family", "I'm picking up some Portuguese at evening classes these days")
     joined = " ".join(values)
     assert "Urdu" in joined and "Portuguese" in joined, values
+
+
+def test_a_person_the_rules_read_is_not_replaced_by_a_sentence_alike() -> None:
+    kept = _active("my son Theo plays rugby with the Kingsbridge Colts on saturdays",
+                   "his friend Arjun just quit football and wants to try rugby too, how do I explain tryouts to his mum?")
+    assert ("relation.son.theo", "Theo") in kept, kept
+
+
+@pytest.mark.parametrize("text", ["I go to Ironworks Fitness on Canal St, 6am before work",
+                                  "I train at Pulse Gym by the station most lunchtimes"])
+def test_a_gym_named_by_its_noun_is_filed_under_fitness(text: str) -> None:
+    keys = [k for k, _ in _active(text)]
+    assert any(k.startswith("preference.fitness") for k in keys), keys

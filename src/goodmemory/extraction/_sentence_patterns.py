@@ -53,7 +53,7 @@ FORMER_TAIL = re.compile(r",\s*(?:before that|before then|previously|until then|
 # a clause whose subject is another person ("My wife works as ...", "She got a job in Rome"), see _statements
 # a frame of time may come first: "after my brother's move to X, he ...", "since our son started at X, ..."
 OTHER_SUBJECT = re.compile(
-    r"^(?:(?:after|since|now that|ever since|when)\s+)?(?:(?:(?:both|all|one|two|three|some|most|each|either|neither)(?: of)?\s+)?(?:my|our)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
+    r"^(?:(?:after|since|now that|ever since|when)\s+)?(?:(?:(?:both|all|one|two|three|some|most|each|either|neither)(?: of)?\s+)?(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:brother|sister|mum|mom|mother|dad|father|parents?|son|daughter|kids?|children|"
     r"child|wife|husband|partner|boyfriend|girlfriend|friend|friends|neighbou?r|neighbou?rs|boss|colleague|"
     r"colleagues|manager|cousin|uncle|aunt|grandma|grandpa|grandmother|grandfather|flatmate|roommate|landlord|"
     r"teacher|coworker|co-worker|in-laws|niece|nephew|grandson|granddaughter|grandkid|grandchild|godson|goddaughter|"
