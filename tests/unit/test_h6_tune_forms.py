@@ -71,3 +71,19 @@ def test_a_person_the_rules_read_is_not_replaced_by_a_sentence_alike() -> None:
 def test_a_gym_named_by_its_noun_is_filed_under_fitness(text: str) -> None:
     keys = [k for k, _ in _active(text)]
     assert any(k.startswith("preference.fitness") for k in keys), keys
+
+
+@pytest.mark.parametrize(("text", "boss"), [
+    ("can you help me prep for my first 1:1 with Ngozi Adeyemi, she took over Tom's team last month so she's my boss "
+     "now", "Ngozi Adeyemi"),
+    ("Ravi took over from Helen as my line manager", "Ravi"),
+])
+def test_a_new_boss_told_by_a_pronoun_or_a_handover(text: str, boss: str) -> None:
+    from _extracting import read
+    assert ("relation.manager", boss) in read(text)
+
+
+def test_the_new_boss_replaces_the_old() -> None:
+    values = active_after("my manager Helen wants the report by friday",
+                          "Ravi took over from Helen as my line manager, any tips for a first 1:1?")
+    assert "Ravi" in values and "Helen" not in values, values

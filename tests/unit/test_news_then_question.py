@@ -57,3 +57,11 @@ def test_news_said_without_i_before_its_question_is_kept(text: str, word: str) -
 ])
 def test_news_before_a_request_with_commas_and_no_question_mark_is_kept(text: str, word: str) -> None:
     assert_kept(text, word)
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("can you help me plan easy lunches, we've moved to Didsbury since the spring", "Didsbury"),
+    ("could you draft a note to the school, Ellie's at Brookfield Primary now", "Brookfield Primary"),
+])
+def test_news_after_a_request_and_a_comma_is_kept(text: str, word: str) -> None:
+    assert_kept(text, word)

@@ -210,20 +210,26 @@ R_MANAGER = re.compile(
     r"^(?:i (?:now |still |currently )?report(?: directly)? to|i'?m (?:now |currently )?reporting(?: directly)? to|"
     r"i am (?:now |currently )?reporting to)\s+(?P<v1>" + P.NAME + r")"
     r"|^i'?ll be reporting to (?P<v2>" + P.NAME + r")(?= (?:from now on|now|from today|as of)\b)"
-    r"|\b(?P<v3>" + P.NAME + r") (?:has |just )?(?:taken|took|is taking) over as my " + _BOSS + r"\b"
+    r"|\b(?P<v3>" + P.NAME + r") (?:has |just )?(?:taken|took|is taking) over (?:from " + P.NAME + r" )?as my " + _BOSS +
+    r"\b"
     r"|^my (?:new |current )?" + _BOSS + r" is (?:now )?(?P<v4>" + P.NAME + r")(?=$|[\s,.!;])"
     r"|\bhanded (?:\w+ ){0,2}(?:team|department|group|reports) over to (?P<v5>" + P.NAME + r")"
     r"|\b(?P<v6>" + P.NAME + r") is (?:now )?my (?:new )?" + _BOSS + r"\b"
-    r"|^(?:so |and )?i (?:now )?report to (?P<pro>him|her|them)(?: now)?$", re.I)
+    r"|^(?:so |and )?i (?:now )?report to (?P<pro>him|her|them)(?: now)?$"
+    # "... with Dev Malhotra, he took over Priya's team so he's my boss now": the person named before the pronoun
+    r"|\b(?P<pro2>he|she)(?:'s| is) (?:now )?my (?:new )?" + _BOSS + r"\b", re.I)
 _MY_BOSS_NOW = re.compile(r"\b(?:my (?:new )?" + _BOSS + r"|(?:i )?report to (?:him|her|them))\b", re.I)
 
 
 def _manager(c: Clause, m: Match | None) -> bool:
     assert m
-    if m.group("pro"):
-        # "X handed the team over to Y, so I report to him now": the person named last before the clause
-        before = (c.run.sentence or "")[: max(0, (c.run.sentence or "").find(c.s))]
-        names = [n for n in re.findall(P.NAME, before) if n.split()[0].lower() not in P.NOT_NAMES]
+    if m.group("pro") or m.group("pro2"):
+        # "X handed the team over to Y, so I report to him now": the person named last before the clause (or before
+        # the pronoun), not one named as an owner ("Priya's team")
+        sent = c.run.sentence or ""
+        before = sent[: max(0, sent.find(c.s))] + (c.s[: m.start("pro2")] if m.group("pro2") else "")
+        names = [x.group(0) for x in re.finditer(P.NAME, before) if x.group(0).split()[0].lower() not in P.NOT_NAMES
+                 and not re.match(r"['’]s\b", before[x.end():]) and not re.search(r"['’]s$", x.group(0))]
         if not names:
             return False
         v = names[-1]

@@ -253,6 +253,8 @@ class RuleExtractor:
                     break
             # "my email is now X": the rules read the value past the adverb; the sentence (run.sentence) keeps it
             s = _NOW_VALUE.sub(r"\1 ", s.strip().rstrip(".!").strip())
+            if s and P.QUESTION_START.match(s) and (news := _NEWS_AFTER_ASK.match(s)):
+                s = raw = news.group("news")  # "can you help me prep for my 1:1 with X, she's my boss now": the news
             if not s or P.QUESTION_START.match(s) or P.HYPOTHETICAL.search(s):
                 continue
             heard = P.REPORTED.search(s)
@@ -319,6 +321,10 @@ def _tells_change(part: str) -> bool:
     return changes(part) and any(m.start() == 0 or not m.group(0)[:1].isupper() for m in _CHANGE_WORD.finditer(part))
 
 
+# a request, then news after a comma, with no question mark ("can you help me plan lunches, Maisie's at X nursery now")
+_NEWS_AFTER_ASK = re.compile(r"^(?:can|could|would|will) you [^,?]{3,}?,\s+(?:but |and |so |because |cos |as )?"
+                             r"(?P<news>(?!(?:can|could|would|will|what|how|which|where|when|who|why|is|are|do|does|"
+                             r"please|thanks|thank)\b)[^?]{12,})$", re.I)
 _DENIES = re.compile(r"(?:no|nope|nah|not any ?more|no longer)\b", re.I)
 _OWN_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.I)
 # a switch asked for is a standing request too ("Can you switch to metric?"): what it switches to holds from then on
