@@ -221,6 +221,10 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     # a birth date is a date: "My niece just got into X Grammar" read alike "I was born on X"
     "birth_date": re.compile(r"\d|\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?-i:May)\b|"
                              r"\b(?:born|birthday|bday|b-day)\b", re.I),
+    # what the user is called is said of the user: "I run a little cafe in Marrickville called Bean There" read alike
+    # "everyone calls me X" (the cafe is called that)
+    "preferred_name": re.compile(r"\b(?:call(?:s|ed|ing)? me|go(?:es|ing)? by|(?:my|our) (?:\w+ )?name|nickname|"
+                                 r"known as|refer to me|address me|i'?m [A-Z]\w+|i am [A-Z]\w+)\b", re.I),
     # when the user sleeps or wakes is said of sleep: "I go to Planet Fitness on Atlantic Ave, 5:30am before work" read
     # alike "I wake up at X"
     "sleep": re.compile(r"\b(?:sleep\w*|slept|bed|bedtime|wake|waking|woke|up at|get up|getting up|night owl|"

@@ -19,3 +19,9 @@ def test_someone_elses_words_stay_theirs() -> None:
                           "my brother said Iron Yard is way better, he goes there")
     assert any("Pulse Gym" in v for v in values)
     assert not any(v.startswith("my brother") and "Pulse" in v for v in values)
+
+
+def test_the_users_conclusion_after_someone_elses_words_is_theirs() -> None:
+    values = active_after("I commute to the Leeds office five days a week, 8 till 4",
+                          "my manager said it's fine so I'm working from home on Fridays now, can you plan my week")
+    assert any("working from home on Fridays" in v for v in values), values

@@ -88,3 +88,13 @@ def test_a_street_address_with_its_postcode_is_an_address(text: str, family: str
 ])
 def test_an_address_has_a_street_or_a_postcode(text: str, lacks: bool) -> None:
     assert lacks_shape("address", text) is lacks
+
+
+@pytest.mark.parametrize(("text", "lacks"), [
+    ("I run a little bakery in Hove called Crumbs", True),
+    ("everyone at work calls me Bex", False),
+    ("I go by Sam these days", False),
+    ("it's Kit these days, my name's too formal", False),
+])
+def test_a_preferred_name_is_said_of_the_user(text: str, lacks: bool) -> None:
+    assert lacks_shape("preferred_name", text) is lacks

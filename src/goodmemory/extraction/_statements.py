@@ -101,6 +101,7 @@ _ASSIGNED_MINE = re.compile(r"^(?:please\s+)?(?:put|use|list|keep|have|set)\s+(?
 # "Change my email to X": a new value of the user's own attribute, asked of the assistant (rules.py drops the "can you")
 _UPDATE_MINE = re.compile(r"^(?:please\s+)?(?:update|change|swap|switch|amend|correct|move) (?:my|our) (?:[\w\-]+\s+){1,3}?to\s+",
                           re.I)
+_OWN_AFTER_HEARD = re.compile(r"\s+so\s+(?P<own>(?:i|we|it)(?:'s|'m|'re|'ll| am| are| is| will)\s[^?]{8,})$", re.I)
 _OBLIGATION = re.compile(r"\b(?:need|have|want|got|going) to\b", re.I)
 # chat drops the "I": "Signed up for the trail race", "Got a new phone", "Started at the bakery"
 _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|bought|sold|left|went|began|found|lost|"
@@ -303,6 +304,11 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     # someone else's words ("the landlord says the rent goes up") are the user's world only where they change
     # something the user said before: the write path keeps such a statement only as a supersede
     heard = _REPORTED.search(s)
+    if heard and (own := _OWN_AFTER_HEARD.search(s, heard.end())):
+        # "..., vet says his kidneys are going so it's the renal food from now on": the user's own conclusion after
+        # someone else's words is the statement
+        s, heard = own.group("own")[:1].upper() + own.group("own")[1:], None
+        words = s.split()
     cut = s.rfind(", ", 0, heard.start()) if heard else -1
     # "I've taken up rowing, the physio said it would help": the user's clause first, someone's words after it
     # ("At 68 I've finally started cello lessons, my grandson thinks I'm mad": the user's clause after a lead too)
