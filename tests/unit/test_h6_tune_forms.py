@@ -87,3 +87,21 @@ def test_the_new_boss_replaces_the_old() -> None:
     values = active_after("my manager Helen wants the report by friday",
                           "Ravi took over from Helen as my line manager, any tips for a first 1:1?")
     assert "Ravi" in values and "Helen" not in values, values
+
+
+@pytest.mark.parametrize(("text", "zone", "city"), [
+    ("I'm a freelance editor based in Bristol (GMT), my authors are in Toronto", "GMT", "Bristol"),
+    ("I'm in Madrid, so CET, and the client is in Chicago", "CET", "Madrid"),
+])
+def test_a_time_zone_said_beside_the_city(text: str, zone: str, city: str) -> None:
+    from _extracting import read
+    kept = read(text)
+    assert ("profile.timezone", zone) in kept, kept
+    if city == "Bristol":
+        assert ("profile.home_city", city) in kept, kept
+
+
+def test_the_new_time_zone_replaces_the_one_said_beside_the_city() -> None:
+    values = active_after("I'm a freelance editor based in Bristol (GMT), my authors are in Toronto",
+                          "relocated for the year, I'm on SGT now so the Toronto calls are brutal")
+    assert "SGT" in values and "GMT" not in " ".join(values), values

@@ -152,7 +152,7 @@ R_HEAD_OF = re.compile(r"^(?:head|vp|vice president|director|chief|manager|lead)
 _HOMES = r"(?:flat|house|apartment|place|home|condo|cottage|bungalow|studio|townhouse)"
 R_HOME = re.compile(
     r"\b(?P<verb>i (?:actually |now |currently |still )?live in|i'?m (?:actually |now |currently |still )?living in|"
-    r"i am (?:actually |now |currently |still )?living in|i'?m (?:actually |now |currently )?based in|"
+    r"i am (?:actually |now |currently |still )?living in|i'?m (?:actually |now |currently )?(?:an? [\w\-]+(?: [\w\-]+)? )?based in|"
     r"i am (?:actually |now |currently )?based in|i reside in|"
     r"my home (?:city|town) is|i (?:just |recently )?moved to|i(?:'ve| have) (?:just |recently )?moved to|"
     r"i relocated to|we(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|i now live in|"

@@ -284,7 +284,10 @@ _TZ_ABBR = (r"(?-i:UTC|GMT|BST|CET|CEST|EET|EEST|WET|WEST|IST|JST|KST|AEST|AEDT|
             r"CST|CDT|EST|EDT|AKST|HST|SGT|HKT)")
 _R_TIMEZONE = re.compile(
     r"\bmy time ?zone is(?: now)? (?P<v>[\w/+\-]+(?: [\w/+\-]+){0,3}?)(?=$|[,.;!]| (?:so|and|but|which)\b)"
-    r"|\bi'?m (?:now )?(?:on|in) (?:the )?(?P<v2>" + _TZ_ABBR + r"(?: ?[+-]\d{1,2})?|(?-i:[A-Z][a-z]+)(?: standard)? time)\b",
+    r"|\bi'?m (?:now )?(?:on|in) (?:the )?(?P<v2>" + _TZ_ABBR + r"(?: ?[+-]\d{1,2})?|(?-i:[A-Z][a-z]+)(?: standard)? time)\b"
+    # the zone said beside where the user is: "based in London (GMT)", "I'm in Berlin, so UTC+1"
+    r"|\b(?:i'?m|i am|we'?re|we are|based|living|live) (?:now )?(?:in|based in|out of) (?-i:[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)"
+    r"(?: \(|,? so )(?P<v3>" + _TZ_ABBR + r"(?: ?[+-]\d{1,2}(?::\d\d)?)?)(?=\)|\b)",
     re.I)
 # "I signed on with a new physio, Dr. Okoro": the new holder of a one-person role
 # "call me X", "I go by X", "I've started going by X": what the user wants to be called
@@ -315,7 +318,7 @@ def _divorced(c: Clause, m: Match | None) -> None:
 
 def _timezone(c: Clause, m: Match | None) -> None:
     assert m
-    v = re.sub(r"\s+time$", "", (m.group("v") or m.group("v2")).strip(), flags=re.I)
+    v = re.sub(r"\s+time$", "", (m.group("v") or m.group("v2") or m.group("v3")).strip(), flags=re.I)
     c.emit("profile.timezone", v, keywords="timezone time zone hours schedule")
 
 
