@@ -99,7 +99,7 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                              r"postpaid|pay as you go|payg)\b", re.I),
     "vet": re.compile(r"\b(?:vets?|veterinary|animal (?:clinic|hospital))\b", re.I),
     # a user has a GP and a dentist at once: each is a sort of its own, said by its noun ("Dr. X" alone: either)
-    "doctor": re.compile(r"\b(?:gp|doctor|family doctor|surgery|health cent(?:re|er))\b", re.I),
+    "doctor": re.compile(r"\b(?:gp|doctor|family doctor|surgery|health cent(?:re|er)|medical cent(?:re|er)|medical practice)\b", re.I),
     "dentist": re.compile(r"\b(?:dentist|dental|orthodontist)\b", re.I),
     # a make said as a name ("the new Kia", "a used Skoda"): a vehicle, whatever the sentence's verb
     "vehicle": re.compile(rf"\b(?-i:{'|'.join(sorted(_MAKE_NAMES, key=len, reverse=True))})\b"),

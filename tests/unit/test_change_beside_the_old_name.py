@@ -18,3 +18,17 @@ def test_a_sentence_about_the_held_person_keeps_them() -> None:
     values = active_after("my dentist is Dr Okafor at Brightside Dental",
                           "Dr Okafor says I need a filling, she's booked me in for March")
     assert any("Okafor" in v for v in values)
+
+
+def test_a_place_pointed_back_at_is_named() -> None:
+    from _extracting import values
+    said = values("can you draft an email to Parkside Medical Centre asking for my records? registered with them on monday")
+    assert any("Registered with Parkside Medical Centre" in v for v in said), said
+
+
+def test_registering_with_a_medical_centre_pointed_back_at_replaces_the_old_surgery() -> None:
+    values = active_after("Thornfield Surgery never picks up the phone, 30 mins on hold again",
+                          "can you draft an email to Parkside Medical Centre asking them to get my notes from "
+                          "Thornfield? registered with them last week")
+    assert any("Parkside Medical Centre" in v for v in values), values
+    assert not any("Thornfield Surgery" in v for v in values), values

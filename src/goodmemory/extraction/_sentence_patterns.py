@@ -107,3 +107,21 @@ IRONY = re.compile(
     r"(?:great|brilliant|fantastic|wonderful|perfect|lovely),? (?:another|just what)\b|just what i needed\b|lucky me\b)",
     I,
 )
+
+
+# a place named once in a turn and then pointed back at: "can you email Hollybank Medical Centre for my records?
+# registered with them last week" (the clause alone names no practice)
+_ORG = re.compile(r"\b(?:[A-Z][\w'&\-]+ ){1,3}(?:Surgery|Medical Cent(?:re|er)|Health Cent(?:re|er)|Practice|Clinic|Dental|"
+                  r"Bank|Building Society|Insurance|Energy|Broadband|Gym|Fitness|Club|School|Academy|Nursery|College|"
+                  r"Vets|Veterinary)\b")
+_POINTED_BACK = re.compile(r"\b((?:registered|signed up|joined|switched|moved|transferred|changed) (?:over )?(?:with|to)) "
+                           r"(?:them|it)\b", I)
+
+
+def org_pointed_back(text: str) -> str:
+    """``text`` with "registered with them" naming the one place the turn named before it."""
+    orgs = {m.group(0) for m in _ORG.finditer(text)}
+    back = _POINTED_BACK.search(text)
+    if len(orgs) != 1 or back is None or not any(m.end() <= back.start() for m in _ORG.finditer(text)):
+        return text
+    return text[: back.start()] + f"{back.group(1)} {orgs.pop()}" + text[back.end():]

@@ -41,7 +41,7 @@ from ._rule_tasks import (
     emergency_answer,
     option_answer,
 )
-from ._sentence_patterns import HEDGE_TAIL, written
+from ._sentence_patterns import HEDGE_TAIL, org_pointed_back, written
 from ._statements import known_names, masks_a_value, statement_candidate
 from .base import ExtractionContext
 
@@ -102,7 +102,7 @@ class RuleExtractor:
         for i, msg in enumerate(msgs):
             if msg.role not in ("user", "assistant") or not msg.content:
                 continue
-            if msg.role == "user" and (chat := named_after(written(msg.content))) != msg.content:
+            if msg.role == "user" and (chat := org_pointed_back(named_after(written(msg.content)))) != msg.content:
                 msg = msgs[i] = msg.model_copy(update={"content": chat})  # "im paying £38" is "I'm paying £38"
             self._track_vehicles(msg.content, run)
             issuers = P.R_ISSUER.findall(msg.content)
