@@ -27,6 +27,7 @@ from ._replaced import drop_replaced, ends_only
 from ._value_types import (
     FAMILY_SORTS,
     asked_of_another,
+    asked_which,
     change_frame,
     lacks_shape,
     shaped_family,
@@ -161,6 +162,12 @@ class AttributeIndex(EarlierSearch):
         sims = np.where(np.isin(owner, list(shapeless)), -1.0, protos @ vec)
         best = int(np.argmax(sims))
         fam, score = fams[int(owner[best])], float(sims[best])
+        asked = asked_which(c.keywords) if c.keywords and not c.metadata.get("other_subject") else None
+        named = next((i for i, f in enumerate(fams) if f.name == asked and i not in shapeless), None) \
+            if asked else None
+        if named is not None and shaped_family(c.value) is None:
+            # the answer to "Which bank are you with at the moment?" is the bank, however the answer reads
+            return fams[named], max(self.min_family_score, float(sims[owner == named].max()))
         shaped = shaped_family(c.value)
         if shaped is not None and not c.metadata.get("other_subject"):
             # an email address in the user's sentence is their email, however the rest of it reads

@@ -20,6 +20,7 @@ from ._change_words import changes, done
 from .dates import WEEKDAYS
 
 __all__ = ["ANSWER_STYLE", "CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "answer_style", "asked_now", "asked_of_another",
+           "asked_which",
            "change_frame", "lacks_shape", "shaped_family", "sorts_of"]
 
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
@@ -306,6 +307,20 @@ _ASKED_NOUN = re.compile(r"\b(?:which|what)(?:'s| is| are)?\s+(?:your\s+)?(?:kin
                          r"\b(?:who|where)(?:'s| is| are)\s+your\s+([a-z]{3,})\b", re.I)
 _NOT_NOUNS = frozenset(["are", "is", "do", "does", "did", "was", "were", "can", "should", "would", "will", "the", "your",
                         "kind", "sort", "time", "day", "else", "about", "you"])
+
+
+_ASKED_WHICH = re.compile(r"\b(?:which|what)(?:'s| is| are)?\s+(?:your\s+)?(?:(?:new|current|usual|main|home|work|"
+                          r"mobile|email|postal|billing|delivery)\s+)?(?P<n>[a-z]{3,})\b", re.I)
+
+
+def asked_which(question: str) -> str | None:
+    """The noun of the user's attribute ``question`` asks which it is ("Which bank are you with at the moment?" ->
+    "bank", "What's your new address?" -> "address"), or None (none, or about another person)."""
+    if asked_of_another(question):
+        return None
+    m = _ASKED_WHICH.search(question)
+    noun = m.group("n").lower() if m else None
+    return noun if noun and noun not in _NOT_NOUNS else None
 
 
 def asked_of_another(question: str) -> bool:

@@ -25,3 +25,20 @@ def test_no_without_a_value_changes_nothing_here() -> None:
     values = active_after("I bank with Halifax",
                           ["A: Are you still with Halifax? Anything I can help with?", "no, not really thanks"])
     assert "Halifax" in values
+
+
+def test_the_answer_to_which_bank_is_the_bank() -> None:
+    from datetime import UTC, datetime
+
+    from goodmemory import create_good_memory
+    from goodmemory.testing import FrozenClock
+
+    at = datetime(2025, 4, 2, 9, tzinfo=UTC)
+    with create_good_memory("sqlite://", clock=FrozenClock(at)) as mem:
+        mem.remember([{"role": "user", "content": "I want to set up savings pots for bills and fun"},
+                      {"role": "assistant", "content": "Good plan. Which bank are you with at the moment? Some apps "
+                                                       "have pots built in."},
+                      {"role": "user", "content": "Starling, moved everything over in april cos the old lot kept "
+                                                  "blocking my card on holiday"}], user_id="u", at=at)
+        keys = [r.key for r in mem.list(user_id="u") if "Starling" in r.value]
+    assert keys == ["fact.bank"], keys

@@ -169,8 +169,11 @@ class RuleExtractor:
         if msg.name:
             return
         question = None
-        if prev is not None and prev.role == "assistant" and prev.content.strip().endswith("?"):
-            question = [q for q in P.SENTENCE_SPLIT.split(prev.content.strip()) if q.strip()][-1].strip()
+        if prev is not None and prev.role == "assistant":
+            # the question may be followed by a remark ("Which bank are you with? Some apps have pots built in.")
+            asked = [q.strip() for q in [q for q in P.SENTENCE_SPLIT.split(prev.content.strip()) if q.strip()][-2:]
+                     if q.strip().endswith("?") and len(q.split()) >= 3]  # "Oh? Tell me!" asks nothing
+            question = asked[-1] if asked else None
         whole = msg.content.strip()
         if update := _UPDATE_ASK.match(whole):  # "A: Anything to update?" "yeah can you swap my email to X"
             whole = update.group("rest")
