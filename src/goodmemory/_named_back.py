@@ -34,6 +34,24 @@ def _named(e: Earlier, fam: KeyFamily, text: str) -> set[str]:
     return names_in(e, fam, text) | {n for n in stripped if len(n) >= 3 and n in words}
 
 
+def _named_in(c: Candidate, records: Iterable[MemoryRecord], family: Callable[[str], str | None], text: str
+              ) -> list[tuple[int, MemoryRecord]] | None:
+    """The memories ``text`` names (with how many of their words), or None when ``c`` names one itself (then the
+    other decisions read it)."""
+    named: list[tuple[int, MemoryRecord]] = []
+    for r in records:
+        fam = family_by_name(name) if (name := family(r.key)) is not None else None
+        if fam is None or r.metadata.get("other_subject"):
+            continue
+        e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
+        if _named(e, fam, c.value):
+            return None
+        hit = _named(e, fam, text)
+        if hit:
+            named.append((len(hit), r))
+    return named
+
+
 def named_back(c: Candidate, records: Iterable[MemoryRecord], family: Callable[[str], str | None]
                ) -> MemoryRecord | None:
     """The one memory of ``records`` the assistant's turn before ``c`` named and ``c`` changes by pointing back at
@@ -42,17 +60,7 @@ def named_back(c: Candidate, records: Iterable[MemoryRecord], family: Callable[[
     if not prior or c.metadata.get("reported") or c.metadata.get("other_subject") or not changes(c.value) \
             or adds(c.value) or not _BACK.search(c.value) or not masks_a_value(c.value):
         return None
-    named: list[tuple[int, MemoryRecord]] = []
-    for r in records:
-        fam = family_by_name(name) if (name := family(r.key)) is not None else None
-        if fam is None or r.metadata.get("other_subject"):
-            continue
-        e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
-        if _named(e, fam, c.value):
-            return None  # the answer names a value itself: the other decisions read it
-        hit = _named(e, fam, prior)
-        if hit:
-            named.append((len(hit), r))
+    named = _named_in(c, records, family, prior)
     if not named:
         return None
     most = max(n for n, _ in named)
@@ -74,14 +82,5 @@ def denied_still(c: Candidate, records: Iterable[MemoryRecord], family: Callable
             or (c.metadata.get("reported") and not c.metadata.get("subjectless")) or c.metadata.get("other_subject"):
         return None
     asked = " ".join(m.group(0) for m in _STILL_ASKED.finditer(prior))
-    named: list[MemoryRecord] = []
-    for r in records:
-        fam = family_by_name(name) if (name := family(r.key)) is not None else None
-        if fam is None or r.metadata.get("other_subject"):
-            continue
-        e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
-        if _named(e, fam, c.value):
-            return None  # the answer names that value itself: the other decisions read it
-        if _named(e, fam, asked):
-            named.append(r)
-    return named[0] if len(named) == 1 else None
+    named = _named_in(c, records, family, asked)
+    return named[0][1] if named is not None and len(named) == 1 else None
