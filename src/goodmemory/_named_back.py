@@ -78,7 +78,7 @@ def denied_still(c: Candidate, records: Iterable[MemoryRecord], family: Callable
     """The one memory the assistant asked still held ("Are you still at Wells Fargo?") when ``c`` answers no with a
     value of its own ("nope, Chase since March"), or None."""
     prior = str(c.metadata.get("prior") or "")
-    if not c.metadata.get("denies") or not _STILL_ASKED.search(prior) or not masks_a_value(c.value) \
+    if not c.metadata.get("answers_no") or not _STILL_ASKED.search(prior) or not masks_a_value(c.value) \
             or (c.metadata.get("reported") and not c.metadata.get("subjectless")) or c.metadata.get("other_subject"):
         return None
     asked = " ".join(m.group(0) for m in _STILL_ASKED.finditer(prior))

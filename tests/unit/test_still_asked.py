@@ -15,6 +15,23 @@ def test_no_with_a_new_value_replaces_what_the_assistant_asked_about() -> None:
     assert "Halifax" not in values
 
 
+def test_the_context_reads_the_answer() -> None:
+    # the answer's mark must not collide with the marks the context reads ("denies" holds the phrases a change denies)
+    from datetime import UTC, datetime, timedelta
+
+    from goodmemory import create_good_memory
+    from goodmemory.testing import FrozenClock
+
+    t0 = datetime(2025, 1, 6, 9, tzinfo=UTC)
+    with create_good_memory("sqlite://", clock=FrozenClock(t0 + timedelta(days=90))) as mem:
+        mem.remember([{"role": "user", "content": "I bank with Halifax and the app is awful"}], user_id="u", at=t0)
+        mem.remember([{"role": "assistant", "content": "Are you still with Halifax? The steps differ by bank."},
+                      {"role": "user", "content": "nope, Monzo since June. the joint one"}], user_id="u",
+                     at=t0 + timedelta(days=40))
+        ctx = mem.build_context("which bank am I with?", user_id="u", max_tokens=300)
+    assert "Monzo" in ctx.text
+
+
 def test_yes_keeps_the_value() -> None:
     values = active_after("I bank with Halifax and the app is awful",
                           ["A: Are you still with Halifax?", "yep, still them, sadly"])

@@ -193,7 +193,7 @@ class RuleExtractor:
             if c is not None and prior:
                 c.metadata["prior"] = prior[:400]  # the assistant's turn just before: what "it" may point back at
                 if _DENIES.match(msg.content.strip()):  # "A: Are you still at X?" "nope, Y since March"
-                    c.metadata["denies"] = True
+                    c.metadata["answers_no"] = True
             if c is not None and (c.key, c.value.lower()) not in run.index:
                 run.index[(c.key, c.value.lower())] = c
                 run.out.append(c)
