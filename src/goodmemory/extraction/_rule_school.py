@@ -25,6 +25,7 @@ _CHILD = r"son|daughter|boy|girl|kid|child|stepson|stepdaughter"
 _SCHOOL = (r"(?-i:(?!Sunday )(?:St\.? )?[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){0,3}) (?i:Primary|Academy|High|School|College|"
            r"Nursery|Infants|Juniors|Grammar|Secondary|Prep|Montessori|Kindergarten|Preschool)(?i: School)?\b")
 # a school only children go to: a first name said with it is a child's ("Maisie goes to Little Acorns nursery")
+_PRONOUNS = frozenset(["he", "she", "they", "it", "we", "i", "you", "he's", "she's", "they're"])
 _CHILDS_ONLY = re.compile(r"\b(?:nursery|primary|infants|juniors|kindergarten|preschool|montessori)\b", re.I)
 _AT = (r"(?:goes to|go to|attends|is at|'s at|are at|started at|has started at|is starting at|has been at|is now at|"
        r"(?:has )?started (?:[\w]+ ){1,3}?at|"  # "started Year 1 at X", "started reception at X"
@@ -84,7 +85,8 @@ def _school(c: Clause, m: Match | None) -> bool:
     for pat in (_SINCE, _R_BY_NAME):
         for nm in pat.finditer(s):
             kid = kids.get(slug(nm.group("name")))
-            if kid is None and pat is _R_BY_NAME and _CHILDS_ONLY.search(nm.group("v")) and nm.start() == 0:
+            if kid is None and pat is _R_BY_NAME and _CHILDS_ONLY.search(nm.group("v")) and nm.start() == 0 \
+                    and nm.group("name").split()[0].lower() not in P.NOT_NAMES | _PRONOUNS:
                 kid = f"relation.child.{slug(nm.group('name'))}"  # a child the user has not named before
             if kid:
                 _emit(c, kid, f"{kid.split('.')[1]} {nm.group('name')}", nm.group("v"))
