@@ -83,6 +83,7 @@ class MemoryMeta(BaseModel):
     subjectless: bool | None = None
     reason: bool | None = None
     issued_by_assistant: bool | None = None
+    answers_no: bool | None = None  # "A: Are you still with X?" "nope, Y": the answer says no
     secret_kinds: list[str] | None = None
     # open loops: open/closed, the task a closing names
     state: str | None = None
