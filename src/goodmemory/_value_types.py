@@ -17,11 +17,14 @@ from __future__ import annotations
 import re
 
 from ._change_words import changes, done
-from .dates import WEEKDAYS
+from .dates import MONTHS, WEEKDAYS
 
 __all__ = ["ANSWER_STYLE", "CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "answer_style", "asked_now", "asked_of_another",
            "asked_which",
            "change_frame", "lacks_shape", "shaped_family", "sorts_of"]
+
+# a month named ("Jan", "september"; "May" only capitalised, "may" is a verb): a date's, an appointment's, an onset's
+_MONTH = r"(?:\b(?:" + "|".join(sorted({m[:3] for m in MONTHS if m != "may"})) + r")[a-z]*\b|\b(?-i:May)\b)"
 
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
@@ -83,7 +86,7 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                        r"(?:(?:for )?(?:a |an |\w+ )?(?:weeks?|months?|years?) (?:now|already)\b|"
                        # "we've been in Glasgow since the start of June" (not "since Monday": a stay)
                        r"since (?:the (?:start|beginning|end|middle) of (?:the )?)?(?:the |last |early |late )?(?:spring|"
-                       r"summer|autumn|fall|winter|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|move))))\b", re.I),
+                       r"summer|autumn|fall|winter|move|may|" + _MONTH + r"))))\b", re.I),
     "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|"
                            # "I work in procurement at Veridian Logistics": the employer after what one does there
                            r"work(?:s|ing)? (?:in|on|as) (?:[\w\-]+ ){1,3}?(?:at|for)(?= (?-i:[A-Z]))|employer|company|firm|job at|hired|joined|"
@@ -202,7 +205,7 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     # alike its examples, masked, and were filed as appointments
     "appointment": re.compile(r"\d{1,2}(?::\d\d|\.\d\d|\s?[ap]\.?m\b)|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}/\d{1,2}\b|"
                               r"\b\d{4}-\d\d-\d\d\b|\b" + _WEEKDAY + r"\b|"
-                              r"\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?-i:May)\b|"
+                              + _MONTH + r"|"
                               r"\b(?:tomorrow|tonight|today|noon|midday|mornings?|afternoons?|evenings?|weekend|"
                               r"next (?:week|month)|appointments?|booked|rescheduled|cancell?ed|moved)\b", re.I),
     # a time zone is named as one ("GMT+1", "Pacific time", "three hours behind"): "I'm at 56 mins right now" read alike
@@ -220,7 +223,7 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     # a rent is said as one: "my EE contract ends in june, I'm paying £38 a month for 100GB" read alike "my rent is X"
     "rent": re.compile(r"\b(?:rent|rents|rented|renting|landlord|landlady|letting agents?|tenancy|lease|mortgage)\b", re.I),
     # a birth date is a date: "My niece just got into X Grammar" read alike "I was born on X"
-    "birth_date": re.compile(r"\d|\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?-i:May)\b|"
+    "birth_date": re.compile(r"\d|" + _MONTH + r"|"
                              r"\b(?:born|birthday|bday|b-day)\b", re.I),
     # what the user is called is said of the user: "I run a little cafe in Marrickville called Bean There" read alike
     # "everyone calls me X" (the cafe is called that)
@@ -276,8 +279,7 @@ _UNMISTAKABLE: dict[str, re.Pattern[str]] = {
     # the user's own place at a street address ("we're at 3 Mill Lane now"; "the clinic at 5 Elm Road" is not theirs)
     "address": re.compile(r"\b(?:(?:i|we)(?:'m|'re| am| are| now| live| lived| moved| have moved|'ve moved)*|"
                           r"(?:go|goes|sent|send|deliver(?:ed)?|ship(?:ped)?|post(?:ed)?)(?: it| them)?)\s+(?:at|to|into)\s+"
-                          r"(?:flat \d+,? )?\d{1,4}[a-z]?,? (?-i:(?:[A-Z][a-z]+ ){1,3})(?:street|st|road|rd|lane|ln|"
-                          r"avenue|ave|close|drive|dr|way|place|court|crescent|terrace|grove|gardens|square|row|mews|walk|rise)\b|"
+                          rf"(?:flat \d+,? )?{_STREET}|"
                           # with its postcode, wherever the sentence puts it ("it was meant to go to 14 X Grove, LS6
                           # 1HD"), unless it is a place's ("the clinic at ...")
                           rf"(?<!the )(?<!clinic at )(?<!office at )(?<!surgery at ){_STREET},? (?:[A-Z][a-z]+,? )?"

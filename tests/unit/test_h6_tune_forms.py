@@ -6,7 +6,6 @@ import pytest
 from _extracting import assert_kept
 
 from _memories import active_after
-from goodmemory._value_types import lacks_shape
 
 
 @pytest.mark.parametrize(("text", "word"), [
@@ -43,15 +42,6 @@ def test_a_time_zone_naming_a_held_city_does_not_replace_it() -> None:
                    "relocated for a year, I'm on Tokyo time now so the Denver calls are brutal")
     assert ("profile.timezone", "Tokyo") in kept or any(k == "profile.timezone" and "Tokyo" in v for k, v in kept), kept
     assert not [k for k, v in kept if k.startswith("profile.home_city") and "Tokyo" in v], kept
-
-
-@pytest.mark.parametrize(("text", "lacks"), [
-    ("I go to Corefit on Union St, 6am before work", True),
-    ("I'm up at 5:30 most days", False),
-    ("I never get to bed before 1am", False),
-])
-def test_sleep_is_said_of_sleep(text: str, lacks: bool) -> None:
-    assert lacks_shape("sleep", text) is lacks
 
 
 def test_a_language_picked_up_is_one_more() -> None:

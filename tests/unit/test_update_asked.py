@@ -1,22 +1,13 @@
 """A change asked of the assistant ("can you swap my email to X", "could you update my address to Y please") is the
 user's new value (issue 17): said as a request, the rules read it as an instruction to the assistant, so the new
-value was never kept and the old one stayed current."""
+value was never kept and the old one stayed current. The values kept are in test_news_then_question's one table; here,
+what they replace."""
 
 from __future__ import annotations
 
 import pytest
-from _extracting import assert_kept
 
 from _memories import active_after
-
-
-@pytest.mark.parametrize(("text", "word"), [
-    ("yeah could you change my email to mo.hassan@fastmail.com, the old one's full of spam", "mo.hassan@fastmail.com"),
-    ("can you update my address to 12 Kestrel Way, Bath BA2 5PL please", "Kestrel Way"),
-    ("ok can you swap my mobile number to 07700 900 318 from today", "07700 900 318"),
-])
-def test_a_change_asked_of_the_assistant_is_kept(text: str, word: str) -> None:
-    assert_kept(text, word)
 
 
 def test_a_change_asked_of_the_assistant_replaces_the_old_value() -> None:
