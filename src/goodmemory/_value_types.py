@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ._brands import brand_sorts
 from ._change_words import changes, done
 from .dates import MONTHS, WEEKDAYS
 
@@ -124,7 +125,7 @@ _CHANGE_FRAME = re.compile(
     r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|settled in|"
     r"started at|started (?:a |my )?(?:new )?(?:job|role|position)|first (?:day|week|month|shift)s? at|joined|signed up (?:at|with|for)|became|become|"
     r"made me|appointed me|(?:been|got|was|were) (?:made|appointed|named)(?! to\b)|qualified as|promoted|now|new|"
-    r"instead|no longer|these days|transferred|enrolled|"
+    r"instead|no longer|these days|transferred|enrolled|ported|(?:ended up|went|gone|going) with|"
     r"registered with)\b", re.I)
 # "moved over to X" / "switched to X": a change of something one uses, not of where one lives
 _SWITCH_OVER = re.compile(r"\b(?i:moved over to|went over to|switched (?:over )?to|swapped to|changed to)\s+[A-Z]")
@@ -146,6 +147,7 @@ def sorts_of(text: str, family: str | None = None) -> frozenset[str]:
     if not _CAPITAL_NAME.search(text):
         # "I live with my sister" / "the app keeps crashing" name no value of a named sort
         found -= _NAMED_SORTS
+    found |= brand_sorts(text)  # "Barclays", "giffgaff": the name alone says its sort, in any sentence
     if "dentist" in found:
         found.discard("doctor")  # "my dentist is Dr. X" names no GP
     elif "doctor" not in found and _CLINICIAN.search(text):

@@ -244,13 +244,18 @@ def _manager(c: Clause, m: Match | None) -> bool:
     return True
 
 
+# one person said by two words ("my manager Sabine" ... "my new boss, Marcus"): one slot, so the later replaces her
+_RELATION_SLOT = {"boss": "manager", "mom": "mother", "mum": "mother", "dad": "father", "landlady": "landlord",
+                  "gp": "doctor", "grandma": "grandmother", "grandpa": "grandfather", "fiancee": "fiance"}
+
+
 def _relation(c: Clause, m: Match | None) -> None:
     for m in P.R_REL_NAME.finditer(c.s):
         rel, v = m.group("rel").lower(), re.sub(r"['’]s$", "", m.group("v"))  # "my nephew Oskar's party"
         v = re.split(r"\s+(?-i:I)(?:['’](?:d|m|ll|ve))?\b", v)[0]  # "my boss Dana I'd ...": the name ends before "I"
         if rel not in P.RELATIONS or v.split()[0].lower() in P.NOT_NAMES or _belief(v):
             continue  # "my neighbour is Jewish": what they believe, not who they are
-        key = f"relation.{rel}" if rel in P.UNIQUE_RELATIONS else f"relation.{rel}.{slug(v)}"
+        key = f"relation.{_RELATION_SLOT.get(rel, rel)}" if rel in P.UNIQUE_RELATIONS else f"relation.{rel}.{slug(v)}"
         c.emit(key, v, c.say(rel=rel, v=v), keywords=f"{rel} family relation {m.group(0)}")
 
 
@@ -326,7 +331,7 @@ def _new_relation(c: Clause, m: Match | None) -> None:
     assert m
     rel = m.group("rel").lower()
     if rel in P.UNIQUE_RELATIONS and m.group("v").split()[0].lower() not in P.NOT_NAMES:
-        c.emit(f"relation.{rel}", m.group("v"), c.say(rel=rel, v=m.group("v")), correction=True,
+        c.emit(f"relation.{_RELATION_SLOT.get(rel, rel)}", m.group("v"), c.say(rel=rel, v=m.group("v")), correction=True,
                keywords=f"{rel} new relation {m.group(0)}")
 
 
@@ -414,7 +419,7 @@ PROFILE_RULES: tuple[Rule, ...] = (
     Rule("relation", K.PROFILE, ("relation",), "User's {rel} is {v}.", _relation, importance=0.65, examples=(
         Example("My husband Anders cooks on Sundays.", "relation.husband", "Anders"),
         Example("My niece is called Pilar.", "relation.niece.pilar", "Pilar"),
-        Example("My GP is Dr. Mensah.", "relation.gp", "Dr. Mensah"),
+        Example("My GP is Dr. Mensah.", "relation.doctor", "Dr. Mensah"),
         Example("I told my sister Ines I'd visit.", "relation.sister.ines", "Ines"),
         Example("I promised my neighbour I'd help."),
         Example("My phone is broken."))),
