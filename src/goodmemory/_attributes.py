@@ -58,7 +58,7 @@ from .taxonomy import (
 __all__ = ["AttributeIndex", "Placement"]
 
 # the sorts a sentence names by a noun for them ("gym", "... Fitness", "Primary", "bank"), not by a frame
-_NOUN_SORTS = frozenset(["gym", "school", "bank", "vehicle"])
+_NOUN_SORTS = frozenset(["gym", "school", "bank", "vehicle", "commute"])
 _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
 _NOTE = family_by_name("note")
 

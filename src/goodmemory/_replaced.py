@@ -27,8 +27,10 @@ from .taxonomy import KeyFamily
 
 __all__ = ["denied", "drop_replaced", "ends_only", "names_past_subject"]
 
-_CONTRAST = re.compile(r"\s*,?\s*\b(?:instead of|rather than|not)\s+(?:the |my |a |an )?(?P<v>[^,.;]+?)"
-                       r"(?:\s+[\u2014\u2013-]\s+[^.;]*)?$", re.I)
+# what the new value is not: "..., not Maggie" ending the sentence, or "instead of"/"rather than" X up to the clause's
+# end ("... since August rather than sitting on the 86 bus, and I ...")
+_CONTRAST = re.compile(r"\s*,?\s*\b(?:(?:instead of|rather than)\s+(?:the |my |a |an )?(?P<w>[^,.;!?]+?)(?=\s*(?:[,.;!?]|$))|"
+                       r"not\s+(?:the |my |a |an )?(?P<v>[^,.;]+?)(?:\s+[\u2014\u2013-]\s+[^.;]*)?[.!]?$)", re.I)
 # a clause giving why the old value went ("..., wasn't using the classes and premium was £45", "... cos X kept
 # freezing my card"): when it names the old value, it is no part of what holds now
 _REASON = re.compile(r"^(?:(?:and|but|so)\s+)?(?:because|cos|coz|cuz|'cause|wasn'?t|weren'?t|didn'?t|don'?t|never|"
@@ -86,10 +88,11 @@ def drop_replaced(value: str, old: Earlier) -> str:
     parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
     if len(parts) > 1 and any(_REASON.match(p) and _words(p) & names for p in parts[1:]):
         v = ", ".join([parts[0], *(p for p in parts[1:] if not (_REASON.match(p) and _words(p) & names))])
-    m = _CONTRAST.search(v)
+    m = next((m for m in _CONTRAST.finditer(v) if _words(m.group(0)) & names or (m.group("v") or "")[:1].isupper()),
+             None)
     # what it is not: the value replaced, or any name ("it's Greta these days, not Maggie")
-    if m and (_words(m.group(0)) & names or m.group("v")[:1].isupper()) and m.start() > 0:
-        v = v[: m.start()]
+    if m and m.start() > 0:
+        v = v[: m.start()] + v[m.end():]
     return v.strip(" ,;") or value
 
 

@@ -30,7 +30,7 @@ _MONTH = r"(?:\b(?:" + "|".join(sorted({m[:3] for m in MONTHS if m != "may"})) +
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
     "home_city": "home", "occupation": "title", "role": "title", "employer": "employer", "education": "school",
-    "tool": "tool", "bank": "bank", "vehicle": "vehicle", "fitness": "gym",
+    "tool": "tool", "bank": "bank", "vehicle": "vehicle", "fitness": "gym", "commute": "commute",
 }
 # no clinician sort: a user has several (a dentist, a GP), and "the new doctor wants ..." changes none of them
 
@@ -111,6 +111,13 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     # when the user gets up, by a time ("I wake up at 7", "these days I'm up at 5:30"): bedtime is another attribute
     "wake": re.compile(r"\b(?:wake|wakes|woke|waking|get up|gets up|getting up|got up|(?:i'?m|i am) up|alarm)"
                        r"(?: up)?(?: (?:at|around|by|before|for))? (?:\d|half|quarter)", re.I),
+    # how one gets to work: the word itself, or a way of travelling said with where one travels to every day
+    "commute": re.compile(r"\bcommut(?:e|es|ed|ing|er)\b|\b(?:bus|buses|train|trains|tube|metro|tram|subway|"
+                          r"(?:e-?)?bike|cycle|cycling|ride|riding|drive|driving|walk|walking|scooter|ferry|carpool)\b"
+                          r"[^.?!;]{0,40}?\b(?:to|into|in to) (?:work|the office|(?:my |the )?office|the city|"
+                          r"(?:\w+ ){0,2}cent(?:re|er)|downtown|campus|uni)\b|\b(?:to|into) (?:work|the office)\b"
+                          r"[^.?!;]{0,25}?\b(?:by|on (?:the|my|a|an))\s+(?:bus|train|tube|metro|tram|subway|(?:e-?)?bike|"
+                          r"car|foot|scooter|ferry)\b", re.I),
     # a set of pronouns is its own sort of value ("she/her", "he/they", "xe/xem")
     "pronouns": re.compile(r"\bpronouns?\b|\b(?:she|he|they|xe|ze|fae|ey|it)/(?:her|hers|him|his|them|theirs|they|"
                            r"she|he|xem|xyr|zir|hir|faer|em)\b", re.I),

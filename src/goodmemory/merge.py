@@ -309,8 +309,8 @@ def _distinct_words(value: str) -> set[str]:
     out = set()
     for i, w in enumerate(_NAME_WORD.findall(value)):
         lw = w.lower().strip(".,")
-        if lw in STOPWORDS or lw in _GENERIC or len(lw) < 3:
-            continue
+        if lw in STOPWORDS or lw in _GENERIC or (len(lw) < 3 and not lw.isdigit()):
+            continue  # a two-digit number names ("the 86 bus"), a two-letter word does not
         if (w[0].isupper() and i > 0) or any(ch.isdigit() for ch in w) or len(lw) >= 5:
             out.add(lw)
     return out

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import pytest
+from _extracting import extract
 
 from _memories import active_after
-from _extracting import extract
 
 
 def _keys(text: str) -> set[str]:
