@@ -23,7 +23,7 @@ from ._named_back import denied_still, named_back
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._prototypes import prototypes as _prototypes
 from ._prototypes import unit as _unit
-from ._replaced import drop_replaced, ends_only
+from ._replaced import drop_replaced, ends_only, tells_how_it_ended
 from ._value_types import (
     FAMILY_SORTS,
     asked_of_another,
@@ -119,6 +119,7 @@ class AttributeIndex(EarlierSearch):
         self.min_cross_similarity = min_cross_similarity
         self.ruled: set[tuple[str, str]] = set()  # (message id, family) a rule candidate of this call covers
         self.added: set[str] = set()  # ids of the records this call stored
+        self.retired: list[tuple[MemoryRecord, str]] = []  # (record, the value that replaced it) in this call
         self.min_family_score = min_family_score
         self.min_similarity = min_similarity
         # asked for every earlier memory of each candidate: looked up once per key for this call (not kept
@@ -223,6 +224,12 @@ class AttributeIndex(EarlierSearch):
                 return self._replacing(c, r, 0.0, why=f"corrects the {e.old} the question repeated: {e.new}")
             fixed = corrected(c, r, e, self._statement_family(r.key) or "")
             return Placement(fixed, str(fixed.metadata["slot_reason"]))
+        ended = next((r for r, new in self.retired if statement and tells_how_it_ended(
+            c.value, Earlier(key=r.key, value=r.value, at=r.event_time, similarity=0.0,
+                             family_key=getattr(self._family_of(r.key), "key", "")), new)), None)
+        if ended is not None:
+            # "It's Admiral now. I didn't renew with Direct Line ...": the change holds it, and the history the old value
+            return Placement(None, f"tells how {ended.value!r}, which this turn replaced, ended")
         back = (named_back(c, before, self._statement_family) or denied_still(c, before, self._statement_family)) \
             if statement else None
         if back is not None:  # "A: Does the Mazda have a roof rack?" "Traded that in, it's a Kia now"
@@ -401,6 +408,10 @@ class AttributeIndex(EarlierSearch):
             if same:
                 meta["replaces"] = max(same, key=lambda r: (r.event_time, r.created_at)).id
         return Placement(c.model_copy(update=update), why)
+
+    def retire(self, record: MemoryRecord, by: str) -> None:
+        """A record this call superseded, and the value that replaced it."""
+        self.retired.append((record, by))
 
     def add(self, record: MemoryRecord, c: Candidate) -> None:
         """A record this call stored: later candidates of the call compare with it too."""

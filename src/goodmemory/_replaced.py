@@ -10,6 +10,7 @@ import re
 
 from .merge import (
     _AWAY,
+    _BECAUSE,
     _CHANGE,
     _CLAUSES,
     _COMES,
@@ -25,7 +26,7 @@ from .merge import (
 )
 from .taxonomy import KeyFamily
 
-__all__ = ["denied", "drop_replaced", "ends_only", "names_past_subject"]
+__all__ = ["denied", "drop_replaced", "ends_only", "names_past_subject", "tells_how_it_ended"]
 
 # what the new value is not: "..., not Maggie" ending the sentence, or "instead of"/"rather than" X up to the clause's
 # end ("... since August rather than sitting on the 86 bus, and I ...")
@@ -48,12 +49,21 @@ _PASSIVE_SWAP = re.compile(r"^(?:the |my |our )?([\w'\- ]+?)\s+((?:was|were|has 
 # "X poached me from A in May", "lured us away from A": who the user was taken from is the old value
 _TAKEN_FROM = re.compile(r"\b((?:me|us))\s+(?:away\s+)?from\s+(?:the |my |our )?([\w'&\- ]+?)"
                          r"(?=\s+(?:in|on|at|last|this|after|before|when|back|for)\b|\s*[,.;]|\s*$)", re.I)
+# "moved the NEST pot across to X", "switched my Leeds booking to X": the old value's name goes, what was moved stays
+_MOVED_TO = re.compile(r"\b(moved|transferred|switched|ported|shifted)\s+(?:the |my |our )?([^,.;]+?)\s+"
+                       r"(?:across |over )?to\b", re.I)
 _LEFT_FOR = re.compile(r"\b(left|dropped|ditched|quit|abandoned)\s+(?:the |my |our )?([^,.;]+?)\s+for\b", re.I)
 
 
 def _new_words(clause: str, names: set[str]) -> set[str]:
     """The naming words of ``clause`` that are neither the old value's nor words of change ("moved", "dropped")."""
     return {w for w in _distinct_words(clause) - names if not _CHANGE.fullmatch(w) and not _AWAY.fullmatch(w)}
+
+
+def _without(phrase: str, names: set[str]) -> str:
+    """``phrase`` without the words that name the old value ("moved the NEST pot to" -> "moved the pot to")."""
+    return " ".join(w for w in phrase.split() if w.lower().strip(".,").removesuffix("'s") not in names
+                    or not (w[:1].isupper() or any(ch.isdigit() for ch in w)) or w == phrase.split()[0])
 
 
 def drop_replaced(value: str, old: Earlier) -> str:
@@ -65,6 +75,7 @@ def drop_replaced(value: str, old: Earlier) -> str:
     v = _SWAP.sub(lambda m: f"{m.group(1)} it {m.group(2)}", v)
     v = _PASSIVE_SWAP.sub(lambda m: f"it {m.group(2)}" if _words(m.group(1)) & names else m.group(0), v)
     v = _TAKEN_FROM.sub(lambda m: m.group(1) if _words(m.group(2)) & names else m.group(0), v)
+    v = _MOVED_TO.sub(lambda m: _without(m.group(0), names), v)
     v = _LEFT_FOR.sub(lambda m: f"{m.group(1)} it for" if _words(m.group(2)) & names else m.group(0), v)
     parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
     # a clause that says what went away goes, unless it names something new ("swimming moved to Monday")
@@ -120,3 +131,14 @@ _DENIES = re.compile(r"\b(?:not|instead of|rather than|no longer)\s+([^,;.]+)", 
 def denied(said: str) -> set[str]:
     """The words ``said`` denies ("15 July, not 30 June" -> {"30", "june"})."""
     return {w.lower().strip(".,") for m in _DENIES.finditer(said) for w in m.group(1).split()}
+
+
+def tells_how_it_ended(said: str, old: Earlier, new_value: str) -> bool:
+    """Whether ``said`` only tells how ``old`` ended, beside the change to ``new_value`` that replaced it in the same
+    turn ("It's Admiral now. I didn't renew with Direct Line because Admiral's quote was better", "... NEST account's
+    closed"): a clause names ``old`` and says it ended, and nothing names a value beyond the two."""
+    names = old.names()
+    parts = [p for c in _CLAUSES.split(said) if c for p in _BECAUSE.split(c) if p]
+    known = names | _distinct_words(new_value) | _words(new_value)
+    return any(_words(p) & names and _ENDED.search(p) for p in parts) \
+        and not {v.removesuffix("'s") for v in _new_values(said, known)} - known

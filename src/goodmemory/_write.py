@@ -349,6 +349,9 @@ def run_remember(
         decisions.append(plan.decision)
         facts.apply(plan, now)
         slot_records.update((r.id, r) for r in [*plan.updates, *plan.inserts])
+        for r in plan.updates:
+            if r.status == MemoryStatus.SUPERSEDED and r.superseded_by in slot_records:
+                attributes.retire(r, slot_records[r.superseded_by].value)
         for r in plan.inserts:
             # fact-augmented keys: a memory is also found by the words of its turns
             turns = " ".join(msg_text.get(mid, "") for mid in r.source.message_ids)

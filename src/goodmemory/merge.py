@@ -474,7 +474,7 @@ _GONE_VERBS = (r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got r
                r"gave (?:[\w']+ ){1,3}to|"
                r"(?:was|been|got|had (?:her|him|it)) put (?:to sleep|down)|went to live (?:with|in)|(?:is|are|'s) over|"
                r"re-?homed|took me off|taken me off|came off|come off|written off|escaped|ran away|went missing|"
-               r"(?:got|was|been) (?:stolen|nicked)|lapsed?")
+               r"(?:got|was|been) (?:stolen|nicked)|lapsed?|(?:didn'?t|did not|won'?t|not) renew(?:ing)?")
 _AWAY = re.compile(rf"\b(?:{_GONE_VERBS}|dropped|finished|moved|traded)\b", re.I)
 
 
