@@ -23,6 +23,10 @@ _R_PET = re.compile(
     r"(?:also |now |just |recently )?(?:have|has|got|adopted|rescued|brought home) "
     r"(?:a|an|another|a second|a new|a little|a young|an old) (?:[\w\-]+ )?(?P<animal>" + _ANIMALS + r")"
     r"(?:,? (?:named|called)|,? (?:and )?(?:they|we|i|he|she) (?:called|named) (?:it|him|her)|,) (?P<v>" + P.NAME + r")"
+    r"(?=$|[\s,.!;])|"
+    # "my hamster Mochi keeps chewing ...", "our old greyhound Pepper": the animal and its name (a dog or a cat so said
+    # is a relation the relation rule reads)
+    r"\b(?:my|our) (?:[\w\-]+ )?(?P<animal2>(?!(?:dog|cat)\b)(?:" + _ANIMALS + r")) (?P<v2>" + P.NAME + r")"
     r"(?=$|[\s,.!;])", re.I)
 # a further pet of the same sentence: "... a spaniel called Biscuit and a cat called Pepper"
 _R_AND_PET = re.compile(r",? (?:and |plus )?(?:a|an|another|a second) (?:[\w\-]+ )?(?P<animal>" + _ANIMALS + r")"
@@ -49,7 +53,7 @@ def _pet(c: Clause, m: Match | None) -> None:
     while (more := _R_AND_PET.match(c.s, found[-1].end())) is not None:
         found.append(more)
     for hit in found:
-        v, animal = hit.group("v"), hit.group("animal").lower()
+        v, animal = hit.group("v") or hit.group("v2"), (hit.group("animal") or hit.group("animal2")).lower()
         if v.split()[0].lower() not in P.NOT_NAMES:
             c.emit(slot_key("fact", "pet", v), v, c.say(a=article(animal), animal=animal, v=v),
                    keywords=f"pet {animal} named {v}")
@@ -61,4 +65,5 @@ PET_RULE = Rule("pet", K.FACT, ("pet",), "User has {a} {animal} named {v}.", _pe
         Example("I also have a cat called Miso.", "fact.pet.miso", "Miso"),
         Example("We have a spaniel called Biscuit and a cat called Pepper.", "fact.pet.pepper", "Pepper"),
         Example("My daughter got a hamster and she named it Biscuit.", "fact.pet.biscuit", "Biscuit"),
+        Example("My hamster Mochi keeps chewing the bars at night.", "fact.pet.mochi", "Mochi"),
         Example("I have a cat allergy.")))

@@ -274,7 +274,7 @@ class RuleExtractor:
                 continue
             # a hedge hedges its clause ("I'm flexitarian, meat maybe once a week" is no hedged diet); the sentence
             # is hedged when its main clause is: up to the first comma after two words ("Ha, I guess ..." is)
-            clauses = P.CLAUSE_SPLIT.split(s)
+            clauses = [p for c in P.CLAUSE_SPLIT.split(s) for p in _elided(c)]
             main = re.match(r"^(?:[^,;]*?[,;]\s*)*?[^,;]*?\w+\W+\w+[^,;]*", s)
             hedged = fl.hedged or bool(P.HEDGE_ANY.search(main.group(0) if main else s))
             n_sentence = len(run.out)
@@ -319,6 +319,23 @@ class RuleExtractor:
                [question.id or "", reply.id or ""])
 
 
+# "I'm based in Pune and use Airtel for my mobile": a second verb whose subject the sentence leaves out is a clause
+# of its own, with its subject said ("I use Airtel for my mobile")
+_SUBJECT_LEAD = re.compile(r"^(?P<who>i|we)(?:'m|'re|'ve| am| are| have)?\b", re.I)
+_ELIDED = re.compile(r"\s+and\s+(?:also\s+|now\s+)?(?=(?:use|work|drive|take|ride|cycle|walk|bank|rent|own|teach|study|"
+                     r"volunteer|play|attend|speak|commute|shop|get|go to|see|train|run|live|have)\b)", re.I)
+
+
+def _elided(clause: str) -> list[str]:
+    """``clause`` split at each "and <verb>" whose subject it leaves out, each part after the first given its subject
+    ("I live in Leeds and work at X" -> "I live in Leeds", "I work at X")."""
+    lead = _SUBJECT_LEAD.match(clause.strip())
+    if lead is None:
+        return [clause]
+    first, *rest = _ELIDED.split(clause)
+    return [first, *(f"{lead.group('who')} {r}" for r in rest)]
+
+
 def _tells_change(part: str) -> bool:
     """Whether ``part`` tells a change by a word of change that is no name ("our Switch dev kit" tells none)."""
     return changes(part) and any(m.start() == 0 or not m.group(0)[:1].isupper() for m in _CHANGE_WORD.finditer(part))
@@ -347,12 +364,12 @@ _ASK_TAIL = re.compile(r"(?<=\w),\s+(?:so\s+|and\s+)?(?:(?:can|could|would|will)
                        # a wh-question of its own: ", what's a decent case for it?", ", which settings should I change?"
                        r"(?:what|how|which|where|when|who|why)(?:'?s)?\s+(?=\w)|"
                        # a question of its own after the news: ", is that even allowed?", ", do I need to tell them?"
-                       r"(?:is|was|are|can|could|should|would|will|do|does|did)\s+(?=\w))\b[^?,]*\?$|"
+                       r"(?:is|was|are|can|could|should|would|will|do|does|did)\s+(?=\w))\b[^?,]*\?+$|"
                        # a request to the end of the turn, question mark or not: ", can you help me plan X, she's fussy"
                        r"(?<=\w)(?:,\s+(?:so\s+|and\s+)?|\s+so\s+)(?:can|could|would|will) you (?:please |just |kindly )*(?:help|suggest|"
                        r"recommend|give|tell|find|plan|write|draft|make|explain|check|sort|put together|come up)\b.*$|"
                        # news, an emoji, then the question: "Joined a choir on Mondays too 🎶 any tips for sight reading?"
-                       r"(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=\w)[^?.!]*\?$|"
+                       r"(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=\w)[^?.!]*\?+$|"
                        # news, a dash, then the question it leads to: "I've also signed up for X — what should I bring?"
                        r"(?<=\w)[.!]?\s+[—–-]\s+(?:so\s+|and\s+|but\s+)?(?:what|how|which|where|when|who|why|should|"
                        r"is|are|do|does|can|could|would|will|any)\b[^?]*\?$", re.I)
