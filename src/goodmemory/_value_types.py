@@ -30,7 +30,8 @@ _MONTH = r"(?:\b(?:" + "|".join(sorted({m[:3] for m in MONTHS if m != "may"})) +
 # a key family's values are of one sort (families not listed hold sorts this module does not read)
 FAMILY_SORTS: dict[str, str] = {
     "home_city": "home", "occupation": "title", "role": "title", "employer": "employer", "education": "school",
-    "tool": "tool", "bank": "bank", "vehicle": "vehicle", "fitness": "gym", "commute": "commute",
+    "tool": "tool", "bank": "bank", "vehicle": "vehicle", "fitness": "gym", "commute": "commute", "diet": "diet",
+    "work_schedule": "shift",
 }
 # no clinician sort: a user has several (a dentist, a GP), and "the new doctor wants ..." changes none of them
 
@@ -118,6 +119,12 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                           r"(?:\w+ ){0,2}cent(?:re|er)|downtown|campus|uni)\b|\b(?:to|into) (?:work|the office)\b"
                           r"[^.?!;]{0,25}?\b(?:by|on (?:the|my|a|an))\s+(?:bus|train|tube|metro|tram|subway|(?:e-?)?bike|"
                           r"car|foot|scooter|ferry)\b", re.I),
+    # what the user eats, by the name of the diet
+    "diet": re.compile(r"\b(?:vegan|vegetarian|veggie|pescatarian|pescetarian|plant-based|keto|paleo|flexitarian|"
+                       r"carnivore diet|halal|kosher|gluten-free|dairy-free|low-carb|whole30)\b", re.I),
+    # the hours one works, by the shift ("on nights", "day shifts", "earlies")
+    "shift": re.compile(r"\b(?:night|day|early|late|morning|evening|afternoon|weekend|split|rotating|double|graveyard)"
+                        r"[\s\-]shifts?\b|\bon (?:nights|days|earlies|lates)\b|\b(?:earlies|lates)\b", re.I),
     # a set of pronouns is its own sort of value ("she/her", "he/they", "xe/xem")
     "pronouns": re.compile(r"\bpronouns?\b|\b(?:she|he|they|xe|ze|fae|ey|it)/(?:her|hers|him|his|them|theirs|they|"
                            r"she|he|xem|xyr|zir|hir|faer|em)\b", re.I),
@@ -133,6 +140,8 @@ _CHANGE_FRAME = re.compile(
     r"started at|started (?:a |my )?(?:new )?(?:job|role|position)|first (?:day|week|month|shift)s? at|joined|signed up (?:at|with|for)|became|become|"
     r"made me|appointed me|(?:been|got|was|were) (?:made|appointed|named)(?! to\b)|qualified as|promoted|now|new|"
     r"instead|no longer|these days|transferred|enrolled|ported|(?:ended up|went|gone|going) with|"
+    r"(?:went|gone|going) (?:fully |full |completely |totally )?(?=vegan|vegetarian|veggie|pescatarian|plant-based|keto|"
+    r"paleo|dairy-free|gluten-free)|"
     r"registered with)\b", re.I)
 # "moved over to X" / "switched to X": a change of something one uses, not of where one lives
 _SWITCH_OVER = re.compile(r"\b(?i:moved over to|went over to|switched (?:over )?to|swapped to|changed to)\s+[A-Z]")
@@ -337,7 +346,15 @@ def asked_which(question: str) -> str | None:
 def asked_of_another(question: str) -> bool:
     """Whether ``question`` asks about another person's thing ("Which team does your sister lead?"): its answer is
     theirs, no value of the user's."""
-    return bool(re.search(r"\b(?:does|did|has|do)\s+your\s+\w+", question, re.I))
+    return bool(_ASKED_OF_ANOTHER.search(question))
+
+
+# "does your sister ...", "has your husband ...": a person's ("has your rota changed?" asks of the user's own)
+_ASKED_OF_ANOTHER = re.compile(
+    r"\b(?:does|did|has|do|is|was)\s+your\s+(?:\w+\s+)?(?:sister|brother|wife|husband|partner|son|daughter|kids?|"
+    r"child(?:ren)?|mum|mom|mother|dad|father|parents?|boss|manager|friend|colleague|coworker|co-worker|flatmate|"
+    r"roommate|neighbou?r|boyfriend|girlfriend|fianc[eé]e?|cousin|aunt|uncle|niece|nephew|grand\w+|in-laws?|family|"
+    r"landlord|landlady|team|teacher|doctor|dentist)s?\b", re.I)
 
 
 def asked_now(question: str) -> str | None:

@@ -323,7 +323,10 @@ class RuleExtractor:
 # of its own, with its subject said ("I use Airtel for my mobile")
 _SUBJECT_LEAD = re.compile(r"^(?P<who>i|we)(?:'m|'re|'ve| am| are| have)?\b", re.I)
 _ELIDED = re.compile(r"\s+and\s+(?:also\s+|now\s+)?(?=(?:use|work|drive|take|ride|cycle|walk|bank|rent|own|teach|study|"
-                     r"volunteer|play|attend|speak|commute|shop|get|go to|see|train|run|live|have)\b)", re.I)
+                     r"volunteer|play|attend|speak|commute|shop|get|go to|see|train|run|live|have)\b)|"
+                     # "I'm a nurse in Dublin working night shifts": what the user is doing, after what they are
+                     r"(?<=\w)\s+(?=(?:working|living|studying|training)\s+(?!(?:on|with|for|as|at|out|through)\b))",
+                     re.I)
 
 
 def _elided(clause: str) -> list[str]:
@@ -333,7 +336,11 @@ def _elided(clause: str) -> list[str]:
     if lead is None:
         return [clause]
     first, *rest = _ELIDED.split(clause)
-    return [first, *(f"{lead.group('who')} {r}" for r in rest)]
+    who = lead.group("who")
+    be = {"i": "I'm", "we": "we're"}[who.lower()]
+    # "and use X" takes the subject ("I use X"), "working nights" takes it with "am" ("I'm working nights")
+    return [first, *(f"{be if r.split()[0].lower().endswith('ing') else who} {r}" for r in rest)] \
+        if len(first.split()) > 2 else [clause]
 
 
 def _tells_change(part: str) -> bool:
