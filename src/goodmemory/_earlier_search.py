@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._brands import brand_sorts
 from ._change_words import only_onset
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._replaced import denied, names_past_subject
@@ -192,8 +193,9 @@ class EarlierSearch:
         wanted = change_frame(c.value) if vec is not None and not adds(c.value) and not heard else frozenset()
         if not wanted:
             return None
-        best, best_sim = None, self.sorted_change_similarity
+        best, best_sim, best_named = None, -1.0, False
         other = bool(c.metadata.get("other_subject")) or acts_on_another(c.value)
+        brands = brand_sorts(c.value)
         for r in self.records:
             fam = self._family_of(r.key)
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or r.id in self.added \
@@ -203,8 +205,10 @@ class EarlierSearch:
             if not wanted & self._sorts(r, fam):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
-            if sim >= best_sim:
-                best, best_sim = r, sim
+            # two providers of one sort named by name ("Notion" / "living in Obsidian now") need no resemblance
+            named = bool(wanted & brands & brand_sorts(str(r.metadata.get("said") or r.value)))
+            if (named or sim >= self.sorted_change_similarity) and (named, sim) > (best_named, best_sim):
+                best, best_sim, best_named = r, sim, named
         return (best, best_sim) if best is not None else None
 
     def _asked_now(self, c: Candidate) -> tuple[MemoryRecord, float] | None:

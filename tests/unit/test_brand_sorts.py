@@ -69,3 +69,12 @@ def test_a_provider_of_another_sort_is_not_replaced() -> None:
     values = active_after("Lloyds charged me £15 for a late payment, is that legal?",
                           "we switched to OVO in March, any tips on reading the smart meter?")
     assert any("Lloyds" in v for v in values), values
+
+
+def test_two_providers_of_one_sort_need_no_resemblance_to_replace() -> None:
+    # masked, the two sentences share almost nothing; the names alone say both are notes apps
+    values = active_after("My lecture notes are all in OneNote and it keeps freezing on big pages. any tips for "
+                          "organising a thesis?",
+                          "moved everything out at christmas, living in Logseq now. how do i link my citations?")
+    assert any("Logseq" in v for v in values), values
+    assert not any("OneNote" in v for v in values), values
