@@ -17,9 +17,10 @@ from ._change_words import only_onset
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._replaced import denied, names_past_subject
 from ._subjects import named_subject
-from ._value_types import acts_on_another, asked_now, change_frame, sorts_of
+from ._value_types import KEY_SORTS, acts_on_another, asked_now, change_frame, sorts_of
 from .embeddings._deferred import DeferredVectors
 from .merge import Earlier, adds, changes, names_in, normalize_value
+from .keys import slot_of
 from .models import Candidate, MemoryRecord
 from .taxonomy import KeyFamily
 
@@ -28,6 +29,10 @@ __all__ = ["EarlierSearch"]
 # a code of a series: capital letters, then digits, then at most three capitals ("EZY8123", "BA 2490", "HX-20417",
 # "TKM88RB"), read as (series, code); the series is the letters and how many digits and capitals follow them
 _CODE = re.compile(r"(?<![\w\-])(?-i:([A-Z]{2,4}))[\s\-]?(\d{2,6})((?-i:[A-Z]{0,3}))(?![\w\-])")
+
+
+# sorts whose values are people the user deals with: a sentence about one of them is still of that sort
+_PEOPLE_SORTS = frozenset(["landlord"])
 
 
 def _codes(text: str) -> set[tuple[tuple[str, int, int], str]]:
@@ -180,6 +185,8 @@ class EarlierSearch:
 
     def _sorts(self, r: MemoryRecord, fam: KeyFamily) -> frozenset[str]:
         """The sorts of value an earlier memory holds: its family's when a rule keyed it, else its words'."""
+        if not r.metadata.get("statement") and slot_of(r.key) in KEY_SORTS:
+            return frozenset([KEY_SORTS[slot_of(r.key)]])
         return sorts_of(str(r.metadata.get("said") or r.value), None if r.metadata.get("statement") else fam.name)
 
     def _same_sort(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
@@ -199,14 +206,19 @@ class EarlierSearch:
         for r in self.records:
             fam = self._family_of(r.key)
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or r.id in self.added \
-                    or other != bool(r.metadata.get("other_subject")) \
                     or normalize_value(r.value) == normalize_value(c.value):
                 continue
-            if not wanted & self._sorts(r, fam):
+            shared = wanted & self._sorts(r, fam)
+            if other != bool(r.metadata.get("other_subject")):
+                # what is said of the user's landlord is said of another person, and is still who lets their home
+                shared &= _PEOPLE_SORTS
+            if not shared:
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
-            # two providers of one sort named by name ("Notion" / "living in Obsidian now") need no resemblance
-            named = bool(wanted & brands & brand_sorts(str(r.metadata.get("said") or r.value)))
+            # two providers of one sort named by name ("Notion" / "living in Obsidian now"), or a value a rule keyed by
+            # its sort ("my landlord Mr Harris"), need no resemblance
+            named = bool(shared & brands & brand_sorts(str(r.metadata.get("said") or r.value))) \
+                or (not r.metadata.get("statement") and slot_of(r.key) in KEY_SORTS)
             if (named or sim >= self.sorted_change_similarity) and (named, sim) > (best_named, best_sim):
                 best, best_sim, best_named = r, sim, named
         return (best, best_sim) if best is not None else None

@@ -20,7 +20,7 @@ from ._brands import brand_sorts
 from ._change_words import changes, done
 from .dates import MONTHS, WEEKDAYS
 
-__all__ = ["ANSWER_STYLE", "CAR_MAKES", "FAMILY_SORTS", "acts_on_another", "answer_style", "asked_now", "asked_of_another",
+__all__ = ["ANSWER_STYLE", "CAR_MAKES", "FAMILY_SORTS", "KEY_SORTS", "acts_on_another", "answer_style", "asked_now", "asked_of_another",
            "asked_which",
            "change_frame", "lacks_shape", "shaped_family", "sorts_of"]
 
@@ -119,6 +119,10 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                           r"(?:\w+ ){0,2}cent(?:re|er)|downtown|campus|uni)\b|\b(?:to|into) (?:work|the office)\b"
                           r"[^.?!;]{0,25}?\b(?:by|on (?:the|my|a|an))\s+(?:bus|train|tube|metro|tram|subway|(?:e-?)?bike|"
                           r"car|foot|scooter|ferry)\b", re.I),
+    # who lets the user's home: the landlord, or the agent that manages it
+    "landlord": re.compile(r"\b(?:landlord|landlady|letting agents?|lettings|estate agents?|property manage(?:r|ment)|"
+                           r"manag(?:e|es|ed|ing) (?:it|my (?:flat|place|house)|our (?:flat|place|house|building)|"
+                           r"the (?:flat|building|property|house))(?! (?:to|well|fine|ok|okay|alone)\b))", re.I),
     # what the user eats, by the name of the diet
     "diet": re.compile(r"\b(?:vegan|vegetarian|veggie|pescatarian|pescetarian|plant-based|keto|paleo|flexitarian|"
                        r"carnivore diet|halal|kosher|gluten-free|dairy-free|low-carb|whole30)\b", re.I),
@@ -131,7 +135,7 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
 }
 # a sort whose names must be heard as names: an employer or a school is a proper name ("joined Acme")
 _NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home", "vehicle", "insurer", "energy", "broadband",
-                          "phone_plan", "vet", "doctor", "dentist"])
+                          "phone_plan", "vet", "doctor", "dentist", "landlord"])
 
 # the frames by which an attribute takes a new value: these are English, not any rule's wording
 _CHANGE_FRAME = re.compile(
@@ -150,6 +154,10 @@ _WITH_NAME = re.compile(r"\b(?i:we'?re|we are) (?:now |all )?(?i:with) (?!(?i:th
 _PROVIDER_SORTS = frozenset(["insurer", "energy", "broadband", "phone_plan", "bank"])
 _CLINICIAN = re.compile(r"\bDr\.?\s+[A-Z]")
 _CAPITAL_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'\-]+")  # "I'm" names nothing
+
+
+# a rule's key that says the sort of its value where its family holds many ("relation" holds a landlord and a son)
+KEY_SORTS: dict[str, str] = {"relation.landlord": "landlord"}
 
 
 def sorts_of(text: str, family: str | None = None) -> frozenset[str]:
