@@ -19,8 +19,8 @@ from ._replaced import denied, names_past_subject
 from ._subjects import named_subject
 from ._value_types import KEY_SORTS, acts_on_another, asked_now, change_frame, sorts_of
 from .embeddings._deferred import DeferredVectors
-from .merge import Earlier, adds, changes, names_in, normalize_value
 from .keys import slot_of
+from .merge import Earlier, adds, changes, names_in, normalize_value
 from .models import Candidate, MemoryRecord
 from .taxonomy import KeyFamily
 
