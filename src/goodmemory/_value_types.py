@@ -123,6 +123,16 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "landlord": re.compile(r"\b(?:landlord|landlady|letting agents?|lettings|estate agents?|property manage(?:r|ment)|"
                            r"manag(?:e|es|ed|ing) (?:it|my (?:flat|place|house)|our (?:flat|place|house|building)|"
                            r"the (?:flat|building|property|house))(?! (?:to|well|fine|ok|okay|alone)\b))", re.I),
+    # where the user works from: an office, a site, a branch by its place ("the Shoreditch office")
+    "office": re.compile(r"\b(?:office|offices|head office|hq|workplace|branch|campus)\b", re.I),
+    # the coffee one usually orders, by the drink
+    "drink": re.compile(r"\b(?:flat whites?|lattes?|cortados?|cappuccinos?|americanos?|espressos?|mochas?|macchiatos?|"
+                        r"cold brews?|long blacks?|piccolos?|chai lattes?|matcha lattes?)\b", re.I),
+    # a sport one plays, by its name
+    "sport": re.compile(r"\b(?:squash|tennis|badminton|padel|pickleball|table tennis|golf|football|soccer|rugby|cricket|"
+                        r"netball|basketball|volleyball|hockey|swimming|swim|running|climbing|bouldering|rowing|"
+                        r"cycling|boxing|karate|judo|jiu-jitsu|taekwondo|fencing|triathlons?|racket sports?|"
+                        r"martial arts|dance classes|ballet|salsa|skiing|surfing|yoga|pilates|spin classes?)\b", re.I),
     # what the user eats, by the name of the diet
     "diet": re.compile(r"\b(?:vegan|vegetarian|veggie|pescatarian|pescetarian|plant-based|keto|paleo|flexitarian|"
                        r"carnivore diet|halal|kosher|gluten-free|dairy-free|low-carb|whole30)\b", re.I),
@@ -156,6 +166,8 @@ _CLINICIAN = re.compile(r"\bDr\.?\s+[A-Z]")
 _CAPITAL_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'\-]+")  # "I'm" names nothing
 
 
+_OFFICE_MOVED = re.compile(r"\b(?:relocated|moved|moving|relocating)\s+(?:\w+\s+)?(?:to|into)\s+(?:the|our|a|a new|their)\s+"
+                           r"(?:[\w'\-]+\s+){0,3}?(?:office|offices|head office|hq|branch|campus|site)\b", re.I)
 # a rule's key that says the sort of its value where its family holds many ("relation" holds a landlord and a son)
 KEY_SORTS: dict[str, str] = {"relation.landlord": "landlord"}
 
@@ -172,6 +184,8 @@ def sorts_of(text: str, family: str | None = None) -> frozenset[str]:
         # "I live with my sister" / "the app keeps crashing" name no value of a named sort
         found -= _NAMED_SORTS
     found |= brand_sorts(text)  # "Barclays", "giffgaff": the name alone says its sort, in any sentence
+    if "office" in found and _OFFICE_MOVED.search(text):
+        found.discard("home")  # "the team relocated to the Shoreditch office" moved no home
     if "dentist" in found:
         found.discard("doctor")  # "my dentist is Dr. X" names no GP
     elif "doctor" not in found and _CLINICIAN.search(text):
