@@ -26,6 +26,7 @@ from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
 from ._rule_done import DONE_ANSWER_RULE, NO_NEED_RULE, done_answer
+from ._rule_mine import MY_VEHICLE_RULE
 from ._rule_pets import _ANIMALS, named_after
 from ._rule_prefs import PREFERENCE_RULES
 from ._rule_profile import PROFILE_RULES
@@ -236,10 +237,13 @@ class RuleExtractor:
                 if ask:  # "Could you answer in German from now on?": a standing request, said as a question
                     s = run.sentence = raw = ask.group("rest")
                 elif tail := _ASK_TAIL.search(s):  # "I'll be 40 in May, can you suggest a trip?": told, then asked
+                    _presupposed(tail.group(0), src, run)
                     s = run.sentence = raw = s[: tail.start()]
                 if update := _UPDATE_ASK.match(s):  # "can you swap my email to X": the user's new value
                     s = run.sentence = raw = update.group("rest")
             if len(s) < 4 or s.endswith("?") or len(s) > 400 or P.IRONY.match(s):
+                if s.endswith("?") and not assistant and len(s) <= 400:
+                    _presupposed(s, src, run)
                 continue
             fl = Flags()
             for _ in range(3):
@@ -257,8 +261,11 @@ class RuleExtractor:
             # "my email is now X": the rules read the value past the adverb; the sentence (run.sentence) keeps it
             s = _NOW_VALUE.sub(r"\1 ", s.strip().rstrip(".!").strip())
             if s and P.QUESTION_START.match(s) and (news := _NEWS_AFTER_ASK.match(s)):
+                _presupposed(s[: news.start("news")], src, run)
                 s = raw = news.group("news")  # "can you help me prep for my 1:1 with X, she's my boss now": the news
             if not s or P.QUESTION_START.match(s) or P.HYPOTHETICAL.search(s):
+                if s and not assistant and not P.HYPOTHETICAL.search(s):
+                    _presupposed(s, src, run)
                 continue
             heard = P.REPORTED.search(s)
             cut = s.rfind(", ", 0, heard.start() + 1) if heard else -1
@@ -341,6 +348,18 @@ def _elided(clause: str) -> list[str]:
     # "and use X" takes the subject ("I use X"), "working nights" takes it with "am" ("I'm working nights")
     return [first, *(f"{be if r.split()[0].lower().endswith('ing') else who} {r}" for r in rest)] \
         if len(first.split()) > 2 else [clause]
+
+
+# what a question or a request presupposes the user has: a person, a pet or a vehicle named as theirs
+_PRESUPPOSED: tuple[Rule, ...] = tuple(r for r in RULES if r.name in ("relation", "pet")) + (MY_VEHICLE_RULE,)
+
+
+def _presupposed(s: str, src: Src, run: Run) -> None:
+    """Run the rules of what ``s`` (a question or a request) presupposes ("... on my 2012 Mazda 3?")."""
+    if P.HYPOTHETICAL.search(s) or P.IRONY.match(s):
+        return
+    s = run.clause = s.strip().rstrip("?!. ")  # "... for me and my wife Anna?": the name ends the sentence
+    run_group(_PRESUPPOSED, Clause(s, src, run, Flags()))
 
 
 def _tells_change(part: str) -> bool:

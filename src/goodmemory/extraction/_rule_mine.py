@@ -1,0 +1,42 @@
+"""What a question or a request presupposes the user has ("how often should I change the oil on my 2012 Mazda 3?",
+"can you draft an email to my manager Priya?"): a thing named as the user's is theirs whatever the sentence asks.
+
+Questions and requests are otherwise no facts (see :mod:`.rules`); only these rules read them: a person named as
+the user's relation, a pet named as theirs, and a vehicle of a known make named as theirs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._value_types import CAR_MAKES
+from ..models import MemoryKind
+from ..taxonomy import slot_key
+from ._engine import Clause, Example, Rule
+
+__all__ = ["MY_VEHICLE_RULE"]
+
+K = MemoryKind
+Match = re.Match[str]
+
+# "my 2012 Mazda 3", "our old Skoda Octavia", "my new Kia": a make the user calls theirs, with what follows it
+_R_MY_VEHICLE = re.compile(
+    r"\b(?:my|our) (?:new |old |used |trusty |little )?(?:(?P<year>(?:19|20)\d{2}) )?"
+    r"(?P<veh>(?-i:[A-Z][\w\-]*)(?: (?-i:[A-Z0-9][\w\-]*)){0,2})", re.I)
+
+
+def _my_vehicle(c: Clause, m: Match | None) -> None:
+    assert m
+    name = m.group("veh")
+    if name.split()[0].lower() not in CAR_MAKES:
+        return  # "my Kindle", "my Monzo app": not a vehicle
+    full = f"{m.group('year')} {name}" if m.group("year") else name
+    c.emit(slot_key("vehicle", c.run.vehicle_slug(name)), full, importance=0.6, keywords=f"car vehicle owns drives {name}")
+
+
+MY_VEHICLE_RULE = Rule("my_vehicle", K.FACT, ("vehicle",), "User has a {v}.", _my_vehicle, pattern=_R_MY_VEHICLE,
+                       importance=0.6, examples=(
+                           Example("How often should I change the oil on my 2012 Mazda 3?", "vehicle.mazda_3",
+                                   "2012 Mazda 3"),
+                           Example("Is my Kindle worth fixing?"),
+                       ))
