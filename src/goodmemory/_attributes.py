@@ -176,8 +176,10 @@ class AttributeIndex(EarlierSearch):
             score = max(self.strong_family_score, float(sims[owner == fams.index(fam)].max()))
             return fam, score
         said = FAMILY_SORTS.get(fam.name)
-        sorts = sorts_of(c.value) if said is not None else frozenset()
-        if said is not None and sorts and said not in sorts:
+        sorts = sorts_of(c.value)
+        # a family of no sort takes a value of a sort named by its noun no more than one of another sort does
+        # ("picked up a second-hand Toyota RAV4" read nearest a pet)
+        if sorts & _NOUN_SORTS and said not in sorts and (said is not None or fam.name not in ("note",)):
             # the sentence names the sort of another family's values ("I go to Planet Fitness on Atlantic Ave, 5:30am
             # before work" read nearest the employer): that family, when exactly one holds values of that sort
             # (sorts named by a noun of their own: "joined X" frames an employer as often as a gym or a club)

@@ -255,6 +255,11 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     # a manager is someone the user reports to: "a cleaning at Bright Dental with Dr. Alvarez" read alike
     "manager": re.compile(r"\b(?:manager|boss|reports? to|reporting to|line manager|supervisor|team lead|"
                           r"head of|my lead|managed by|works? under)\b", re.I),
+    # a programming language is named as one ("it's all Japanese now" read nearest "I code in X")
+    "programming_language": re.compile(r"\b(?:python|java|javascript|typescript|golang|go|rust|c\+\+|c#|ruby|php|swift|"
+                                       r"kotlin|scala|haskell|elixir|erlang|clojure|perl|matlab|julia|dart|lua|bash|"
+                                       r"fortran|cobol|sql|r|ocaml|f#|zig|nim|programming|coding|code|language)\b",
+                                       re.I),
     # a work schedule says when: days, hours, shifts ("We've relocated to the King's Cross office as of today" is none)
     "work_schedule": re.compile(r"\d|\b(?:" + _WEEKDAY + r"|weekdays?|weekends?|shifts?|rota|"
                                 r"nights|earlies|lates|hours|part[- ]time|full[- ]time|days? a week|remote(?:ly)?|hybrid|"
