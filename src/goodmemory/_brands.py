@@ -23,19 +23,23 @@ _BRANDS: dict[str, tuple[str, ...]] = {
         "Barclays", "HSBC", "Lloyds", "NatWest", "Santander", "Nationwide", "Monzo", "Starling", "Revolut", "TSB",
         "Metro Bank", "Co-op Bank", "First Direct", "Virgin Money", "RBS", "Royal Bank of Scotland",
         "Bank of Scotland", "Chase", "Wells Fargo", "Bank of America", "BofA", "Citibank", "Citi", "Capital One",
-        "US Bank", "U.S. Bank", "PNC", "Truist", "TD Bank", "Ally", "Navy Federal", "Charles Schwab", "Chime",
-        "SoFi", "Bank of Ireland", "AIB", "Permanent TSB", "Commonwealth Bank", "CommBank", "Westpac",
-        "ANZ", "NAB", "ING", "Bendigo Bank", "RBC", "Scotiabank", "BMO", "CIBC", "Tangerine", "Desjardins",
-        "SBI", "State Bank of India", "HDFC Bank", "HDFC", "ICICI", "Axis Bank", "Kotak", "Deutsche Bank",
-        "Commerzbank", "Sparkasse", "N26", "DKB", "Postbank", "Volksbank", "Nubank", "Itaú", "Itau", "Bradesco",
-        "Banco do Brasil", "Caixa", "bunq", "Rabobank", "ABN AMRO", "BNP Paribas", "Nordea", "Danske Bank",
+        "US Bank", "U.S. Bank", "PNC", "Truist", "TD Bank", "Ally", "Navy Federal", "Charles Schwab", "Chime", "SoFi",
+        "Bank of Ireland", "AIB", "Permanent TSB", "Commonwealth Bank", "CommBank", "Westpac", "ANZ", "NAB", "ING",
+        "Bendigo Bank", "RBC", "Scotiabank", "BMO", "CIBC", "Tangerine", "Desjardins", "SBI", "State Bank of India",
+        "HDFC Bank", "HDFC", "ICICI", "Axis Bank", "Kotak", "Deutsche Bank", "Commerzbank", "Sparkasse", "N26", "DKB",
+        "Postbank", "Volksbank", "Nubank", "Itaú", "Itau", "Bradesco", "Banco do Brasil", "Caixa", "bunq", "Rabobank",
+        "ABN AMRO", "BNP Paribas", "Nordea", "Danske Bank", "GTBank", "GTCO", "Access Bank", "Zenith Bank",
+        "First Bank", "UBA", "Opay", "OPay", "Moniepoint", "Kuda", "PalmPay", "Wema Bank", "FNB", "Standard Bank",
+        "Absa", "Capitec", "Nedbank", "TymeBank", "Discovery Bank", "BBVA", "Banorte", "Banamex", "Citibanamex",
+        "BDO", "BPI", "Metrobank", "GCash", "UnionBank", "Landbank", "Security Bank", "MUFG", "SMBC", "Mizuho",
+        "Rakuten Bank", "Japan Post Bank", "Resona", "M-Pesa", "Equity Bank", "KCB",
     ),
     "gym": (
         "PureGym", "Pure Gym", "Planet Fitness", "Anytime Fitness", "LA Fitness", "Gold's Gym", "Equinox",
         "24 Hour Fitness", "Crunch", "Blink", "Orangetheory", "F45", "David Lloyd", "Virgin Active", "The Gym Group",
         "Nuffield Health", "Snap Fitness", "Jetts", "GoodLife", "Fitness First", "McFit", "Bannatyne", "Third Space",
         "Gymbox", "SoulCycle", "YMCA", "Life Time", "EoS Fitness", "Xsport", "Smart Fit", "Cult.fit",
-        "Everyone Active", "Better Gym",
+        "Everyone Active", "Better Gym", "Joyfit", "Curves", "Konami Sports", "Tipness",
     ),
     "energy": (
         "Octopus", "E.ON", "EON", "E.ON Next", "British Gas", "EDF", "OVO", "Scottish Power", "ScottishPower", "SSE",
@@ -43,56 +47,87 @@ _BRANDS: dict[str, tuple[str, ...]] = {
         "Duke Energy", "Xcel", "Dominion Energy", "National Grid", "Eversource", "ComEd", "Georgia Power", "FPL",
         "SDG&E", "Southern California Edison", "Electric Ireland", "Bord Gáis", "Energia", "AGL", "Origin Energy",
         "EnergyAustralia", "Red Energy", "Alinta", "Vattenfall", "EnBW", "Tata Power", "Adani Electricity", "BSES",
-        "Hydro One", "Enmax",
+        "Hydro One", "Enmax", "Eskom", "TEPCO", "Kansai Electric", "Tokyo Gas", "CFE", "Meralco", "EKEDC",
+        "Ikeja Electric", "IKEDC",
     ),
     "broadband": (
         "BT", "Virgin Media", "Sky", "TalkTalk", "Plusnet", "Hyperoptic", "Community Fibre", "Vodafone", "Comcast",
-        "Xfinity", "Spectrum", "Verizon Fios", "Fios", "AT&T Fiber", "Google Fiber", "Starlink",
-        "Eir", "Telstra", "Optus", "TPG", "Aussie Broadband", "Telekom", "Deutsche Telekom", "1&1", "Jio Fiber",
-        "JioFiber", "Airtel Xstream", "ACT Fibernet",     ),
+        "Xfinity", "Spectrum", "Verizon Fios", "Fios", "AT&T Fiber", "Google Fiber", "Starlink", "Eir", "Telstra",
+        "Optus", "TPG", "Aussie Broadband", "Telekom", "Deutsche Telekom", "1&1", "Jio Fiber", "JioFiber",
+        "Airtel Xstream", "ACT Fibernet",
+    ),
     "phone_plan": (
         "EE", "O2", "Vodafone", "Three", "giffgaff", "Tesco Mobile", "Sky Mobile", "Lebara", "Lyca", "Lycamobile",
-        "Voxi", "Smarty", "iD Mobile", "Verizon", "AT&T", "T-Mobile", "Mint Mobile",         "Metro by T-Mobile", "Boost Mobile", "Google Fi", "US Mobile", "Telstra", "Optus", "Amaysim", "Jio", "Airtel",
-        "BSNL", "Telekom", "Claro", "TIM", "Koodo", "Freedom Mobile", "Eir",     ),
+        "Voxi", "Smarty", "iD Mobile", "Verizon", "AT&T", "T-Mobile", "Mint Mobile", "Metro by T-Mobile",
+        "Boost Mobile", "Google Fi", "US Mobile", "Telstra", "Optus", "Amaysim", "Jio", "Airtel", "BSNL", "Telekom",
+        "Claro", "TIM", "Koodo", "Freedom Mobile", "Eir", "MTN", "Glo", "9mobile", "Vodacom", "Cell C", "Telkom",
+        "Globe", "Smart", "DITO", "TNT", "Telcel", "Movistar", "Bait", "Unefon", "Docomo", "NTT Docomo", "SoftBank",
+        "Rakuten Mobile", "ahamo", "povo", "LINEMO", "UQ Mobile", "Y!mobile", "Safaricom",
+    ),
     "insurer": (
         "Anthem", "Kaiser", "Kaiser Permanente", "Aetna", "Cigna", "UnitedHealthcare", "United Healthcare", "Humana",
-        "Blue Cross", "Blue Shield", "BCBS", "Ambetter", "Molina", "Bupa", "AXA", "Aviva", "Vitality",
-        "Direct Line", "Admiral", "Churchill", "Geico", "GEICO", "Progressive", "State Farm", "Allstate",
-        "Liberty Mutual", "Medibank", "HCF", "NIB", "Allianz", "Techniker", "TK", "AOK", "Barmer", "Star Health",
-        "Laya", "Irish Life Health", "VHI", "Vhi",
+        "Blue Cross", "Blue Shield", "BCBS", "Ambetter", "Molina", "Bupa", "AXA", "Aviva", "Vitality", "Direct Line",
+        "Admiral", "Churchill", "Geico", "GEICO", "Progressive", "State Farm", "Allstate", "Liberty Mutual",
+        "Medibank", "HCF", "NIB", "Allianz", "Techniker", "TK", "AOK", "Barmer", "Star Health", "Laya",
+        "Irish Life Health", "VHI", "Vhi", "Discovery Health", "Momentum", "Bonitas", "PhilHealth", "Maxicare",
+        "AXA Mansard", "Hygeia", "IMSS", "GNP", "Seguros Monterrey",
     ),
     "pension": (
         "NEST", "Scottish Widows", "Legal & General", "Royal London", "Standard Life", "PensionBee", "Aegon",
         "Hargreaves Lansdown", "AJ Bell", "Vanguard", "Fidelity", "Nutmeg", "Moneybox", "Wealthsimple",
-        "AustralianSuper", "Hostplus", "Aware Super", "TIAA",     ),
+        "AustralianSuper", "Hostplus", "Aware Super", "TIAA",
+    ),
     # apps one keeps one kind of thing in: a change of notes app is "Notion" -> "Obsidian", never "Notion" -> "Spotify"
     "notes_app": (
-        "Notion", "Obsidian", "Evernote", "OneNote", "Roam", "Logseq", "Apple Notes", "Google Keep",
-        "Joplin", "Simplenote", "Standard Notes", "Zotero", "Mendeley", "Scrivener",
+        "Notion", "Obsidian", "Evernote", "OneNote", "Roam", "Logseq", "Apple Notes", "Google Keep", "Joplin",
+        "Simplenote", "Standard Notes", "Zotero", "Mendeley", "Scrivener",
     ),
-    "task_app": ("Todoist", "Trello", "Asana", "Jira", "Linear", "ClickUp", "Monday.com", "TickTick",                  "Microsoft To Do", "Basecamp", "Wrike", "Any.do", "OmniFocus"),
-    "code_editor": ("VS Code", "VSCode", "Visual Studio Code", "Vim", "Neovim", "Emacs", "PyCharm", "IntelliJ",
-                    "Sublime", "Sublime Text", "Cursor", "WebStorm", "Xcode", "Android Studio", "Atom"),
-    "music_app": ("Spotify", "Apple Music", "YouTube Music", "Tidal", "Deezer", "Amazon Music", "Pandora",
-                  "SoundCloud"),
-    "email_app": ("Gmail", "Outlook", "Proton Mail", "ProtonMail", "Fastmail", "Thunderbird", "Superhuman",                   "Yahoo Mail", "iCloud Mail"),
-    "password_app": ("1Password", "LastPass", "Bitwarden", "Dashlane", "KeePass", "Keeper", "NordPass"),
-    "browser": ("Chrome", "Firefox", "Brave", "Vivaldi"),
-    "language_app": ("Duolingo", "Babbel", "Memrise", "Busuu", "Rosetta Stone", "Pimsleur", "Anki", "italki"),
-    "accounting_app": ("Xero", "QuickBooks", "FreeAgent", "FreshBooks", "Zoho Books"),
-    "cloud_app": ("Dropbox", "Google Drive", "iCloud", "OneDrive", "pCloud", "Mega"),
+    "task_app": (
+        "Todoist", "Trello", "Asana", "Jira", "Linear", "ClickUp", "Monday.com", "TickTick", "Microsoft To Do",
+        "Basecamp", "Wrike", "Any.do", "OmniFocus",
+    ),
+    "code_editor": (
+        "VS Code", "VSCode", "Visual Studio Code", "Vim", "Neovim", "Emacs", "PyCharm", "IntelliJ", "Sublime",
+        "Sublime Text", "Cursor", "WebStorm", "Xcode", "Android Studio", "Atom",
+    ),
+    "music_app": (
+        "Spotify", "Apple Music", "YouTube Music", "Tidal", "Deezer", "Amazon Music", "Pandora", "SoundCloud",
+    ),
+    "email_app": (
+        "Gmail", "Outlook", "Proton Mail", "ProtonMail", "Fastmail", "Thunderbird", "Superhuman", "Yahoo Mail",
+        "iCloud Mail",
+    ),
+    "password_app": (
+        "1Password", "LastPass", "Bitwarden", "Dashlane", "KeePass", "Keeper", "NordPass",
+    ),
+    "browser": (
+        "Chrome", "Firefox", "Brave", "Vivaldi",
+    ),
+    "language_app": (
+        "Duolingo", "Babbel", "Memrise", "Busuu", "Rosetta Stone", "Pimsleur", "Anki", "italki",
+    ),
+    "accounting_app": (
+        "Xero", "QuickBooks", "FreeAgent", "FreshBooks", "Zoho Books",
+    ),
+    "cloud_app": (
+        "Dropbox", "Google Drive", "iCloud", "OneDrive", "pCloud", "Mega",
+    ),
 }
 
 # everyday words and common first names among the names: only their capitalised form names the provider
-_WORDS = frozenset(["EON", "NAB", "BT", "EE", "NIB", "NEST", "Third Space", "Everyone Active", "Smart Fit", "National Grid", "So Energy", "Direct Line", "Star Health", "Laya", "Standard Notes", "Asana", "Basecamp", "Sublime", "Outlook", "Superhuman", "Brave", "Vivaldi", "Rosetta Stone", "US Mobile", "Standard Life", "First Direct", "US Bank", "Nutmeg", "Moneybox", "Chrome", "Sublime Text",
-                    "Nationwide", "Starling", "Chase", "Ally", "Chime", "Tangerine",
-                    "Caixa", "Crunch", "Blink", "Equinox", "Octopus", "Bulb", "Sky", "Spectrum",                     "Three", "Claro", "Anthem",
-                    "Progressive", "Vitality", "Admiral", "Churchill", "Fidelity", "Vanguard",
-                    "Notion", "Obsidian", "Roam", "Linear", "Cursor",                     "Keeper", "Chrome", "Tidal",
-                    "Pandora", "Eir", "Energia", "Origin Energy", "Life Time", "NEST", "Vim",
-                    "Xcel", "Wrike", "Kaiser", "TIM", "TK", "Jio", "Airtel", "Telekom", "Aware Super", "Lyca", "Voxi",
-                    "Smarty", "Outfox the Market", "Red Energy", "Alinta", "Legal & General", "Moneybox", "Nutmeg",
-                    "Amaysim", "Koodo", "Joplin", "Anki", "Memrise", "Busuu", "Molina", "Humana", "Cigna", "Aetna"])
+_WORDS = frozenset(["EON", "NAB", "BT", "EE", "NIB", "NEST", "Third Space", "Everyone Active", "Smart Fit",
+                    "National Grid", "So Energy", "Direct Line", "Star Health", "Laya", "Standard Notes", "Asana",
+                    "Basecamp", "Sublime", "Outlook", "Superhuman", "Brave", "Vivaldi", "Rosetta Stone", "US Mobile",
+                    "Standard Life", "First Direct", "US Bank", "Nutmeg", "Moneybox", "Chrome", "Sublime Text",
+                    "Nationwide", "Starling", "Chase", "Ally", "Chime", "Tangerine", "Caixa", "Crunch", "Blink",
+                    "Equinox", "Octopus", "Bulb", "Sky", "Spectrum", "Three", "Claro", "Anthem", "Progressive",
+                    "Vitality", "Admiral", "Churchill", "Fidelity", "Vanguard", "Notion", "Obsidian", "Roam",
+                    "Linear", "Cursor", "Keeper", "Tidal", "Pandora", "Eir", "Energia", "Origin Energy", "Life Time",
+                    "Vim", "Xcel", "Wrike", "Kaiser", "TIM", "TK", "Jio", "Airtel", "Telekom", "Aware Super", "Lyca",
+                    "Voxi", "Smarty", "Outfox the Market", "Red Energy", "Alinta", "Legal & General", "Amaysim",
+                    "Koodo", "Joplin", "Anki", "Memrise", "Busuu", "Molina", "Humana", "Cigna", "Aetna", "Glo",
+                    "Globe", "Smart", "Bait", "Curves", "Momentum", "Kuda", "Equity Bank", "First Bank",
+                    "Standard Bank", "Security Bank"])
 # of the names above, those no everyday word shares a spelling with, read in any case ("jio", "airtel")
 _ANY_CASE_TOO = frozenset(["Jio", "Airtel", "Telekom", "Lyca", "Voxi", "Xcel", "Wrike", "Kaiser", "Amaysim", "Koodo",
                            "Joplin", "Memrise", "Busuu", "Humana", "Cigna", "Aetna", "Molina"])
@@ -109,7 +144,7 @@ def _patterns() -> tuple[tuple[re.Pattern[str], frozenset[str], bool], ...]:
     out = []
     for group, cased_only in ((cased, True), (free, False)):
         for name in group:
-            pat = re.compile(r"(?<![\w&.])" + re.escape(name) + r"(?![\w&])", 0 if cased_only else re.I)
+            pat = re.compile(r"(?<![\w&.])" + re.escape(name) + r"(?![\w&]|-\w)", 0 if cased_only else re.I)
             out.append((pat, frozenset(sorts[name]), cased_only))
     return tuple(out)
 

@@ -60,6 +60,10 @@ def _new_words(clause: str, names: set[str]) -> set[str]:
     return {w for w in _distinct_words(clause) - names if not _CHANGE.fullmatch(w) and not _AWAY.fullmatch(w)}
 
 
+# an answer that is a name alone ("Chowdeck. I moved there when the Gokada work dried up"): the new value
+_BARE_NAME = re.compile(r"(?-i:[A-Z][\w&'\-]*)(?: (?-i:[A-Z0-9][\w&'\-]*)){0,3}")
+
+
 def _without(phrase: str, names: set[str]) -> str:
     """``phrase`` without the words that name the old value ("moved the NEST pot to" -> "moved the pot to")."""
     return " ".join(w for w in phrase.split() if w.lower().strip(".,").removesuffix("'s") not in names
@@ -94,7 +98,7 @@ def drop_replaced(value: str, old: Earlier) -> str:
     # what is left holds now when it has a subject, starts with a verb by which a value comes, or names a new
     # value ("The Pestana by the river, I cancelled the Ibis" answers which hotel)
     if kept and len(kept) < len(parts) and any(_SUBJECT.search(p) or _COMES.match(p) or _new_values(p, names)
-                                               for p in kept):
+                                               or _BARE_NAME.fullmatch(p) for p in kept):
         v = ", ".join(kept)
     parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
     if len(parts) > 1 and any(_REASON.match(p) and _words(p) & names for p in parts[1:]):

@@ -116,7 +116,8 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "commute": re.compile(r"\bcommut(?:e|es|ed|ing|er)\b|\b(?:bus|buses|train|trains|tube|metro|tram|subway|"
                           r"(?:e-?)?bike|cycle|cycling|ride|riding|drive|driving|walk|walking|scooter|ferry|carpool)\b"
                           r"[^.?!;]{0,40}?\b(?:to|into|in to) (?:work|the office|(?:my |the )?office|the city|"
-                          r"(?:\w+ ){0,2}cent(?:re|er)|downtown|campus|uni)\b|\b(?:to|into) (?:work|the office)\b"
+                          r"(?:\w+ ){0,2}cent(?:re|er)|downtown|campus|uni)\b|\b\d+\s?(?:min(?:ute)?s?|hours?|hrs?) "
+                          r"each way\b|\b(?:to|into) (?:work|the office)\b"
                           r"[^.?!;]{0,25}?\b(?:by|on (?:the|my|a|an))\s+(?:bus|train|tube|metro|tram|subway|(?:e-?)?bike|"
                           r"car|foot|scooter|ferry)\b", re.I),
     # who lets the user's home: the landlord, or the agent that manages it
@@ -260,6 +261,17 @@ _SHAPES: dict[str, re.Pattern[str]] = {
                                        r"kotlin|scala|haskell|elixir|erlang|clojure|perl|matlab|julia|dart|lua|bash|"
                                        r"fortran|cobol|sql|r|ocaml|f#|zig|nim|programming|coding|code|language)\b",
                                        re.I),
+    # a medicine is said as one: by a dose, a form, a word for medicine or a drug's name ("I take the Tokyu Toyoko line
+    # every morning" read nearest "I take X daily")
+    "medication": re.compile(r"\d\s?(?:mg|mcg|µg|ml|iu|units?)\b|\b(?:tablets?|pills?|capsules?|dose|doses|dosage|"
+                             r"inhalers?|injections?|jabs?|medication|medicines?|meds|prescri\w+|drops|patch(?:es)?|"
+                             r"creams?|syrup|antidepressants?|antibiotics?|antihistamines?|statins?|insulin|hrt|"
+                             r"contracepti\w+|birth control|the pill|vitamins?|supplements?|painkillers?|aspirin|"
+                             r"ibuprofen|paracetamol|acetaminophen|tylenol|advil|adderall|ritalin|concerta|elvanse|vyvanse|xanax|"
+                             r"zoloft|prozac|lexapro|wellbutrin|lyrica|bupropion|\w+(?:pril|sartan|statin|olol|azole|"
+                             r"cillin|mycin|cycline|oxetine|aline|azepam|zolam|triptan|tidine|prazole|formin|thyroxine|"
+                             r"profen|fenac|dipine|semide|thiazide|lukast|terol|olone|opram|faxine|zapine|tiapine|"
+                             r"pentin|gabalin|farin|trigine|phenidate|done))\b", re.I),
     # a work schedule says when: days, hours, shifts ("We've relocated to the King's Cross office as of today" is none)
     "work_schedule": re.compile(r"\d|\b(?:" + _WEEKDAY + r"|weekdays?|weekends?|shifts?|rota|"
                                 r"nights|earlies|lates|hours|part[- ]time|full[- ]time|days? a week|remote(?:ly)?|hybrid|"

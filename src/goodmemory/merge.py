@@ -300,8 +300,8 @@ class Earlier:
         # a short value that starts with a capital is a name from its first word ("Sam"); a sentence's only starts it
         first = _NAME_WORD.findall(self.value)[:1] if len(self.value.split()) <= 3 else []
         lead = {w.lower() for w in first if w[0].isupper() and len(w) >= 3 and w.lower() not in STOPWORDS}
-        return _distinct_words(self.value) | lead | {w for w in tail if len(w) >= 4 and w not in _GENERIC
-                                              and w not in STOPWORDS and not w.isdigit()}
+        return _distinct_words(self.value) | lead | {w for w in tail if len(w) >= 4 and w not in _GENERIC and w not in STOPWORDS
+                                                      and not w.isdigit() and not re.fullmatch(r"(?=[a-z]*\d)[0-9a-f]{6}", w)}
 
 
 def _distinct_words(value: str) -> set[str]:
@@ -311,7 +311,7 @@ def _distinct_words(value: str) -> set[str]:
         lw = w.lower().strip(".,")
         if lw in STOPWORDS or lw in _GENERIC or (len(lw) < 3 and not lw.isdigit()):
             continue  # a two-digit number names ("the 86 bus"), a two-letter word does not
-        if (w[0].isupper() and i > 0) or any(ch.isdigit() for ch in w) or len(lw) >= 5:
+        if (w[0].isupper() and (i > 0 or w[1:] != w[1:].lower())) or any(ch.isdigit() for ch in w) or len(lw) >= 5:
             out.add(lw)
     return out
 
