@@ -364,7 +364,8 @@ class AttributeIndex(EarlierSearch):
                 and score < self.strong_family_score:
             hit = [e for e in earlier if slot_of(e.key) == key]
             if hit and max(e.similarity for e in hit) < self.restatement_similarity \
-                    and not any(normalize_value(e.value) == normalize_value(c.value) for e in hit):
+                    and not any(normalize_value(e.value) == normalize_value(c.value) or ends_only(c.value, e, fam)
+                                for e in hit):
                 # it says nothing changed and is not a restatement of that value: another thing of the user's
                 # world its family happens to resemble ("I still need the wall layout" is no new home city)
                 return self._placed(c, _NOTE, _note_key(c.value), score,

@@ -20,7 +20,7 @@ from ._subjects import named_subject
 from ._value_types import KEY_SORTS, acts_on_another, asked_now, change_frame, sorts_of
 from .embeddings._deferred import DeferredVectors
 from .keys import slot_of
-from .merge import Earlier, adds, changes, names_in, normalize_value
+from .merge import _ENDED, Earlier, adds, changes, names_in, normalize_value
 from .models import Candidate, MemoryRecord
 from .taxonomy import KeyFamily
 
@@ -61,8 +61,9 @@ class EarlierSearch:
     min_cross_similarity: float
 
     def _named_change(self, said: str, cand: np.ndarray | None = None) -> KeyFamily | None:
-        """The family of the newest earlier value that ``said`` names, when ``said`` speaks of a change."""
-        if not changes(said):
+        """The family of the newest earlier value that ``said`` names, when ``said`` speaks of a change or of its end
+        ("The Corsa failed its MOT, so that was the end of it")."""
+        if not changes(said) and not _ENDED.search(said):
             return None
         hits = []
         for r in self.records:

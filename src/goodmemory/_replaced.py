@@ -10,7 +10,6 @@ import re
 
 from .merge import (
     _AWAY,
-    _BECAUSE,
     _CHANGE,
     _CLAUSES,
     _COMES,
@@ -21,16 +20,16 @@ from .merge import (
     _sort,
     _values_in,
     _words,
-    ended_clauses,
     names_in,
 )
 from .taxonomy import KeyFamily
 
-__all__ = ["denied", "drop_replaced", "ends_only", "names_past_subject", "tells_how_it_ended"]
+__all__ = ["denied", "drop_replaced", "ended_clauses", "ends_only", "names_past_subject", "tells_how_it_ended"]
 
 # what the new value is not: "..., not Maggie" ending the sentence, or "instead of"/"rather than" X up to the clause's
 # end ("... since August rather than sitting on the 86 bus, and I ...")
 _CONTRAST = re.compile(r"\s*,?\s*\b(?:(?:instead of|rather than)\s+(?:the |my |a |an )?(?P<w>[^,.;!?]+?)(?=\s*(?:[,.;!?]|$))|"
+                       r"(?:(?<=, )|(?<=,))not\s+(?P<n>(?-i:[A-Z])[\w'\-]+(?: (?-i:[A-Z])[\w'\-]+)?)(?=\s*,)|"
                        r"not\s+(?:the |my |a |an )?(?P<v>[^,.;]+?)(?:\s+[\u2014\u2013-]\s+[^.;]*)?[.!]?$)", re.I)
 # a clause giving why the old value went ("..., wasn't using the classes and premium was £45", "... cos X kept
 # freezing my card"): when it names the old value, it is no part of what holds now
@@ -103,12 +102,25 @@ def drop_replaced(value: str, old: Earlier) -> str:
     parts = [p.strip() for p in _CLAUSES.split(v) if p and p.strip()]
     if len(parts) > 1 and any(_REASON.match(p) and _words(p) & names for p in parts[1:]):
         v = ", ".join([parts[0], *(p for p in parts[1:] if not (_REASON.match(p) and _words(p) & names))])
-    m = next((m for m in _CONTRAST.finditer(v) if _words(m.group(0)) & names or (m.group("v") or "")[:1].isupper()),
-             None)
+    m = next((m for m in _CONTRAST.finditer(v) if _words(m.group(0)) & names or (m.group("v") or "")[:1].isupper()
+              or m.group("n")), None)
     # what it is not: the value replaced, or any name ("it's Greta these days, not Maggie")
     if m and m.start() > 0:
         v = v[: m.start()] + v[m.end():]
     return v.strip(" ,;") or value
+
+
+_BECAUSE = re.compile(r"\s+(?:since|because|as|now that|after)\s+(?=(?:i|we|they|he|she|it|my|our|the)\b)", re.I)
+
+
+def ended_clauses(said: str, names: set[str]) -> bool:
+    """Whether every clause of ``said`` says something ended and none brings a value beyond ``names`` (a bare
+    name before "and I" is no clause of its own: "Jo and I split up")."""
+    # "I'm fully remote now since they closed the office": a clause of cause is a clause of its own
+    parts = [p for c in _CLAUSES.split(said) if c for p in _BECAUSE.split(c) if p and len(p.split()) > 2]
+    # ("The Corsa failed its MOT, so that was the end of it": a last clause that it was the end ends it)
+    return bool(parts) and (all(_ENDED.search(p) for p in parts) or bool(re.fullmatch(
+        r"(?:so )?(?:that|it) (?:was|is) the end of (?:it|her|him|that)\W*", parts[-1], re.I))) and not _new_values(said, names)
 
 
 # an ending that leaves the user in a state of their own is that state's value ("I'm retired", "we're divorced")

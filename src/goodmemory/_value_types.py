@@ -163,14 +163,14 @@ _SWITCH_OVER = re.compile(r"\b(?i:moved over to|went over to|switched (?:over )?
 # "we're with X now": the household is a customer of a provider named bare
 _WITH_NAME = re.compile(r"\b(?i:we'?re|we are) (?:now |all )?(?i:with) (?!(?i:the|my|our|a|an|his|her|their)\b)[A-Z][\w\-]+")
 _PROVIDER_SORTS = frozenset(["insurer", "energy", "broadband", "phone_plan", "bank"])
-_CLINICIAN = re.compile(r"\bDr\.?\s+[A-Z]")
+_CLINICIAN = re.compile(r"\b(?:Dr|Dra|Drs)\.?\s+[A-Z]")
 _CAPITAL_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'\-]+")  # "I'm" names nothing
 
 
 _OFFICE_MOVED = re.compile(r"\b(?:relocated|moved|moving|relocating)\s+(?:\w+\s+)?(?:to|into)\s+(?:the|our|a|a new|their)\s+"
                            r"(?:[\w'\-]+\s+){0,3}?(?:office|offices|head office|hq|branch|campus|site)\b", re.I)
 # a rule's key that says the sort of its value where its family holds many ("relation" holds a landlord and a son)
-KEY_SORTS: dict[str, str] = {"relation.landlord": "landlord"}
+KEY_SORTS: dict[str, str] = {"relation.landlord": "landlord", "relation.dentist": "dentist", "relation.doctor": "doctor"}
 
 
 def sorts_of(text: str, family: str | None = None) -> frozenset[str]:
@@ -272,6 +272,13 @@ _SHAPES: dict[str, re.Pattern[str]] = {
                              r"cillin|mycin|cycline|oxetine|aline|azepam|zolam|triptan|tidine|prazole|formin|thyroxine|"
                              r"profen|fenac|dipine|semide|thiazide|lukast|terol|olone|opram|faxine|zapine|tiapine|"
                              r"pentin|gabalin|farin|trigine|phenidate|done))\b", re.I),
+    # where one is from is said as where one comes from ("living in a flat in Glasgow" read nearest "I'm from X")
+    "origin": re.compile(r"\b(?:from|originally|grew up|growing up|born|raised|native|hometown|home town|roots|"
+                         r"heritage|descent|background|childhood|moved (?:here|over|to \w+) (?:from|when|as|at))\b", re.I),
+    # a sum of money is said with a figure or a word for money ("First month in Dundee done" read nearest it)
+    "finance": re.compile(r"[£$€¥₹]|\d|\b(?:salary|income|savings|saving|debts?|loans?|mortgage|pension|money|pay|paid|"
+                          r"earn\w*|wages?|invest\w*|isa|401k|stocks?|shares?|crypto|credit|owe|bills?|rent|broke|"
+                          r"afford|budget|overdraft|raise|bonus|tax|spend\w*|cost\w*|cheap|expensive)\b", re.I),
     # a work schedule says when: days, hours, shifts ("We've relocated to the King's Cross office as of today" is none)
     "work_schedule": re.compile(r"\d|\b(?:" + _WEEKDAY + r"|weekdays?|weekends?|shifts?|rota|"
                                 r"nights|earlies|lates|hours|part[- ]time|full[- ]time|days? a week|remote(?:ly)?|hybrid|"

@@ -57,7 +57,7 @@ from .taxonomy import (
 )
 
 __all__ = ["ABOUT_HELD_PERSON", "Earlier", "Plan", "SlotView", "WritePolicy", "adds", "attribute_slot", "replaced_values", "changes", "decide", "names_in", "normalize_value",
-           "ended_clauses", "new_family_key", "record_from_candidate"]
+           "new_family_key", "record_from_candidate"]
 
 
 @dataclass(frozen=True)
@@ -414,7 +414,7 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
     # or corrects it (``corrects``: "ok put it on 60 then" accepts the figure offered for the one said before)
     implied = family.name != "note" or corrects
     named = [e for e in earlier if names_in(e, family, said) and e.key != own_key
-             and (changed or not statement or (implied and replaced_values(e.value, said)))
+             and (changed or not statement or (implied and (replaced_values(e.value, said) or _ENDED.search(said))))
              and (statement or family.key in (slot_of(e.key), slot_of(own_key)) or slot_of(e.key) == slot_of(own_key))]
     if named:
         best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
@@ -471,10 +471,10 @@ _CLAUSES = re.compile(rf"(?<!\b(?:Dr|Mr|Ms|St))(?<!\bMrs)[.!?]\s+(?=[A-Z\d])|(?<
 # the verbs by which a value goes away: _AWAY (it left, something may take its place) and _ENDED (it is over)
 # share them and differ only in their own words
 _GONE_VERBS = (r"quit|left|sold|stopped|gave up|broke up|cancell?ed|closed|got rid of|gave away|passed away|retired|lost|died|"
-               r"gave (?:[\w']+ ){1,3}to|"
-               r"(?:was|been|got|had (?:her|him|it)) put (?:to sleep|down)|went to live (?:with|in)|(?:is|are|'s) over|"
+               r"gave (?:[\w']+ ){1,3}to|(?:was|been|got|had (?:her|him|it)) put (?:to sleep|down)|went to live (?:with|in)|(?:is|are|'s) over|"
                r"re-?homed|took me off|taken me off|came off|come off|written off|escaped|ran away|went missing|"
-               r"(?:got|was|been) (?:stolen|nicked)|lapsed?|(?:didn'?t|did not|won'?t|not) renew(?:ing)?")
+               r"(?:got|was|been) (?:stolen|nicked)|lapsed?|(?:didn'?t|did not|won'?t|not) renew(?:ing)?|ended (?:things|it)|"
+               r"called it quits|broke it off|(?:was|is) the end of (?:it|her|him|that)")
 _AWAY = re.compile(rf"\b(?:{_GONE_VERBS}|dropped|finished|moved|traded)\b", re.I)
 
 
@@ -487,14 +487,3 @@ def _new_values(clause: str, names: set[str]) -> set[str]:
     """The names and numbers of ``clause`` beyond ``names``, without when it happened (a month, a day, a year)."""
     return {v for v in _values_in(clause) - names
             if _sort(v) not in _WHEN_SORTS and not re.fullmatch(r"(?:19|20)\d\d", v)}
-
-
-_BECAUSE = re.compile(r"\s+(?:since|because|as|now that|after)\s+(?=(?:i|we|they|he|she|it|my|our|the)\b)", re.I)
-
-
-def ended_clauses(said: str, names: set[str]) -> bool:
-    """Whether every clause of ``said`` says something ended and none brings a value beyond ``names`` (a bare
-    name before "and I" is no clause of its own: "Jo and I split up")."""
-    # "I'm fully remote now since they closed the office": a clause of cause is a clause of its own
-    parts = [p for c in _CLAUSES.split(said) if c for p in _BECAUSE.split(c) if p and len(p.split()) > 2]
-    return bool(parts) and all(_ENDED.search(p) for p in parts) and not _new_values(said, names)

@@ -172,7 +172,7 @@ def test_a_statement_about_another_person_is_marked(text: str, other: bool) -> N
 
 
 def test_an_ending_is_told_from_an_ending_with_a_new_value() -> None:
-    from goodmemory.merge import ended_clauses
+    from goodmemory._replaced import ended_clauses
 
     old = Earlier(key="relation.girlfriend", value="Noor", similarity=0.0, at=AT, family_key="relation")
     assert "noor" in old.names()  # a short value's first capital is a name, not a sentence start
@@ -185,7 +185,7 @@ def test_an_ending_is_told_from_an_ending_with_a_new_value() -> None:
 
 def test_a_state_with_the_cause_of_an_ending_is_no_bare_ending() -> None:
     # w68: the cause ("since they shut the depot") ends something, the user's own clause is a new state
-    from goodmemory.merge import ended_clauses
+    from goodmemory._replaced import ended_clauses
 
     old = Earlier(key="profile.work_schedule", value="I drive to the Leeds depot every day", similarity=0.5, at=AT,
                   family_key="profile.work_schedule")
@@ -202,8 +202,7 @@ def test_when_a_value_ended_is_dropped_with_the_clause_that_says_so() -> None:
 
 
 def test_a_clause_that_brings_the_new_value_stays_when_the_old_one_goes() -> None:
-    from goodmemory._replaced import drop_replaced
-    from goodmemory.merge import ended_clauses
+    from goodmemory._replaced import drop_replaced, ended_clauses
 
     old = Earlier(key="fact.event.tidewater", value="I swim at Tidewater Baths", similarity=0.3, at=AT,
                   family_key="fact.event")

@@ -347,7 +347,7 @@ def test_the_replacing_value_drops_what_went_away(old: str, said: str, gone: str
 
 
 def test_a_rehomed_pet_ended() -> None:
-    from goodmemory.merge import ended_clauses
+    from goodmemory._replaced import ended_clauses
 
     assert ended_clauses("We rehomed Sprocket last month.", {"sprocket", "Sprocket"})
 
@@ -358,7 +358,7 @@ def test_a_rehomed_pet_ended() -> None:
     ("My Brompton got nicked outside the station.", "Brompton"),
 ])
 def test_a_pet_or_bike_gone_ended(said: str, name: str) -> None:
-    from goodmemory.merge import ended_clauses
+    from goodmemory._replaced import ended_clauses
 
     assert ended_clauses(said, {name.lower(), name})
 

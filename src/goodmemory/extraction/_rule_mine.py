@@ -20,8 +20,10 @@ K = MemoryKind
 Match = re.Match[str]
 
 # "my 2012 Mazda 3", "our old Skoda Octavia", "my new Kia": a make the user calls theirs, with what follows it
+# "... in my own car, a 2016 Vauxhall Corsa": the vehicle named after its noun
 _R_MY_VEHICLE = re.compile(
-    r"\b(?:my|our) (?:new |old |used |trusty |little )?(?:(?P<year>(?:19|20)\d{2}) )?"
+    r"\b(?:my|our) (?:own |new |old |used |trusty |little )?(?:(?:car|van|motorbike|motorcycle|truck|pickup|ute)"
+    r",? (?:a |an |the )?(?:new |old |used )?)?(?:(?P<year>(?:19|20)\d{2}) )?"
     r"(?P<veh>(?-i:[A-Z][\w\-]*)(?: (?-i:[A-Z0-9][\w\-]*)){0,2})", re.I)
 
 
@@ -38,5 +40,7 @@ MY_VEHICLE_RULE = Rule("my_vehicle", K.FACT, ("vehicle",), "User has a {v}.", _m
                        importance=0.6, examples=(
                            Example("How often should I change the oil on my 2012 Mazda 3?", "vehicle.mazda_3",
                                    "2012 Mazda 3"),
+                           Example("I do parcel routes in my own car, a 2016 Vauxhall Corsa.", "vehicle.vauxhall_corsa",
+                                   "2016 Vauxhall Corsa"),
                            Example("Is my Kindle worth fixing?"),
                        ))

@@ -245,8 +245,9 @@ def _manager(c: Clause, m: Match | None) -> bool:
 
 
 # one person said by two words ("my manager Sabine" ... "my new boss, Marcus"): one slot, so the later replaces her
-_RELATION_SLOT = {"boss": "manager", "mom": "mother", "mum": "mother", "dad": "father", "landlady": "landlord",
-                  "gp": "doctor", "grandma": "grandmother", "grandpa": "grandfather", "fiancee": "fiance"}
+_RELATION_SLOT = {"boss": "manager", "supervisor": "manager", "mom": "mother", "mum": "mother", "dad": "father",
+                  "landlady": "landlord", "gp": "doctor", "grandma": "grandmother", "grandpa": "grandfather",
+                  "fiancee": "fiance", "bf": "boyfriend", "gf": "girlfriend", "hubby": "husband"}
 
 
 def _relation(c: Clause, m: Match | None) -> None:

@@ -12,7 +12,8 @@ I = re.IGNORECASE  # noqa: E741
 # nor after "no." / "ref." before the code they lead to ("policy no. DL-7720148"); chat ends a sentence with an emoji
 # as often as with a stop ("three weeks now 😩 my brother's taken over ...")
 SENTENCE_SPLIT = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)"
-                            r"(?<!\bno\.)(?<!\bref\.)(?<!\bRef\.)"
+                            r"(?<!\bno\.)(?<!\bref\.)(?<!\bRef\.)(?<!\bDra\.)(?<!\bSra\.)(?<!\bSr\.)(?<!\bMme\.)"
+                            r"(?<!\bDrs\.)"
                             r"\s+(?=[\"'(A-Z0-9])|\n+|;\s+|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=\w)")
 # chat drops the apostrophe ("im paying £38", "ive moved", "dont"): the rules read the written forms
 _CHAT_FORMS = {"im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "didnt": "didn't", "doesnt": "doesn't",

@@ -49,7 +49,8 @@ from .base import ExtractionContext
 __all__ = ["PATTERN_NAMES", "RULES", "RuleExtractor"]
 
 # every rule record, in the order the engine runs them
-RULES: tuple[Rule, ...] = (*PROFILE_RULES, *PREFERENCE_RULES, *FACT_RULES, NO_NEED_RULE, *LOOP_RULES, PROCEDURE_RULE,
+RULES: tuple[Rule, ...] = (*PROFILE_RULES, *PREFERENCE_RULES, *FACT_RULES, MY_VEHICLE_RULE, NO_NEED_RULE, *LOOP_RULES,
+                           PROCEDURE_RULE,
                            REVERSE_RULE, CORRECTION_RULE, QA_RULE, OPTION_RULE, DONE_ANSWER_RULE)
 PATTERN_NAMES: tuple[str, ...] = tuple(dict.fromkeys(r.name for r in RULES))
 
@@ -351,7 +352,7 @@ def _elided(clause: str) -> list[str]:
 
 
 # what a question or a request presupposes the user has: a person, a pet or a vehicle named as theirs
-_PRESUPPOSED: tuple[Rule, ...] = tuple(r for r in RULES if r.name in ("relation", "pet")) + (MY_VEHICLE_RULE,)
+_PRESUPPOSED: tuple[Rule, ...] = tuple(r for r in RULES if r.name in ("relation", "pet", "my_vehicle"))
 
 
 def _presupposed(s: str, src: Src, run: Run) -> None:
@@ -446,6 +447,8 @@ def _apply(c: Clause) -> None:
     before = len(c.run.out)
     run_group(PREFERENCE_RULES, c)
     run_group(FACT_RULES, c)
+    if not any(o.key.startswith("vehicle.") for o in c.run.out[before:]):
+        run_group((MY_VEHICLE_RULE,), c)  # "... in my own car, a 2016 Vauxhall Corsa"
     if len(c.run.out) == before or _LOOP_HINT.search(low):
         run_group((NO_NEED_RULE, *LOOP_RULES) if c.run.tasks else LOOP_RULES, c)
     run_group((PROCEDURE_RULE,), c)
