@@ -80,7 +80,23 @@ _IMPERATIVE = re.compile(
     r"^(?:please\s+)?(?:send|give|draft|plan|put|help|check|make|write|find|show|tell|list|compare|explain|suggest|"
     r"recommend|summari[sz]e|translate|order|create|draw|prepare|look|search|calculate|convert|add|remove|fix|"
     r"review|read|sort|organi[sz]e|let'?s|lets|go|do|get|set|draft|outline|break|walk|remind|note|ship|"
-    r"email|call|text|book)\b", re.I)
+    r"email|call|text|book|redo|rewrite|reword|rephrase|shorten|tweak|adjust|format|keep it|include|mention|"
+    r"proofread|polish|simplify|expand|double[- ]check|sign it|sign off|swap it|cut it|make it|turn it)\b", re.I)
+# a word of thanks or approval before a request ("Good idea, write the message", "Love it, maybe mention X"): the request
+_ACK = re.compile(r"^(?:good idea|great idea|love it|love this|perfect|great|nice|cool|brilliant|amazing|awesome|lovely|"
+                  r"thanks|thank you|cheers|ta|nah|no|yes|yeah|yep|ok|okay|sure|right)\b[,!.\s]*"
+                  r"(?:(?:but|and|now|maybe|just|also|then|so)\s+)*", re.I)
+# a thing asked for by its noun ("A script please, ...", "Third person, under 100 words, please"), what the user
+# wants of an answer ("Need a cheap soup recipe", "Farewell gift ideas under 50€", "I'd like a menu for eight",
+# "Around 300 words would be ideal") or how the last one went ("That tone is just right"): a request, no fact
+_NOUN_PLEASE = re.compile(r"^(?!(?:i|i'm|we|my|our)\b)[\w'\- ]{1,40}?,?\s+(?:please|pls|plz)\b|"
+                          r"^(?![^.!?]*\b(?:i|i'm|i've|we|we're|my|our)\b)[^.!?]{1,60}?,?\s+(?:please|pls|plz)\W*$|"
+                          r"^(?:i )?need (?:a|an|some) |^i'?d (?:like|love) (?:a|an|some|something|it|them|the)\b|"
+                          r"^(?!(?:i|i'm|we|my|our)\b)(?:a |an |some )?[\w'\- ]{0,40}?\b(?:ideas?|recipes?|tips|"
+                          r"suggestions|recommendations|templates?)\b(?! (?:is|are|was|were)\b)|"
+                          r"^[^.!?]*?\bwould be (?:ideal|perfect|great|good|fine|best|better)\b|"
+                          r"^(?:that|this|the) (?:tone|length|version|draft|one|format|style|wording) (?:is|was|sounds|looks) "
+                          r"(?:just |exactly )?(?:right|perfect|great|good|fine|spot on)\b", re.I)
 _STANDING = re.compile(r"\b(?:always|never|from now on|going forward|in future|rather than|instead of|with me|for me|"
                        r"in your (?:replies|answers|messages)|whenever|every time|by default|as a rule|prefer|"
                        r"i live|i work|i'?m (?:on|in|at|based)|my (?:new )?(?:number|address|email))\b", re.I)
@@ -289,9 +305,11 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     words = s.split()
     if secret or not (_MIN_WORDS - (1 if question else 0) <= len(words) <= _MAX_WORDS) or s.endswith("?"):
         return None
+    asked = _ACK.sub("", s) if _ACK.match(s) else s
     if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) \
-            or _REQUEST.search(s) or _NOT_YET.search(s) \
-            or (_IMPERATIVE.match(s) and not _STANDING.search(s) and not _RECORD_MINE.match(s)
+            or _REQUEST.search(s) or _NOT_YET.search(s) or re.match(r"(?:that'?s|that is) (?:it|all)\b", asked, re.I) \
+            or (_NOUN_PLEASE.match(asked) and not question and not _STANDING.search(s) and not masks_a_value(s)) \
+            or (_IMPERATIVE.match(asked) and not _STANDING.search(s) and not _RECORD_MINE.match(asked)
                 and not answer_style(s) and not ((_ASSIGNED_MINE.match(s) or _UPDATE_MINE.match(s)) and masks_a_value(s))):
         return None
     has_value = masks_a_value(s) or any(ch.isdigit() for ch in s)
