@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -23,7 +24,7 @@ from ._named_back import denied_still, named_back
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._prototypes import prototypes as _prototypes
 from ._prototypes import unit as _unit
-from ._replaced import drop_replaced, ends_only, tells_how_it_ended
+from ._replaced import changed_thing, drop_replaced, ends_only, tells_how_it_ended
 from ._value_types import (
     FAMILY_SORTS,
     asked_of_another,
@@ -40,8 +41,10 @@ from .keys import slot_of
 from .merge import (
     ABOUT_HELD_PERSON,
     Earlier,
+    adds,
     attribute_slot,
     changes,
+    names_in,
     new_family_key,
     normalize_value,
 )
@@ -59,6 +62,7 @@ __all__ = ["AttributeIndex", "Placement"]
 
 # the sorts a sentence names by a noun for them ("gym", "... Fitness", "Primary", "bank"), not by a frame
 _NOUN_SORTS = frozenset(["gym", "school", "bank", "vehicle", "commute"])
+_DOSE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu)\b", re.I)
 _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
 _NOTE = family_by_name("note")
 
@@ -344,6 +348,10 @@ class AttributeIndex(EarlierSearch):
             why = "a change most alike an earlier statement of another attribute"
             earlier = [Earlier(key=alike.key, value=alike.value, at=alike.event_time, family_key=fam.key,
                                similarity=float(self.rec_vec[alike.id] @ vec))]
+        elif statement and fam.name == "medication" and len(earlier) == 1 and _DOSE.search(c.value) \
+                and not adds(c.value) and not names_in(earlier[0], fam, c.value):
+            # a dose said without a medicine's name ("GP put me up to 40mg") is a dose of the one medicine the user takes
+            key, why = slot_of(earlier[0].key), "a new dose of the one medicine the user takes"
         else:
             about = _about(c)
             has_value = masks_a_value(about) or any(ch.isdigit() for ch in c.value)
@@ -404,6 +412,9 @@ class AttributeIndex(EarlierSearch):
                 if ends_only(c.value, latest, fam):
                     meta["ends"] = latest.key
                 update["value"] = drop_replaced(c.value, latest)
+                if fam.name == "medication" and (thing := changed_thing(c.value, latest)):
+                    # a new dose alone would read as a dose of nothing: the text says what it is of
+                    update["text"] = f"{c.text.rstrip()} (Of: {thing}.)"
         if kind != MemoryKind.PREFERENCE and "replaces" not in meta:
             # a fact of the user's world has one current value wherever it was said (a preference may differ by
             # domain): the slot's value said in another domain is the one this replaces

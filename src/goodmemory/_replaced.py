@@ -24,7 +24,8 @@ from .merge import (
 )
 from .taxonomy import KeyFamily
 
-__all__ = ["denied", "drop_replaced", "ended_clauses", "ends_only", "names_past_subject", "tells_how_it_ended"]
+__all__ = ["changed_thing", "denied", "drop_replaced", "ended_clauses", "ends_only", "names_past_subject",
+           "tells_how_it_ended"]
 
 # what the new value is not: "..., not Maggie" ending the sentence, or "instead of"/"rather than" X up to the clause's
 # end ("... since August rather than sitting on the 86 bus, and I ...")
@@ -158,3 +159,20 @@ def tells_how_it_ended(said: str, old: Earlier, new_value: str) -> bool:
     known = names | _distinct_words(new_value) | _words(new_value)
     return any(_words(p) & names and _ENDED.search(p) for p in parts) \
         and not {v.removesuffix("'s") for v in _new_values(said, known)} - known
+
+
+_THING = re.compile(r"[a-z][a-z\-]{4,}|(?-i:[A-Z])[\w\-]{2,}", re.I)
+
+
+def changed_thing(new_value: str, old: Earlier) -> str:
+    """What a change that gives only a new number leaves unnamed ("GP bumped me up to 100mg last week" after "I've been
+    on sertraline 50mg"): the old value's naming words the new one lacks, when it names none of them and brings a
+    number; empty otherwise."""
+    if not any(ch.isdigit() for ch in new_value):
+        return ""
+    words = _words(new_value)
+    things = [w for w in dict.fromkeys(t.lower() for t in _THING.findall(old.value))
+              if w in old.names() and not any(ch.isdigit() for ch in w) and _sort(w) not in ("month", "weekday")]
+    if not things or any(w in words for w in things):
+        return ""
+    return " ".join(things[:3])

@@ -352,6 +352,9 @@ _UNMISTAKABLE: dict[str, re.Pattern[str]] = {
                            r"MDT|PST|PDT|BST|IST|JST|AEST|AEDT|NZST|NZDT)\b|(?:eastern|central|mountain|pacific|"
                            r"atlantic|european|greenwich) (?:standard )?time\b)", re.I),
     "communication": ANSWER_STYLE,
+    # a dose the user is put on or takes ("GP put me up to 40mg", "I'm on 20mg now"): a medication, whoever prescribed it
+    "medication": re.compile(r"\b(?:up|down|on|to|from|taking|take|takes|prescribed|upped|lowered|increased|reduced)\b"
+                             r"[^.;]{0,25}?\b\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu)\b", re.I),
 }
 
 
