@@ -24,7 +24,7 @@ from ._named_back import denied_still, named_back
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._prototypes import prototypes as _prototypes
 from ._prototypes import unit as _unit
-from ._replaced import changed_thing, drop_replaced, ends_only, tells_how_it_ended
+from ._replaced import changed_thing, drop_other_reason, drop_replaced, ends_only, tells_how_it_ended
 from ._value_types import (
     FAMILY_SORTS,
     asked_of_another,
@@ -407,11 +407,12 @@ class AttributeIndex(EarlierSearch):
             update["transferable"] = False
 
             replaced = [e for e in earlier if slot_of(e.key) == key]
+            update["value"] = drop_other_reason(c.value)
             if replaced:
                 latest = max(replaced, key=lambda e: e.at)
                 if ends_only(c.value, latest, fam):
                     meta["ends"] = latest.key
-                update["value"] = drop_replaced(c.value, latest)
+                update["value"] = drop_replaced(str(update["value"]), latest)
                 if fam.name == "medication" and (thing := changed_thing(c.value, latest)):
                     # a new dose alone would read as a dose of nothing: the text says what it is of
                     update["text"] = f"{c.text.rstrip()} (Of: {thing}.)"

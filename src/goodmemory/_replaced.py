@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ._brands import brand_sorts
 from .merge import (
     _AWAY,
     _CHANGE,
@@ -24,7 +25,7 @@ from .merge import (
 )
 from .taxonomy import KeyFamily
 
-__all__ = ["changed_thing", "denied", "drop_replaced", "ended_clauses", "ends_only", "names_past_subject",
+__all__ = ["changed_thing", "denied", "drop_other_reason", "drop_replaced", "ended_clauses", "ends_only", "names_past_subject",
            "tells_how_it_ended"]
 
 # what the new value is not: "..., not Maggie" ending the sentence, or "instead of"/"rather than" X up to the clause's
@@ -176,3 +177,18 @@ def changed_thing(new_value: str, old: Earlier) -> str:
     if not things or any(w in words for w in things):
         return ""
     return " ".join(things[:3])
+
+
+_CAUSE = re.compile(r"\s*,?\s+(?:cos|coz|cuz|because|'cause|since)\s+", re.I)
+
+
+def drop_other_reason(value: str) -> str:
+    """``value`` without a reason that names another provider of the sort it names ("Monzo, moved everything over in
+    April cos Barclays kept freezing my card" -> "Monzo, moved everything over in April"): the reason is why the
+    other one went, no part of what holds now."""
+    first, *rest = _CAUSE.split(value, maxsplit=1)
+    if not rest:
+        return value
+    # read as mid-sentence: an answer's "Starling" and a reason's "Admiral" are names
+    mine, theirs = brand_sorts(f"with {first}"), brand_sorts(f"because {rest[0]}")
+    return first.rstrip(" ,") if mine & theirs else value

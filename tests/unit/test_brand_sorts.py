@@ -78,3 +78,20 @@ def test_two_providers_of_one_sort_need_no_resemblance_to_replace() -> None:
                           "moved everything out at christmas, living in Logseq now. how do i link my citations?")
     assert any("Logseq" in v for v in values), values
     assert not any("OneNote" in v for v in values), values
+
+
+def test_a_reason_naming_another_provider_of_the_sort_is_no_part_of_the_value() -> None:
+    from goodmemory._replaced import drop_other_reason
+
+    assert drop_other_reason("Starling, moved everything over in May cos Lloyds kept blocking my card") == \
+        "Starling, moved everything over in May"
+    assert drop_other_reason("I moved to Leeds because my job moved") == "I moved to Leeds because my job moved"
+
+
+def test_the_new_bank_holds_no_old_bank_as_a_reason() -> None:
+    values = active_after(
+        "how do I set up a standing order with Lloyds for my rent? the app keeps confusing me",
+        ["want to sort a monthly budget with pots", "A: Good idea. Which bank are you with at the moment?",
+         "Starling, moved everything over in May cos lloyds kept blocking my card abroad"])
+    assert any("Starling" in v for v in values), values
+    assert not any("lloyds" in v.lower() for v in values), values
