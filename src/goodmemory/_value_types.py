@@ -163,7 +163,7 @@ _SWITCH_OVER = re.compile(r"\b(?i:moved over to|went over to|switched (?:over )?
 # "we're with X now": the household is a customer of a provider named bare
 _WITH_NAME = re.compile(r"\b(?i:we'?re|we are) (?:now |all )?(?i:with) (?!(?i:the|my|our|a|an|his|her|their)\b)[A-Z][\w\-]+")
 _PROVIDER_SORTS = frozenset(["insurer", "energy", "broadband", "phone_plan", "bank"])
-_CLINICIAN = re.compile(r"\b(?:Dr|Dra|Drs)\.?\s+[A-Z]")
+_CLINICIAN = re.compile(r"\bDr\.?\s+[A-Z]")  # not "Dra.": in Spanish a lawyer is "Dra." too
 _CAPITAL_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'\-]+")  # "I'm" names nothing
 
 

@@ -417,7 +417,9 @@ def attribute_slot(said: str, family: KeyFamily, own_key: str, earlier: Sequence
              and (changed or not statement or (implied and (replaced_values(e.value, said) or _ENDED.search(said))))
              and (statement or family.key in (slot_of(e.key), slot_of(own_key)) or slot_of(e.key) == slot_of(own_key))]
     if named:
-        best = max(named, key=lambda e: (len(names_in(e, family, said)), e.similarity, e.at))
+        # the value the statement puts another in place of first, then the one it names most
+        best = max(named, key=lambda e: (bool(replaced_values(e.value, said)), len(names_in(e, family, said)),
+                                         e.similarity, e.at))
         if not _named_by_name(names_in(best, family, said), best.value, said) and not corrects \
                 and not replaced_values(best.value, said) and best.similarity < NAMED_WORD_SIMILARITY:
             # a common word both say ("my favourite biscuits" / "Thai food is my favourite", "the black cat" / "old

@@ -1,6 +1,6 @@
 """People, endings and titles a change must read (issue 17), in my own sentences:
 - chat's "bf"/"gf"/"hubby" and a "supervisor" are relations ("supervisor" shares the manager's slot);
-- "Dra." is a title, not the end of a sentence, and names a clinician; a dentist a rule keyed is a dentist;
+- "Dra." is a title, not the end of a sentence, and no clinician by itself; a dentist a rule keyed is a dentist;
 - "going by Greta, not Maggie, it's ..." drops what the new value is not from the middle of the sentence;
 - "my own car, a 2016 Vauxhall Corsa" names the car; "The Corsa failed its MOT, so that was the end of it" ends it;
 - "ended things" ends a relationship;
@@ -36,7 +36,12 @@ def test_people_and_cars_as_chat_names_them(text: str, key: str, value: str) -> 
 def test_dra_is_no_sentence_end() -> None:
     values = [v for _, v in _said("My check-up with Dra. Molina is on a Thursday at 10:00.")]
     assert not any(v.rstrip(".").endswith("Dra") for v in values), values
-    assert {"doctor", "dentist"} & sorts_of("I've moved to Dra. Molina at a clinic near the square")
+
+
+def test_dra_is_a_title_of_a_name_and_no_clinician_by_itself() -> None:
+    # in Spanish a lawyer is "Dra." too: the title names the person, not their trade
+    assert ("relation.lawyer", "Dra. Molina") in _said("I'm waiting for my lawyer, Dra. Molina, to check it.")
+    assert not {"doctor", "dentist"} & sorts_of("Dra. Molina negotiated it: adjustments every 6 months")
 
 
 def test_what_the_name_is_not_goes_from_mid_sentence() -> None:

@@ -65,7 +65,7 @@ CONFIRMATIONS = re.compile(
 )
 
 # --------------------------------------------------------- value fragments
-NAME = r"(?-i:(?:Dr\.? |Mr\.? |Mrs\.? |Ms\.? )?[A-Z][a-zà-ÿ'’\-]+(?: (?:de |da |van |von |del |di )?[A-Z][a-zà-ÿ'’\-]+){0,3})"
+NAME = r"(?-i:(?:Dr\.? |Dra\.? |Mr\.? |Mrs\.? |Ms\.? |Sra\.? |Sr\.? |Prof\.? )?[A-Z][a-zà-ÿ'’\-]+(?: (?:de |da |van |von |del |di )?[A-Z][a-zà-ÿ'’\-]+){0,3})"
 ORG = r"(?-i:[A-Z0-9][\w&.'’\-]*(?:(?: (?:of|and|&|the|de))? [A-Z0-9][\w&.'’\-]*){0,4})"
 PLACE_PARTICLES = r"(?:de|da|do|dos|das|del|della|di|du|la|le|los|las|von|van|der|den|am|an|im|upon|sur|al|el) "
 PLACE = (
