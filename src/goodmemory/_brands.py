@@ -134,18 +134,24 @@ _ANY_CASE_TOO = frozenset(["Jio", "Airtel", "Telekom", "Lyca", "Voxi", "Xcel", "
 
 
 @functools.cache
-def _patterns() -> tuple[tuple[re.Pattern[str], frozenset[str], bool], ...]:
+def _patterns() -> tuple[tuple[re.Pattern[str], dict[str, frozenset[str]], bool], ...]:
+    """One pattern for the names that count only capitalised, one for the others (longest first), each with the
+    sorts of the names it finds (looked up as written, or lower-cased)."""
     sorts: dict[str, set[str]] = {}
     for sort, names in _BRANDS.items():
         for name in names:
             sorts.setdefault(name, set()).add(sort)
-    cased = sorted(n for n in sorts if n in _WORDS and n not in _ANY_CASE_TOO)
-    free = sorted(n for n in sorts if n not in cased)
+    cased = [n for n in sorts if n in _WORDS and n not in _ANY_CASE_TOO]
+    free = [n for n in sorts if n not in cased]
     out = []
     for group, cased_only in ((cased, True), (free, False)):
-        for name in group:
-            pat = re.compile(r"(?<![\w&.])" + re.escape(name) + r"(?![\w&]|-\w)", 0 if cased_only else re.I)
-            out.append((pat, frozenset(sorts[name]), cased_only))
+        alts = "|".join(re.escape(n) for n in sorted(group, key=len, reverse=True))
+        pat = re.compile(r"(?<![\w&.])(?:" + alts + r")(?![\w&]|-\w)", 0 if cased_only else re.I)
+        lookup: dict[str, frozenset[str]] = {}
+        for n in group:
+            k = n if cased_only else n.lower()
+            lookup[k] = lookup.get(k, frozenset()) | frozenset(sorts[n])
+        out.append((pat, lookup, cased_only))
     return tuple(out)
 
 
@@ -156,12 +162,11 @@ def brand_sorts(text: str) -> frozenset[str]:
     """The sorts of the well-known providers ``text`` names ("Barclays" -> bank, "giffgaff" -> phone_plan); a name
     that is also a word counts only capitalised inside a sentence ("Three" at a sentence's start is a number)."""
     found: set[str] = set()
-    for pat, sorts, cased_only in _patterns():
-        if sorts <= found:
-            continue
+    for pat, lookup, cased_only in _patterns():
         for m in pat.finditer(text):
+            name = m.group(0)
             # a word capitalised because it starts a sentence ("Three of us ...") names nothing; "NEST" still does
-            if not (cased_only and m.group(0).istitle() and _SENTENCE_START.search(text[:m.start()])):
-                found |= sorts
-                break
+            if cased_only and name.istitle() and _SENTENCE_START.search(text[:m.start()]):
+                continue
+            found |= lookup.get(name if cased_only else name.lower(), frozenset())
     return frozenset(found)
