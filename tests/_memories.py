@@ -34,3 +34,10 @@ def active_after(*sessions: str | list[str], days: int = 40, kinds: list[str] | 
     out = [r.value for r in mem.list(user_id="u", kinds=kinds) if r.kind != MemoryKind.EPISODE]
     mem.close()
     return out
+
+
+def assert_replaced(values: list[str], new: str, old: str) -> None:
+    """What a test of a change asserts on ``values`` (from :func:`active_after`): a current memory holds ``new`` and
+    none holds ``old`` any more."""
+    assert any(new in v for v in values), values
+    assert not any(old in v for v in values), values

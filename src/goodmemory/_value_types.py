@@ -64,11 +64,19 @@ CAR_MAKES = frozenset(["acura", "alfa", "audi", "bentley", "bmw", "buick", "cadi
 _MAKE_NAMES = {f for m in CAR_MAKES if m.isalpha() and m != "ram" for f in (m.capitalize(), m.upper() if len(m) <= 3 else "")
                if f}
 
+
+def _said_by(*words: str) -> re.Pattern[str]:
+    """What is said by any of ``words`` (regex fragments: "flat whites?", "covered (?:by|with)"), each a whole word,
+    in any case: the sorts and shapes below that are lists of words."""
+    return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.I)
+
+
 # category nouns a user names the attribute by, and heads of names that say what they name
 _SORT_WORDS: dict[str, re.Pattern[str]] = {
-    "gym": re.compile(r"\b(?:gyms?|fitness|crossfit|leisure cent(?:re|er)s?|health club|sports club|workouts?)\b", re.I),
-    "school": re.compile(r"\b(?:schools?|academy|primary|nursery|kindergarten|preschool|college|high school|"
-                         r"secondary|infants|juniors)\b", re.I),
+    "gym": _said_by("gyms?", "fitness", "crossfit", "leisure cent(?:re|er)s?", "health club", "sports club",
+                    "workouts?"),
+    "school": _said_by("schools?", "academy", "primary", "nursery", "kindergarten", "preschool", "college",
+                       "high school", "secondary", "infants", "juniors"),
     # "I keep my notes in X", "we track bugs in X", "I use X for invoices": a thing the user does work in
     "tool": re.compile(r"\b(?:editors?|ide|code|coding|app|apps|software|program|browser|notes? app|tool|tools|"
                        r"text editor|password manager|email client)\b|\b(?:keep|write|track|store|draft|edit|plan|"
@@ -94,19 +102,20 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                            r"work(?:s|ing)? (?:in|on|as) (?:[\w\-]+ ){1,3}?(?:at|for)(?= (?-i:[A-Z]))|employer|company|firm|job at|hired|joined|"
                            r"started at|first (?:day|week|month|shift)s? at|on the payroll|employed|(?:i|i've|i have|i was|i got|got|been) transferred to)\b",
                            re.I),
-    "bank": re.compile(r"\b(?:bank|banks|banking|current account|checking account|savings|building society|"
-                       r"salary|wages)\b", re.I),
+    "bank": _said_by("bank", "banks", "banking", "current account", "checking account", "savings",
+                     "building society", "salary", "wages"),
     # services a user has one provider of at a time, named by the service or by the head of the provider's name
-    "insurer": re.compile(r"\b(?:insurance|insured|insurer|policy|covered (?:by|with)|cover with)\b", re.I),
-    "energy": re.compile(r"\b(?:energy|electricity|electric|gas (?:supplier|and electric)|power|supplier|fuels?)\b",
-                         re.I),
-    "broadband": re.compile(r"\b(?:broadband|internet|wifi|wi-fi|fibre|fiber)\b", re.I),
-    "phone_plan": re.compile(r"\b(?:mobile|sim|sim-only|(?:phone|data) (?:plan|contract)|ported|network|prepaid|"
-                             r"postpaid|pay as you go|payg)\b", re.I),
-    "vet": re.compile(r"\b(?:vets?|veterinary|animal (?:clinic|hospital))\b", re.I),
+    "insurer": _said_by("insurance", "insured", "insurer", "policy", "covered (?:by|with)", "cover with"),
+    "energy": _said_by("energy", "electricity", "electric", "gas (?:supplier|and electric)", "power", "supplier",
+                       "fuels?"),
+    "broadband": _said_by("broadband", "internet", "wifi", "wi-fi", "fibre", "fiber"),
+    "phone_plan": _said_by("mobile", "sim", "sim-only", "(?:phone|data) (?:plan|contract)", "ported", "network",
+                           "prepaid", "postpaid", "pay as you go", "payg"),
+    "vet": _said_by("vets?", "veterinary", "animal (?:clinic|hospital)"),
     # a user has a GP and a dentist at once: each is a sort of its own, said by its noun ("Dr. X" alone: either)
-    "doctor": re.compile(r"\b(?:gp|doctor|family doctor|surgery|health cent(?:re|er)|medical cent(?:re|er)|medical practice)\b", re.I),
-    "dentist": re.compile(r"\b(?:dentist|dental|orthodontist)\b", re.I),
+    "doctor": _said_by("gp", "doctor", "family doctor", "surgery", "health cent(?:re|er)", "medical cent(?:re|er)",
+                       "medical practice"),
+    "dentist": _said_by("dentist", "dental", "orthodontist"),
     # a make said as a name ("the new Kia", "a used Skoda"): a vehicle, whatever the sentence's verb
     "vehicle": re.compile(rf"\b(?-i:{'|'.join(sorted(_MAKE_NAMES, key=len, reverse=True))})\b"),
     # when the user gets up, by a time ("I wake up at 7", "these days I'm up at 5:30"): bedtime is another attribute
@@ -125,18 +134,20 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                            r"manag(?:e|es|ed|ing) (?:it|my (?:flat|place|house)|our (?:flat|place|house|building)|"
                            r"the (?:flat|building|property|house))(?! (?:to|well|fine|ok|okay|alone)\b))", re.I),
     # where the user works from: an office, a site, a branch by its place ("the Shoreditch office")
-    "office": re.compile(r"\b(?:office|offices|head office|hq|workplace|branch|campus)\b", re.I),
+    "office": _said_by("office", "offices", "head office", "hq", "workplace", "branch", "campus"),
     # the coffee one usually orders, by the drink
-    "drink": re.compile(r"\b(?:flat whites?|lattes?|cortados?|cappuccinos?|americanos?|espressos?|mochas?|macchiatos?|"
-                        r"cold brews?|long blacks?|piccolos?|chai lattes?|matcha lattes?)\b", re.I),
+    "drink": _said_by("flat whites?", "lattes?", "cortados?", "cappuccinos?", "americanos?", "espressos?", "mochas?",
+                      "macchiatos?", "cold brews?", "long blacks?", "piccolos?", "chai lattes?", "matcha lattes?"),
     # a sport one plays, by its name
-    "sport": re.compile(r"\b(?:squash|tennis|badminton|padel|pickleball|table tennis|golf|football|soccer|rugby|cricket|"
-                        r"netball|basketball|volleyball|hockey|swimming|swim|running|climbing|bouldering|rowing|"
-                        r"cycling|boxing|karate|judo|jiu-jitsu|taekwondo|fencing|triathlons?|racket sports?|"
-                        r"martial arts|dance classes|ballet|salsa|skiing|surfing|yoga|pilates|spin classes?)\b", re.I),
+    "sport": _said_by("squash", "tennis", "badminton", "padel", "pickleball", "table tennis", "golf", "football",
+                      "soccer", "rugby", "cricket", "netball", "basketball", "volleyball", "hockey", "swimming",
+                      "swim", "running", "climbing", "bouldering", "rowing", "cycling", "boxing", "karate", "judo",
+                      "jiu-jitsu", "taekwondo", "fencing", "triathlons?", "racket sports?", "martial arts",
+                      "dance classes", "ballet", "salsa", "skiing", "surfing", "yoga", "pilates", "spin classes?"),
     # what the user eats, by the name of the diet
-    "diet": re.compile(r"\b(?:vegan|vegetarian|veggie|pescatarian|pescetarian|plant-based|keto|paleo|flexitarian|"
-                       r"carnivore diet|halal|kosher|gluten-free|dairy-free|low-carb|whole30)\b", re.I),
+    "diet": _said_by("vegan", "vegetarian", "veggie", "pescatarian", "pescetarian", "plant-based", "keto", "paleo",
+                     "flexitarian", "carnivore diet", "halal", "kosher", "gluten-free", "dairy-free", "low-carb",
+                     "whole30"),
     # the hours one works, by the shift ("on nights", "day shifts", "earlies")
     "shift": re.compile(r"\b(?:night|day|early|late|morning|evening|afternoon|weekend|split|rotating|double|graveyard)"
                         r"[\s\-]shifts?\b|\bon (?:nights|days|earlies|lates)\b|\b(?:earlies|lates)\b", re.I),
@@ -257,10 +268,11 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     "manager": re.compile(r"\b(?:manager|boss|reports? to|reporting to|line manager|supervisor|team lead|"
                           r"head of|my lead|managed by|works? under)\b", re.I),
     # a programming language is named as one ("it's all Japanese now" read nearest "I code in X")
-    "programming_language": re.compile(r"\b(?:python|java|javascript|typescript|golang|go|rust|c\+\+|c#|ruby|php|swift|"
-                                       r"kotlin|scala|haskell|elixir|erlang|clojure|perl|matlab|julia|dart|lua|bash|"
-                                       r"fortran|cobol|sql|r|ocaml|f#|zig|nim|programming|coding|code|language)\b",
-                                       re.I),
+    "programming_language": _said_by("python", "java", "javascript", "typescript", "golang", "go", "rust", r"c\+\+",
+                                     "c#", "ruby", "php", "swift", "kotlin", "scala", "haskell", "elixir", "erlang",
+                                     "clojure", "perl", "matlab", "julia", "dart", "lua", "bash", "fortran", "cobol",
+                                     "sql", "r", "ocaml", "f#", "zig", "nim", "programming", "coding", "code",
+                                     "language"),
     # a medicine is said as one: by a dose, a form, a word for medicine or a drug's name ("I take the Tokyu Toyoko line
     # every morning" read nearest "I take X daily")
     "medication": re.compile(r"\d\s?(?:mg|mcg|µg|ml|iu|units?)\b|\b(?:tablets?|pills?|capsules?|dose|doses|dosage|"
@@ -273,8 +285,9 @@ _SHAPES: dict[str, re.Pattern[str]] = {
                              r"profen|fenac|dipine|semide|thiazide|lukast|terol|olone|opram|faxine|zapine|tiapine|"
                              r"pentin|gabalin|farin|trigine|phenidate|done))\b", re.I),
     # where one is from is said as where one comes from ("living in a flat in Glasgow" read nearest "I'm from X")
-    "origin": re.compile(r"\b(?:from|originally|grew up|growing up|born|raised|native|hometown|home town|roots|"
-                         r"heritage|descent|background|childhood|moved (?:here|over|to \w+) (?:from|when|as|at))\b", re.I),
+    "origin": _said_by("from", "originally", "grew up", "growing up", "born", "raised", "native", "hometown",
+                       "home town", "roots", "heritage", "descent", "background", "childhood",
+                       r"moved (?:here|over|to \w+) (?:from|when|as|at)"),
     # a sum of money is said with a figure or a word for money ("First month in Dundee done" read nearest it)
     "finance": re.compile(r"[£$€¥₹]|\d|\b(?:salary|income|savings|saving|debts?|loans?|mortgage|pension|money|pay|paid|"
                           r"earn\w*|wages?|invest\w*|isa|401k|stocks?|shares?|crypto|credit|owe|bills?|rent|broke|"
@@ -285,7 +298,8 @@ _SHAPES: dict[str, re.Pattern[str]] = {
                                 r"from home|wfh|in the office|office days?|overtime|on call|nine to five|mornings|"
                                 r"afternoons|evenings)\b", re.I),
     # a rent is said as one: "my EE contract ends in june, I'm paying £38 a month for 100GB" read alike "my rent is X"
-    "rent": re.compile(r"\b(?:rent|rents|rented|renting|landlord|landlady|letting agents?|tenancy|lease|mortgage)\b", re.I),
+    "rent": _said_by("rent", "rents", "rented", "renting", "landlord", "landlady", "letting agents?", "tenancy",
+                     "lease", "mortgage"),
     # a birth date is a date: "My niece just got into X Grammar" read alike "I was born on X"
     "birth_date": re.compile(r"\d|" + _MONTH + r"|"
                              r"\b(?:born|birthday|bday|b-day)\b", re.I),

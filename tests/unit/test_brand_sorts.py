@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from _memories import active_after
+from _memories import active_after, assert_replaced
 from goodmemory._brands import brand_sorts
 from goodmemory._value_types import change_frame, sorts_of
 
@@ -61,8 +61,7 @@ def test_porting_and_going_with_frame_a_change(text: str) -> None:
 ])
 def test_a_change_named_only_by_the_provider_replaces_the_old_one(first: str, then: str, new: str, old: str) -> None:
     values = active_after(first, then)
-    assert any(new in v for v in values), values
-    assert not any(old in v for v in values), values
+    assert_replaced(values, new, old)
 
 
 def test_a_provider_of_another_sort_is_not_replaced() -> None:
@@ -76,8 +75,7 @@ def test_two_providers_of_one_sort_need_no_resemblance_to_replace() -> None:
     values = active_after("My lecture notes are all in OneNote and it keeps freezing on big pages. any tips for "
                           "organising a thesis?",
                           "moved everything out at christmas, living in Logseq now. how do i link my citations?")
-    assert any("Logseq" in v for v in values), values
-    assert not any("OneNote" in v for v in values), values
+    assert_replaced(values, "Logseq", "OneNote")
 
 
 def test_a_reason_naming_another_provider_of_the_sort_is_no_part_of_the_value() -> None:

@@ -4,7 +4,7 @@ the second clause had made the whole sentence "about the person the slot holds",
 
 from __future__ import annotations
 
-from _memories import active_after
+from _memories import active_after, assert_replaced
 
 
 def test_a_new_practice_with_the_old_one_named_after_it_replaces_the_old() -> None:
@@ -30,5 +30,4 @@ def test_registering_with_a_medical_centre_pointed_back_at_replaces_the_old_surg
     values = active_after("Thornfield Surgery never picks up the phone, 30 mins on hold again",
                           "can you draft an email to Parkside Medical Centre asking them to get my notes from "
                           "Thornfield? registered with them last week")
-    assert any("Parkside Medical Centre" in v for v in values), values
-    assert not any("Thornfield Surgery" in v for v in values), values
+    assert_replaced(values, "Parkside Medical Centre", "Thornfield Surgery")

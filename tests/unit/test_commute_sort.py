@@ -8,7 +8,7 @@ from datetime import datetime
 
 import pytest
 
-from _memories import active_after
+from _memories import active_after, assert_replaced
 from goodmemory._replaced import drop_replaced
 from goodmemory._value_types import sorts_of
 from goodmemory.merge import Earlier
@@ -39,8 +39,7 @@ def test_the_new_commute_replaces_the_old() -> None:
                           "Any audiobooks you'd recommend?",
                           "Could you suggest a good waterproof jacket? I've been cycling to the office since March "
                           "instead of the 42 bus, and I arrive soaked.")
-    assert any("cycling" in v for v in values), values
-    assert not any("42" in v for v in values), values
+    assert_replaced(values, "cycling", "42")
 
 
 def _old(value: str) -> Earlier:

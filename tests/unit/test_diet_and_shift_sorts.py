@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from _extracting import extract
 
-from _memories import active_after
+from _memories import active_after, assert_replaced
 from goodmemory._value_types import asked_of_another, change_frame, sorts_of
 
 
@@ -47,8 +47,7 @@ def test_day_shifts_replace_night_shifts() -> None:
         "I'm a paramedic in Cork working night shifts, four on four off. How do I sleep in the day?",
         ["Could you plan my meals for the week?", "A: Of course. Are you still on night shifts, or has your rota changed?",
          "It's changed, I moved onto day shifts in March, 7am to 7pm, so mostly breakfasts and lunches please."])
-    assert any("day shifts" in v for v in values), values
-    assert not any("night shifts" in v for v in values), values
+    assert_replaced(values, "day shifts", "night shifts")
 
 
 def test_vegan_replaces_vegetarian() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from _extracting import extract
 
-from _memories import active_after
+from _memories import active_after, assert_replaced
 
 
 def _said(*turns: str) -> list[tuple[str, str]]:
@@ -48,5 +48,4 @@ def test_the_new_network_replaces_the_one_told_beside_the_city() -> None:
                           "help me complain?",
                           "Since I ported my number to Smarty last month my calls drop in the office, any settings "
                           "to try?")
-    assert any("Smarty" in v for v in values), values
-    assert not any("Vodafone" in v for v in values), values
+    assert_replaced(values, "Smarty", "Vodafone")

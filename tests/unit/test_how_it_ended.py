@@ -9,7 +9,7 @@ from datetime import datetime
 
 import pytest
 
-from _memories import active_after
+from _memories import active_after, assert_replaced
 from goodmemory._replaced import drop_replaced, tells_how_it_ended
 from goodmemory.merge import Earlier
 
@@ -41,8 +41,7 @@ def test_the_old_insurer_is_not_current_after_the_change_and_its_end() -> None:
         "My car insurance with Aviva is up for renewal and the quote went up £150. Can you help me complain?",
         "Can you help me describe a scrape in a car park for my insurer? It's Churchill now, by the way. "
         "I didn't renew with Aviva in the end because Churchill's quote was much cheaper.")
-    assert any("Churchill" in v for v in values), values
-    assert not any("Aviva" in v for v in values), values
+    assert_replaced(values, "Churchill", "Aviva")
 
 
 @pytest.mark.parametrize(("said", "kept"), [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from _memories import active_after
+from _memories import active_after, assert_replaced
 from goodmemory._value_types import sorts_of
 
 
@@ -32,5 +32,4 @@ def test_a_new_agent_replaces_the_landlord(first: str, old: str) -> None:
     values = active_after(first, "Osei sold up, the new owners have Greenway Lettings managing it now. Who do I send "
                           "repair requests to?" if old == "Osei" else
                           "The house got sold, so Greenway Lettings manage my flat now. How do I check my deposit?")
-    assert any("Greenway" in v for v in values), values
-    assert not any(old in v for v in values), values
+    assert_replaced(values, "Greenway", old)

@@ -12,7 +12,7 @@ from datetime import datetime
 
 import pytest
 
-from _memories import active_after
+from _memories import active_after, assert_replaced
 from goodmemory._brands import brand_sorts
 from goodmemory._replaced import drop_replaced
 from goodmemory._value_types import lacks_shape, sorts_of
@@ -75,5 +75,4 @@ def test_a_smart_move_is_no_network() -> None:
 def test_a_new_network_replaces_the_old_one_named_by_name() -> None:
     values = active_after("my Smart prepaid data keeps running out mid-shift, which promo is best for 8 hrs of maps?",
                           "ported my number to DITO last week, signal in Cubao is actually good. battery tips for 5G?")
-    assert any("DITO" in v for v in values), values
-    assert not any("Smart" in v for v in values), values
+    assert_replaced(values, "DITO", "Smart")

@@ -13,7 +13,7 @@ from datetime import datetime
 import pytest
 from _extracting import extract
 
-from _memories import active_after
+from _memories import active_after, assert_replaced
 from goodmemory._replaced import drop_replaced, ended_clauses
 from goodmemory._value_types import lacks_shape, sorts_of
 from goodmemory.merge import Earlier
@@ -67,8 +67,7 @@ def test_the_car_that_failed_its_mot_is_no_longer_current() -> None:
     values = active_after("I do parcel routes in my own car, a 2015 Ford Fiesta. What mileage records do I keep?",
                           "The Fiesta failed its inspection on the brakes, so that was the end of it. Picked up a used "
                           "Citroen Berlingo van last week. How do I claim a van?")
-    assert any("Berlingo" in v for v in values), values
-    assert not any("Fiesta" in v for v in values), values
+    assert_replaced(values, "Berlingo", "Fiesta")
 
 
 @pytest.mark.parametrize(("family", "text"), [

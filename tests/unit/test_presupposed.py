@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from _extracting import extract
 
-from _memories import active_after
+from _memories import active_after, assert_replaced
 
 
 def _said(text: str) -> list[tuple[str, str]]:
@@ -38,5 +38,4 @@ def test_a_question_that_presupposes_nothing_keeps_nothing(text: str) -> None:
 def test_a_new_car_replaces_the_one_a_question_named() -> None:
     values = active_after("how often should I change the oil on my 2012 Mazda 3? mechanic says every 5000km",
                           "Traded the Mazda in at the weekend, picked up a used Toyota Corolla. What tyre pressure?")
-    assert any("Corolla" in v for v in values), values
-    assert not any("Mazda" in v for v in values), values
+    assert_replaced(values, "Corolla", "Mazda")

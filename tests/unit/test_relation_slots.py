@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from _extracting import extract
 
-from _memories import active_after
+from _memories import active_after, assert_replaced
 
 
 def _keys(text: str) -> set[str]:
@@ -25,5 +25,4 @@ def test_two_words_for_one_person_share_a_slot(text: str, key: str) -> None:
 def test_a_new_boss_replaces_the_manager() -> None:
     values = active_after("My manager, Dana Whitfield, wants a weekly summary from me. Can you draft a template?",
                           "Can you help me word a leave request? It goes to my new boss, Omar Haddad.")
-    assert any("Omar Haddad" in v for v in values), values
-    assert not any("Dana" in v for v in values), values
+    assert_replaced(values, "Omar Haddad", "Dana")
