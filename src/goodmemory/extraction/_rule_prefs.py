@@ -12,6 +12,7 @@ from ._engine import Clause, Example, Rule
 from ._english import article, conj, obj, third
 from ._rule_answers import ANSWER_RULES
 from ._rule_diet import diet, diet_meat
+from ._rule_taste import TASTE_RULES
 
 __all__ = ["PREFERENCE_RULES"]
 
@@ -385,6 +386,7 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
     Rule("any_taste", K.PREFERENCE, ("like",), "User likes {v}.", _any_taste, pattern=_R_ANY, importance=0.5,
          examples=(Example("I'll eat almost any soup.", "preference.like.soup", "likes soup"),
                    Example("I'll eat the soup later."))),
+    *TASTE_RULES,
     Rule("channel", K.PREFERENCE, ("communication",), "User prefers to be contacted by {v}.", _channel,
          pattern=_R_CHANNEL, importance=0.7, examples=(
              Example("Email me rather than ringing, my phone is often off.", "preference.communication.channel", "email"),

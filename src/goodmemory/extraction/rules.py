@@ -71,7 +71,7 @@ _LOOP_HINT = re.compile(r"\b(?:need|have|got|remind|haven'?t|waiting|get back|fo
 _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each", "from now", "going forward", "keep",
                 "be ", "no ", "you can ", "you could ", "use", "avoid", "explain", "reply", "respond", "answer", "always",
                 "never", "don't", "do not", "the ", "our ", "skip ", "drop ", "stop ", "no more ", "leave out ",
-                "new ")  # "New policy number AR-903317": chat drops the "my"
+                "new ", "nothing ", "there's nothing ", "you can't beat", "can't beat")  # "New policy number AR-903317": chat drops the "my"
 
 
 _REQUEST = re.compile(r"^(?:(?:can|could|would|will) (?:you|we)\b|switch|show|give|quote|write|talk|change|swap)|"
