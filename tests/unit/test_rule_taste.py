@@ -27,6 +27,14 @@ LIKES = [
     ("Nothing beats a proper Sunday roast with all the trimmings.", "a proper sunday roast with all the trimmings"),
     ("Allotment gardening keeps me sane, I'm down there most evenings.", "allotment gardening"),
     ("Italian opera is my guilty pleasure.", "italian opera"),
+    # chat drops the "I"; "we" is the household's taste
+    ("Big fan of sea shanties, the louder the better.", "sea shanties"),
+    ("Love a good pub quiz on a Tuesday.", "a good pub quiz on a tuesday"),
+    ("We adore hosting dinner parties.", "hosting dinner parties"),
+    ("Lately I've been really into pottery.", "pottery"),
+    ("I find long train journeys really relaxing.", "long train journeys"),
+    ("Rock climbing is my whole life.", "rock climbing"),
+    ("Vintage synths are my weekend obsession.", "vintage synths"),
 ]
 
 DISLIKES = [
@@ -42,6 +50,15 @@ DISLIKES = [
     ("I have no patience for long voicemails.", "long voicemails"),
     ("I never go near fast food these days.", "fast food"),
     ("Loud bars are a no-go for me.", "loud bars"),
+    ("Not a fan of cruises, too many people on one boat.", "cruises"),
+    ("I'm not fond of spicy curries.", "spicy curries"),
+    ("We avoid motorways at rush hour.", "motorways at rush hour"),
+    ("I try to avoid anything with palm oil in it.", "anything with palm oil in it"),
+    ("I find reality shows tedious.", "reality shows"),
+    ("Golf just doesn't do it for me.", "golf"),
+    ("Clowns make me nervous.", "clowns"),
+    ("Red meat is off the menu since my operation.", "red meat"),
+    ("I've never touched cigarettes.", "cigarettes"),
 ]
 
 
@@ -69,6 +86,10 @@ def test_an_idiom_of_disliking_or_keeping_away_is_a_dislike(turn: str, thing: st
     "Nothing beats it.",  # no thing named
     "Is camping really not for me?",  # a question asserts nothing
     "My sister is obsessed with horses.",  # someone else's taste
+    "Love the new layout, thanks!",  # what the user thinks of the assistant's work
+    "I find it hard to sleep.",  # no taste
+    "I find the instructions confusing.",  # the thing of the talk
+    "We avoid it when we can.",  # no thing named
 ])
 def test_no_taste_without_a_standing_thing_of_the_users(turn: str) -> None:
     prefs = _prefs(turn)

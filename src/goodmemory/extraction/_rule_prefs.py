@@ -12,7 +12,7 @@ from ._engine import Clause, Example, Rule
 from ._english import article, conj, obj, third
 from ._rule_answers import ANSWER_RULES
 from ._rule_diet import diet, diet_meat
-from ._rule_taste import TASTE_RULES
+from ._rule_taste import TASTE_RULES, emit_taste, taste_object
 
 __all__ = ["PREFERENCE_RULES"]
 
@@ -121,22 +121,14 @@ def _like(c: Clause, m: Match | None) -> None:
     assert m
     if _DENIED.search(c.s[:m.start()]):
         return
-    o = obj(third(m.group("v")))
+    o = taste_object(m.group("v"))
     verb = m.group("verb").lower().replace("cannot", "can't").replace("do not", "don't")
     if not o or (verb == "like" and re.match(r"to (?:know|ask|see|get|book|make|order|open|change|cancel)\b", o)):
         return
     negative = verb in _NEGATIVE_LIKES or "aversion" in verb or "not keen" in verb
     verb3 = _LIKE_VERB3.get(verb) or (verb.replace("'m ", "is ").replace("am ", "is ").replace("have ", "has ")
                                       if " " in verb else conj(verb))
-    if c.fl.negated_change:
-        v = f"no longer likes {o}" if negative else f"likes {o}"
-        text = f"User {v}." if negative else f"User now {v}."
-    else:
-        v = f"{'dislikes' if negative else 'likes'} {o}"
-        text = f"User {v}." if verb3 in ("likes", "dislikes") else f"User {verb3} {o} ({v})."
-    c.emit(slot_key("preference", "like", o), v, text, transferable=_transferable(c, o), correction=c.fl.negated_change,
-           metadata={"object": o, "polarity": "dislike" if negative else "like"},
-           keywords=f"{'dislikes hates avoid' if negative else 'likes loves enjoys favorite'} {o}")
+    emit_taste(c, o, negative, changed=c.fl.negated_change, verb=verb3, transferable=_transferable(c, o))
 
 
 # "I'll happily eat almost any curry", "I'll listen to just about any jazz": a taste, told as what the user would take

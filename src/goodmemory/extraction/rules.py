@@ -42,6 +42,7 @@ from ._rule_tasks import (
     emergency_answer,
     option_answer,
 )
+from ._rule_taste import TASTE_RULES
 from ._sentence_patterns import HEDGE_TAIL, org_pointed_back, written
 from ._statements import known_names, masks_a_value, statement_candidate
 from .base import ExtractionContext
@@ -71,7 +72,7 @@ _LOOP_HINT = re.compile(r"\b(?:need|have|got|remind|haven'?t|waiting|get back|fo
 _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each", "from now", "going forward", "keep",
                 "be ", "no ", "you can ", "you could ", "use", "avoid", "explain", "reply", "respond", "answer", "always",
                 "never", "don't", "do not", "the ", "our ", "skip ", "drop ", "stop ", "no more ", "leave out ",
-                "new ", "nothing ", "there's nothing ", "you can't beat", "can't beat")  # "New policy number AR-903317": chat drops the "my"
+                "new ")  # "New policy number AR-903317": chat drops the "my"
 
 
 _REQUEST = re.compile(r"^(?:(?:can|could|would|will) (?:you|we)\b|switch|show|give|quote|write|talk|change|swap)|"
@@ -440,6 +441,7 @@ def _apply(c: Clause) -> None:
             # "I", is read by the rules of answers alone
             run_group(_ANSWER_RULES, c)
         run_group((EXPIRY_RULE,), c)
+        run_group(TASTE_RULES, c)  # "Big fan of sea shanties", "Nothing beats a bacon roll": chat drops the "I"
         if c.run.tasks:  # "Renewed the permit this morning." closes a task without saying "I"
             run_group((NO_NEED_RULE, *LOOP_RULES[1:]), c)
         return
