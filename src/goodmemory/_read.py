@@ -40,13 +40,9 @@ __all__ = ["ReadContext", "run_build_context", "run_recall"]
 
 T = TypeVar("T")
 
-# The query is embedded on the calling thread, after the storage reads. Embedding it on a worker
-# thread while storage reads ran was measured slower, not faster (recall p50 70-88 ms vs 31 ms at 10k
-# memories): the sentence-transformers wrapper holds the GIL long enough that every SQLite call of the
-# reading thread waits for its turn (the GIL convoy), so the two do not overlap on CPython. Tried again
-# with the ONNX Runtime path (tokenized on the caller, the run on a worker that signals once it is in
-# the model): a micro-benchmark overlapped (8.7 -> 5.0-6.2 ms), but inside build_context the reads took
-# as much longer as the embedding saved (10k memories, interleaved A/B: p50 29.7 vs 29.6 ms, 44.2 vs 44.1).
+# The query is embedded on the calling thread, after the storage reads: on a worker thread it was slower (the
+# sentence-transformers wrapper holds the GIL, every SQLite call waits: recall p50 70-88 vs 31 ms at 10k), and with
+# ONNX Runtime on a worker the reads took as much longer as the embedding saved (p50 29.7 vs 29.6 ms).
 
 
 @dataclass
@@ -273,6 +269,15 @@ def _shortened(e: Entry, room: int, tokens: TokenCounter, least: int, compact: b
                    source_message_ids=list(dict.fromkeys(m for _, _, m in kept)))
 
 
+def nearest(rc: ReadContext, user_id: str, qvec: np.ndarray, kind: MemoryKind, depth: int, domain: str | None,
+            tags: tuple[str, ...] | None) -> list[MemoryRecord]:
+    """The active memories of ``kind`` nearest the question by embedding, nearest first."""
+    flt = MemoryFilter(kinds=(kind,), visible_in_domain=domain, tags=tags)
+    ids = tuple(m for m, _ in rc.storage.search_vector(user_id, VectorQuery(qvec, depth, flt)))
+    found = {r.id: r for r in rc.storage.list(user_id, MemoryFilter(memory_ids=ids))} if ids else {}
+    return [r for m in ids if (r := found.get(m)) is not None]
+
+
 def _fill(rc: ReadContext, add: Callable[..., None], order: list[Entry], qvec: np.ndarray, *, user_id: str,
           domain: str | None, max_tokens: int, searched: int, tags: tuple[str, ...] | None = None) -> None:
     """Spends the budget the fused lists leave: the next raw turns nearest the question, in dense order.
@@ -289,12 +294,9 @@ def _fill(rc: ReadContext, add: Callable[..., None], order: list[Entry], qvec: n
             or sum(e.tokens for e in order) >= cc.fill_share * max_tokens):
         return
     depth = searched + cc.fill_depth * (max_tokens // cc.dense_turn_tokens)
-    flt = MemoryFilter(kinds=(MemoryKind.EPISODE,), visible_in_domain=domain, tags=tags)
-    ids = tuple(m for m, _ in rc.storage.search_vector(user_id, VectorQuery(qvec, depth, flt)))
-    found = {r.id: r for r in rc.storage.list(user_id, MemoryFilter(memory_ids=ids))} if ids else {}
-    nearest = [r for m in ids if (r := found.get(m)) is not None and _raw_turn(r)]
+    turns = [r for r in nearest(rc, user_id, qvec, MemoryKind.EPISODE, depth, domain, tags) if _raw_turn(r)]
     for covered_ok in (False, True):
-        for r in nearest:
+        for r in turns:
             if sum(e.tokens for e in order) > max_tokens:
                 return
             add(r, 0.0, covered_ok)
@@ -419,8 +421,7 @@ def run_build_context(
         if r.id not in hit_ids:
             ranked_extra.append((r, baseline * cc.loop_share))
             hit_ids.add(r.id)
-    # facts of the families the question points at ("which of my cards" -> card.*) come right after the
-    # best hit, found by the search or not: they are what the question is about
+    # facts of the families the question names ("which of my cards" -> card.*) come right after the best hit
     hinted_score = top_score * cc.hinted_share
     hinted_ids = {r.id for found in hinted for r in found if r.kind != MemoryKind.EPISODE}
     ranked_extra = [(r, max(sc, hinted_score) if r.id in hinted_ids else sc) for r, sc in ranked_extra]
@@ -429,26 +430,25 @@ def run_build_context(
             if r.id not in hit_ids and r.id in hinted_ids:
                 ranked_extra.append((r, hinted_score))
                 hit_ids.add(r.id)
-    # ties keep the order they came in (hits, then open tasks and family facts newest first): a tie broken by
-    # the random record ids made the same data pack differently from run to run
+    # ties keep the order they came in (hits, then open tasks and family facts newest first), not the random ids
     ranked_extra.sort(key=lambda x: -x[1])
-    # the context order fuses the ranked list with the nearest raw turns by embedding alone (the floor: a
-    # context is never far below plain dense retrieval of turns) and the standing items (core profile, how
-    # the user wants answers), which take their place by rank instead of leading at any budget
-    # what the question is about: the facts of the families it names, and the open tasks when it asks what
-    # is pending ("where were we", "to-do")
+    # the context order fuses the ranked list, the nearest raw turns by embedding alone (the dense floor), the
+    # standing items (core profile, answer style) by rank, and what the question is about (the families it names,
+    # the open tasks when it asks what is pending)
     about = [r for found in hinted for r in found if r.id in hinted_ids] + (loops if task else [])
     # one place per distinct text: a reply said in every session ("Let me check what we can do.") took the first
     # four places of the dense list on the service set and pushed the user's turns down (the packing shows it once)
     distinct = _distinct_texts(turns)
     if cc.dense_named_speakers and plan_names:
         distinct = _spoken_by(distinct, plan_names)
+    asks_choice = cc.taste_weight > 0 and isinstance(plan_d, dict) and plan_d.get("intent") == Intent.PREFERENCE.value
+    tastes = nearest(rc, user_id, qvec, MemoryKind.PREFERENCE, cc.taste_depth, domain, tags) if asks_choice else []
     lists = [([r for r, _ in ranked_extra], cc.ranked_weight),
              (distinct[:cc.dense_fused_turns], cc.compact_dense_weight if compact and cc.dense_weight else cc.dense_weight),
              # the core profile and how the user wants answers are two lists: as one, a full profile put the answer
              # style at ranks 5-7, below every long turn a 500-token block holds ("Draft a note to the council"
              # lost "User prefers British spelling"). Private held-out short preferences tune @500 0.663 -> 0.683
-             (profile, cc.standing_weight), (style, cc.style_weight), (about, cc.hinted_weight)]
+             (profile, cc.standing_weight), (style, cc.style_weight), (about, cc.hinted_weight), (tastes, cc.taste_weight)]
     pool = {r.id: r for found, _ in lists for r in found}
     # a statement quotes one turn: it and the raw turn are one piece of evidence, so they fuse as one (the turn,
     # which carries its date and its neighbours) instead of splitting their ranks and both taking budget

@@ -95,6 +95,13 @@ class ContextConfig(BaseModel):
     # what the question is about, as a list of its own: the facts of the families it names ("my car" ->
     # vehicle.*), newest first, and the open tasks when it asks what is pending
     hinted_weight: float = Field(default=1.0, ge=0)
+    # a question asking for a recommendation or a choice ("What should I cook tonight?") is answered by the user's
+    # tastes, needs and diet whatever words it uses: the taste_depth preferences nearest it, a list of this weight.
+    # Same stores, tune halves, 0 -> 1.0 (1.5): private blind prefs20 @150/@500 0.321/0.566 -> 0.349/0.736
+    # (0.453/0.736), prefs20close 0.536/0.701 -> 0.557/0.753, prefs20near 0.467/0.633 -> 0.522/0.733, repo
+    # preferences 0.481/0.660 -> 0.519/0.698 (0.491/0.698), service 0.680/0.897 -> 0.697/0.897
+    taste_weight: float = Field(default=1.0, ge=0)
+    taste_depth: int = Field(default=6, ge=0)
     # per family the question names, the newest hinted_depth memories are read and hinted_items of them shown,
     # the values a rule parsed before the user's words filed under the family by meaning
     hinted_depth: int = Field(default=12, ge=0)

@@ -346,3 +346,40 @@ def test_how_the_user_wants_answers_is_not_crowded_out_by_a_full_profile(mem) ->
     ctx = mem.build_context("Draft a short letter to the parish council about the bus shelter.", user_id="u1",
                             max_tokens=1000)
     assert any(i.memory_id == style[0].id for i in ctx.items), ctx.text
+
+
+def _tastes_among_talk(mem) -> None:  # type: ignore[no-untyped-def]
+    """Two tastes said once, weeks apart, among a lot of talk about other things."""
+    for k in range(24):
+        mem.remember([{"role": "user", "content": FILLER[k % len(FILLER)].format(d=f"day {k}")},
+                      {"role": "assistant", "content": "Thanks for the update, noted."}],
+                     user_id="u1", session_id=f"s{k}", at=T0 + timedelta(days=k))
+        if k in (5, 17):
+            said = "I'm completely obsessed with wild swimming." if k == 5 else "Escape rooms are not for me."
+            mem.remember([{"role": "user", "content": said, "id": f"taste{k}"}], user_id="u1",
+                         session_id=f"t{k}", at=T0 + timedelta(days=k, hours=2))
+
+
+@pytest.mark.parametrize("weight", [1.0, 0.0])
+def test_a_question_asking_for_a_choice_gets_the_users_tastes(weight: float) -> None:
+    """A recommendation question rarely shares a word with the tastes it turns on ("Any ideas for a day out?" /
+    "obsessed with wild swimming"): with the taste list the nearest preferences are in a small block whatever
+    the words; without it (weight 0) the talk nearest the question fills it."""
+    cfg = GoodMemoryConfig(context_settings={"taste_weight": weight})
+    mem = create_good_memory("sqlite://", embedder=FakeEmbedder(), clock=FrozenClock(T0 + timedelta(days=60)),
+                             config=cfg)
+    try:
+        _tastes_among_talk(mem)
+        assert any(h.memory.kind == "preference" for h in mem.recall("wild swimming", user_id="u1").hits)
+        ask = "Any ideas for a day out with my sister next weekend?"
+        ctx, mid = (mem.build_context(ask, user_id="u1", max_tokens=b) for b in (150, 300))
+        cited, cited_mid = ({m for item in c.items for m in item.source_message_ids} for c in (ctx, mid))
+        if weight:
+            assert {"taste5", "taste17"} & cited and {"taste5", "taste17"} <= cited_mid, ctx.text
+        else:
+            assert not {"taste5", "taste17"} & cited, ctx.text
+        # a question that asks for no choice reads no tastes
+        lookup = mem.build_context("When did the plumber come round?", user_id="u1", max_tokens=60)
+        assert not {"taste5", "taste17"} & {m for item in lookup.items for m in item.source_message_ids}, lookup.text
+    finally:
+        mem.close()
