@@ -338,9 +338,8 @@ def run_build_context(
         whole_question_turns=cc.dense_whole_question)
     loops = [r for r in loops if r.metadata.get("state", "open") == "open"][: cc.recent_loops]
     style = sorted([*style, *asked], key=lambda r: (-r.event_time.timestamp(), r.key))[:3]
-    # a family's newest statements ("The user said: ...", filed by meaning) must not crowd out the values a rule
-    # parsed from the same family: shared user-memory @500 0.906 -> 0.865 when six statements about the user's cars
-    # (one "I don't have that handy") took every place of the vehicle family and the Tesla's facts fell out
+    # a family's newest statements ("The user said: ...") must not crowd out the values a rule parsed from it: shared
+    # user-memory @500 0.906 -> 0.865 when six statements about the user's cars took every place of the family
     hinted = [sorted(found, key=lambda r: (_is_statement(r), -r.event_time.timestamp(), r.key))[: cc.hinted_items]
               for found in hinted]
     if not cc.hinted_statements:  # the user's words are found by the search and the dense list as it is
@@ -442,7 +441,8 @@ def run_build_context(
     if cc.dense_named_speakers and plan_names:
         distinct = _spoken_by(distinct, plan_names)
     asks_choice = cc.taste_weight > 0 and isinstance(plan_d, dict) and plan_d.get("intent") == Intent.PREFERENCE.value
-    tastes = nearest(rc, user_id, qvec, MemoryKind.PREFERENCE, cc.taste_depth, domain, tags) if asks_choice else []
+    tastes = [r for r in nearest(rc, user_id, qvec, MemoryKind.PREFERENCE, cc.taste_depth, domain, tags)
+              if r.domain in (None, domain)] if asks_choice else []  # not another domain's: the ranking weighs those
     lists = [([r for r, _ in ranked_extra], cc.ranked_weight),
              (distinct[:cc.dense_fused_turns], cc.compact_dense_weight if compact and cc.dense_weight else cc.dense_weight),
              # the core profile and how the user wants answers are two lists: as one, a full profile put the answer

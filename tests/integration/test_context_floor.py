@@ -383,3 +383,4 @@ def test_a_question_asking_for_a_choice_gets_the_users_tastes(weight: float) -> 
         assert not {"taste5", "taste17"} & {m for item in lookup.items for m in item.source_message_ids}, lookup.text
     finally:
         mem.close()
+
