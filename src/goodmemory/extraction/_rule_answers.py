@@ -19,7 +19,7 @@ Match = re.Match[str]
 # (the name is checked against LANGUAGES by the rule); a language only named ("my X is rusty") is none
 R_REPLY_LANG = re.compile(
     r"\b(?:(?i:reply|replies|respond|responses|answer|answers|write|write back|talk|speak|messages)"
-    r"(?i: to me| me| back)?(?: to me)? in (?P<v>[A-Z][a-z]+)\b"
+    r"(?i: to me| me| back)?(?: to me)? in (?P<v>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b"
     r"|(?i:switch|change|go back|swap)(?: back| over)? to (?P<v2>[A-Z][a-z]+)\b"
     r"|\b(?i:use) (?P<v3>[A-Z][a-z]+)(?= with me| please| from now on| again|\s*[,.!?]|$)"
     r"|(?:^|,\s*|\b(?i:no),?\s+)(?P<v4>[A-Z][a-z]+) (?=again\b|please\b|from now on\b))")
@@ -47,7 +47,7 @@ R_UNIT_SYSTEM = re.compile(r"\b(?:(?:use|using|in|to|gone|go|prefer|switch to) (
 def _reply_language(c: Clause, m: Match | None) -> None:
     for hit in R_REPLY_LANG.finditer(c.s):
         v = next(g for g in hit.groups() if g)
-        if v.lower() in P.LANGUAGES:
+        if v.lower() in P.LANGUAGES or v.split()[-1].lower() in P.LANGUAGES:  # "Brazilian Portuguese"
             c.emit("preference.communication.language", v, keywords="language reply respond")
             return
 

@@ -12,6 +12,7 @@ from ._engine import Clause, Example, Rule
 from ._english import article, conj, obj, third
 from ._rule_answers import ANSWER_RULES
 from ._rule_diet import diet, diet_meat
+from ._rule_style import STYLE_RULE
 from ._rule_taste import TASTE_RULES, emit_taste, taste_object
 
 __all__ = ["PREFERENCE_RULES"]
@@ -330,6 +331,7 @@ PREFERENCE_RULES: tuple[Rule, ...] = (
              Example("Write summaries for me in full paragraphs.", "preference.communication.format", "prose paragraphs"),
              Example("I wrote my thesis in full paragraphs."),
              Example("I keep my receipts in a shoebox."))),
+    STYLE_RULE,
     *ANSWER_RULES,
     Rule("allergy", K.PREFERENCE, ("allergy",), "User is allergic to {v}.", _allergy, pattern=P.R_ALLERGY,
          confidence=0.9, importance=0.95, examples=(

@@ -75,7 +75,8 @@ REPORTED = re.compile(
     r"asked|mentioned|believes|wrote)\b|[\"“][^\"”]{3,}[\"”]"
 )
 LEAD = re.compile(
-    r"^(?:(?:oh|well|so|ok|okay|also|and|but|btw|by the way|yes|yeah|yep|yup|no(?! need\b)|nope|hi|hello|hey|"
+    r"^(?:(?:oh|well|so|ok|okay|also|and|but|btw|by the way|yes|yeah|yep|yup|no(?=\s*[,!.:;-]|\s+(?:i|i'm|i've|we|we're|it|it's|its|that|that's|this|my|our|"
+    r"actually|not|sorry|thanks|thank you|he|she|they)\b)|nope|hi|hello|hey|"
     r"sure|um|uh|hmm|alright|right|great|thanks|thank you|honestly|anyway|also|plus|fyi|oh and|"
     r"just so you know|for the record|for context|good morning|good afternoon|quick update|small update|little update|"
     r"an update|big news|good news|great news|some news|news|quick note|fun fact)\b[,!.:]?\s*)+",

@@ -77,7 +77,8 @@ _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each"
 
 _REQUEST = re.compile(r"^(?:(?:can|could|would|will) (?:you|we)\b|switch|show|give|quote|write|talk|change|swap)|"
                       r"\bplease\b|\bfrom now on\b|\bthanks\b")
-_ANSWER_RULES = tuple(r for r in PREFERENCE_RULES if r.name in ("communication_style", "reply_language", "units"))
+_ANSWER_RULES = tuple(r for r in PREFERENCE_RULES if r.name in ("communication_style", "answer_style", "reply_language",
+                                                                  "units"))
 
 
 # "my policy number is now X", "my address is currently X": a change adverb between the copula and the value
