@@ -270,9 +270,9 @@ def _shortened(e: Entry, room: int, tokens: TokenCounter, least: int, compact: b
 
 
 def nearest(rc: ReadContext, user_id: str, qvec: np.ndarray, kind: MemoryKind, depth: int, domain: str | None,
-            tags: tuple[str, ...] | None) -> list[MemoryRecord]:
-    """The active memories of ``kind`` nearest the question by embedding, nearest first."""
-    flt = MemoryFilter(kinds=(kind,), visible_in_domain=domain, tags=tags)
+            tags: tuple[str, ...] | None, prefix: str | None = None) -> list[MemoryRecord]:
+    """The active memories of ``kind`` (keys under ``prefix``) nearest the question by embedding, nearest first."""
+    flt = MemoryFilter(kinds=(kind,), visible_in_domain=domain, tags=tags, key_prefix=prefix)
     ids = tuple(m for m, _ in rc.storage.search_vector(user_id, VectorQuery(qvec, depth, flt)))
     found = {r.id: r for r in rc.storage.list(user_id, MemoryFilter(memory_ids=ids))} if ids else {}
     return [r for m in ids if (r := found.get(m)) is not None]
@@ -338,8 +338,7 @@ def run_build_context(
         whole_question_turns=cc.dense_whole_question)
     loops = [r for r in loops if r.metadata.get("state", "open") == "open"][: cc.recent_loops]
     style = sorted([*style, *asked], key=lambda r: (-r.event_time.timestamp(), r.key))[:3]
-    # a family's newest statements ("The user said: ...") must not crowd out the values a rule parsed from it: shared
-    # user-memory @500 0.906 -> 0.865 when six statements about the user's cars took every place of the family
+    # a family's statements ("The user said: ...") must not crowd out the values it parsed (user-memory @500 -0.04)
     hinted = [sorted(found, key=lambda r: (_is_statement(r), -r.event_time.timestamp(), r.key))[: cc.hinted_items]
               for found in hinted]
     if not cc.hinted_statements:  # the user's words are found by the search and the dense list as it is
@@ -440,15 +439,16 @@ def run_build_context(
     distinct = _distinct_texts(turns)
     if cc.dense_named_speakers and plan_names:
         distinct = _spoken_by(distinct, plan_names)
-    asks_choice = cc.taste_weight > 0 and isinstance(plan_d, dict) and plan_d.get("intent") == Intent.PREFERENCE.value
-    tastes = [r for r in nearest(rc, user_id, qvec, MemoryKind.PREFERENCE, cc.taste_depth, domain, tags)
-              if r.domain in (None, domain)] if asks_choice else []  # not another domain's: the ranking weighs those
+    choice = cc.taste_weight > 0 and isinstance(plan_d, dict) and plan_d.get("intent") == Intent.PREFERENCE.value
+    # the tastes and health conditions nearest a question asking for a choice, not another domain's (the ranking's)
+    tastes = [[r for r in nearest(rc, user_id, qvec, kind, cc.taste_depth, domain, tags, key) if r.domain in (None, domain)]
+              for kind, key in ((MemoryKind.PREFERENCE, None), (MemoryKind.FACT, "fact.health."))] if choice else []
     lists = [([r for r, _ in ranked_extra], cc.ranked_weight),
              (distinct[:cc.dense_fused_turns], cc.compact_dense_weight if compact and cc.dense_weight else cc.dense_weight),
-             # the core profile and how the user wants answers are two lists: as one, a full profile put the answer
-             # style at ranks 5-7, below every long turn a 500-token block holds ("Draft a note to the council"
-             # lost "User prefers British spelling"). Private held-out short preferences tune @500 0.663 -> 0.683
-             (profile, cc.standing_weight), (style, cc.style_weight), (about, cc.hinted_weight), (tastes, cc.taste_weight)]
+             # the core profile and the answer style as two lists: as one, a full profile put the style at ranks 5-7
+             # ("Draft a note to the council" lost "User prefers British spelling"; held-out prefs @500 +0.02)
+             (profile, cc.standing_weight), (style, cc.style_weight), (about, cc.hinted_weight),
+             *((found, cc.taste_weight) for found in tastes)]
     pool = {r.id: r for found, _ in lists for r in found}
     # a statement quotes one turn: it and the raw turn are one piece of evidence, so they fuse as one (the turn,
     # which carries its date and its neighbours) instead of splitting their ranks and both taking budget

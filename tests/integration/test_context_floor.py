@@ -384,3 +384,20 @@ def test_a_question_asking_for_a_choice_gets_the_users_tastes(weight: float) -> 
     finally:
         mem.close()
 
+
+
+def test_a_question_asking_for_a_choice_gets_the_users_health_conditions() -> None:
+    """What to cook turns on a condition ("I'm type 2 diabetic") as much as on a taste: the condition is in the
+    block of a recommendation question that names neither it nor food, among unrelated talk."""
+    mem = create_good_memory("sqlite://", embedder=FakeEmbedder(), clock=FrozenClock(T0 + timedelta(days=60)))
+    try:
+        for k in range(24):
+            mem.remember([{"role": "user", "content": FILLER[k % len(FILLER)].format(d=f"day {k}")}],
+                         user_id="u1", session_id=f"s{k}", at=T0 + timedelta(days=k))
+        mem.remember([{"role": "user", "content": "I'm type 2 diabetic, so I keep an eye on carbs.", "id": "cond"}],
+                     user_id="u1", session_id="c", at=T0 + timedelta(days=3, hours=2))
+        assert any(r.key.startswith("fact.health.") for r in mem.list(user_id="u1"))
+        ctx = mem.build_context("Any ideas for a birthday lunch for my sister?", user_id="u1", max_tokens=150)
+        assert "cond" in {m for item in ctx.items for m in item.source_message_ids}, ctx.text
+    finally:
+        mem.close()

@@ -11,7 +11,7 @@ from ..taxonomy import content_words, humanize_key, slot_key
 from . import _patterns as P
 from ._engine import Clause, Example, Rule
 from ._english import article
-from ._rule_health import MEDICATION_RULE
+from ._rule_health import CONDITION_RULE, MEDICATION_RULE
 from ._rule_pets import PET_RULE
 
 __all__ = ["EXPIRY_RULE", "FACT_RULES", "expiry"]
@@ -475,6 +475,7 @@ FACT_RULES: tuple[Rule, ...] = (
              Example("My insurance is expensive."))),
     PET_RULE,
     MEDICATION_RULE,
+    CONDITION_RULE,
     Rule("switched_to", K.FACT, ("*",), "User switched to {v}.", _switched, pattern=P.R_SWITCHED, importance=0.7,
          examples=(
              Example("I switched from Telia to Vodafone.", "preference.tool.carrier", "Vodafone",

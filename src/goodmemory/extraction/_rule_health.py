@@ -1,4 +1,4 @@
-"""Health rules: the medicines a user takes, with their dose."""
+"""Health rules: the medicines a user takes, with their dose, and the conditions a user has."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ..taxonomy import slot_key
 from . import _patterns as P
 from ._engine import Clause, Example, Rule
 
-__all__ = ["MEDICATION_RULE"]
+__all__ = ["CONDITION_RULE", "MEDICATION_RULE"]
 
 K = MemoryKind
 Match = re.Match[str]
@@ -46,3 +46,47 @@ MEDICATION_RULE = Rule(
                 "metformin 500mg"),
         Example("I take the tram to work."),
         Example("I'm on holiday next week.")))
+
+
+# a condition the user has now, by its common names (world knowledge, not a pattern of words): the adjective ("I'm
+# diabetic") or the noun ("I have gastritis"); the value is the condition's noun
+_CONDITIONS = {
+    "diabetic": "diabetes", "type 1 diabetic": "type 1 diabetes", "type 2 diabetic": "type 2 diabetes",
+    "pre-diabetic": "pre-diabetes", "prediabetic": "pre-diabetes", "anaemic": "anaemia", "anemic": "anemia",
+    "epileptic": "epilepsy", "pregnant": "pregnancy", "hypertensive": "high blood pressure",
+    "immunocompromised": "a weakened immune system",
+}
+_NOUNS = ("type 1 diabetes|type 2 diabetes|diabetes|pre-diabetes|prediabetes|gastritis|a stomach ulcer|an ulcer|ibs|"
+          "crohn'?s(?: disease)?|colitis|ulcerative colitis|gout|high blood pressure|high cholesterol|kidney disease|"
+          "heart disease|a heart condition|fibromyalgia|psoriasis|eczema|sleep apno?ea|hypothyroidism|"
+          "an underactive thyroid|an overactive thyroid|long covid|chronic fatigue(?: syndrome)?|endometriosis|pcos|"
+          "osteoporosis|a pacemaker|acid reflux|gerd|anaemia|anemia|epilepsy|multiple sclerosis|\\bms\\b|lupus|"
+          "parkinson'?s|copd")
+_R_CONDITION = re.compile(
+    r"(?<!\bnot )\b(?:i'?m|i am)(?: now| still| also)? (?P<adj>type [12] diabetic|pre-?diabetic|diabetic|anaemic|anemic|"
+    r"epileptic|pregnant|hypertensive|immunocompromised)\b"
+    r"|\bi(?:'ve| have)(?: got| had| been living with| lived with)? (?P<noun>" + _NOUNS + r")\b", re.I)
+_OVER = re.compile(r"\b(?:last year|cleared up|went away|used to|no longer|gone now|but not anymore|as a (?:kid|child))\b",
+                   re.I)
+
+
+def _condition(c: Clause, m: Match | None) -> bool:
+    assert m
+    if c.s.rstrip().endswith("?") or _OVER.search(c.s):
+        return False
+    if m.group("noun") and re.match(r"i(?:'ve| have) had\b", m.group(0), re.I) and not re.search(
+            r"\bfor (?:years|ages|a while|\w+ (?:years|months))\b|\bsince\b", c.s, re.I):
+        return False  # "I had gastritis": over, unless for years
+    said = (m.group("adj") or m.group("noun")).lower()
+    v = _CONDITIONS.get(said.replace("-", "-"), said) if m.group("adj") else re.sub(r"^(?:a|an) ", "", said)
+    v = v.upper() if v in ("ibs", "gerd", "pcos", "copd", "ms") else v
+    c.emit(slot_key("fact", "health", v), v, f"User has {v}." if v != "pregnancy" else "User is pregnant.",
+           importance=0.8, keywords=f"health condition diagnosis {v}")
+    return True
+
+
+CONDITION_RULE = Rule(
+    "condition", K.FACT, ("health",), "User has {v}.", _condition, pattern=_R_CONDITION, importance=0.8, examples=(
+        Example("I'm diabetic.", "fact.health.diabetes", "diabetes"),
+        Example("I have coeliac disease."),  # the allergy rule's
+        Example("My mum is diabetic.")))
