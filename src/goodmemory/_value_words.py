@@ -13,10 +13,17 @@ __all__: list[str] = []
 _NAME_WORD = re.compile(r"[A-Za-z][\w'\-]*|\d[\w.,:\-]*")
 
 
+# capitals that are common nouns, not names ("failed its MOT", "on TV", "my GP", "the ATM"): no value of their own
+_COMMON_CAPS = frozenset(["mot", "nct", "dmv", "tv", "pc", "id", "gp", "atm", "pin", "sim", "pdf", "usb", "wifi", "ok",
+                          "cv", "hr", "mri", "ct", "er", "icu", "eta", "faq", "diy", "bbq", "asap", "fyi", "btw", "dm",
+                          "gps"])
+
+
 def _values_in(text: str) -> set[str]:
     """The names and numbers of ``text`` (capitalised words after its first, words with a digit)."""
     return {w.lower().strip(".,") for i, w in enumerate(_NAME_WORD.findall(text))
-            if any(ch.isdigit() for ch in w) or (i > 0 and w[0].isupper() and w != "I" and not w.startswith("I'"))}
+            if any(ch.isdigit() for ch in w) or (i > 0 and w[0].isupper() and w != "I" and not w.startswith("I'")
+                                                 and w.lower().strip(".,") not in _COMMON_CAPS)}
 
 
 _MONTH_NAMES = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"])

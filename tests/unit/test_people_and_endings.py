@@ -84,3 +84,11 @@ def test_a_family_of_a_shape_takes_no_sentence_without_it(family: str, text: str
 ])
 def test_a_sentence_of_the_shape_keeps_it(family: str, text: str) -> None:
     assert not lacks_shape(family, text)
+
+
+def test_a_common_noun_in_capitals_is_no_new_value_beside_an_ending() -> None:
+    """"failed its MOT": the MOT is the yearly test, not a value of its own, so the clause still only ends the car."""
+    assert ended_clauses("The Polo failed its MOT on rust, so that was the end of it", {"polo"})
+    values = active_after("I do deliveries in my own car, a 2014 VW Polo.",
+                          "The Polo failed its MOT on rust, so that was the end of it. Bought a used Skoda Octavia estate.")
+    assert_replaced(values, "Octavia", "Polo")
