@@ -344,7 +344,8 @@ def names_in(e: Earlier, family: KeyFamily, said: str) -> set[str]:
     """The words of ``said`` that name the earlier value ``e`` (words the family uses for any of its
     values, such as "called" or "appointment", name none of them)."""
     generic = _words(" ".join((family.description, *family.examples, family.name.replace("_", " "))))
-    return e.names() & (_words(said) - generic)
+    said_words = {w.removesuffix("'s").removesuffix("\u2019s") for w in _words(said)}  # "Dr. Ortega's clinic"
+    return e.names() & (said_words - generic)
 
 
 def new_family_key(family: KeyFamily, value: str) -> str:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from _memories import current_and_replaced
+from _memories import active_after, assert_replaced, current_and_replaced
 from goodmemory import GoodMemory
 
 T0 = datetime(2025, 5, 20, 9, 0, tzinfo=UTC)  # the frozen_mem clock (tests/conftest.py)
@@ -52,3 +52,13 @@ def test_without_a_value_of_its_own_or_of_another_it_replaces_nothing(frozen_mem
                                                                        assistant: str, answer: str, kept: str) -> None:
     active, _ = _live(frozen_mem, first, assistant, answer)
     assert kept in active, active
+
+
+def test_the_assistant_names_the_value_in_the_possessive() -> None:
+    """"... Dr. Hughes's surgery?": the possessive names Dr. Hughes as much as the bare name does."""
+    values = active_after("My dentist, Dr. Hughes, says I need a filling on a back tooth.",
+                          ["Can you help me write a complaint about a filling that keeps falling out?",
+                           "A: Sure. Who should it be addressed to, Dr. Hughes's practice?",
+                           "Yes, to them, but only to ask for my records. I've already moved to the Smile Studio near "
+                           "the station and they're redoing it."])
+    assert_replaced(values, "Smile Studio", "Dr. Hughes")
