@@ -25,6 +25,7 @@ from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._prototypes import prototypes as _prototypes
 from ._prototypes import unit as _unit
 from ._replaced import changed_thing, drop_other_reason, drop_replaced, ends_only, tells_how_it_ended
+from ._successor import role_of, successor
 from ._value_types import (
     FAMILY_SORTS,
     asked_of_another,
@@ -243,6 +244,11 @@ class AttributeIndex(EarlierSearch):
         if statement and c.keywords and asked_of_another(c.keywords):
             # "Which team does your sister lead?" "The design team, since January": theirs, in a note of its own
             return self._placed(c, _NOTE, _note_key(c.value), 0.0, "an answer about another person: its own note", [])
+        heir = successor(c.value, before, self._family_of) if statement else None
+        if heir is not None:  # "Darnell's gone over to Brampton, the new one is Priya": Priya has the role now
+            r, name = heir
+            c = c.model_copy(update={"value": name, "text": f"User's {role_of(r)} is now {name}."})
+            return self._replacing(c, r, 0.0, why=f"names who has the role {r.value!r} left")
         if statement:
             fam, score = self._family(c)
             latest = max(self.records, key=lambda r: (r.event_time, r.created_at)) if self.records else None

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 
 from ._change_words import adds, changes
 from .extraction._statements import masks_a_value
-from .merge import Earlier, names_in
+from .merge import Earlier, names_in, without_possessives
 from .models import Candidate, MemoryRecord
 from .taxonomy import KeyFamily, family_by_name
 
@@ -29,6 +29,7 @@ _BACK = re.compile(r"\b(?:it|that|that one|this one|them|those)\b(?!\s+(?:is|was
 def _named(e: Earlier, fam: KeyFamily, text: str) -> set[str]:
     """The words of ``text`` that name ``e``; a model's name without its number names it too ("the Mazda" for a
     Mazda3, "the Golf" for a Golf GTI is already a word of it)."""
+    text = without_possessives(text)  # the assistant names it in the possessive: "Dr. Ortega's clinic?"
     words = {w.lower() for w in re.findall(r"[A-Za-z][\w\-]+", text)}
     stripped = {n.rstrip("0123456789") for n in e.names() if n[-1:].isdigit()}
     return names_in(e, fam, text) | {n for n in stripped if len(n) >= 3 and n in words}

@@ -340,12 +340,16 @@ def _words(text: str) -> set[str]:
     return {w.lower().strip(".,") for w in _NAME_WORD.findall(text)}
 
 
+def without_possessives(text: str) -> str:
+    """``text`` with each possessive "'s" dropped ("Dr. Ortega's clinic" -> "Dr. Ortega clinic")."""
+    return re.sub(r"(\w)['\u2019]s\b", r"\1", text)
+
+
 def names_in(e: Earlier, family: KeyFamily, said: str) -> set[str]:
     """The words of ``said`` that name the earlier value ``e`` (words the family uses for any of its
     values, such as "called" or "appointment", name none of them)."""
     generic = _words(" ".join((family.description, *family.examples, family.name.replace("_", " "))))
-    said_words = {w.removesuffix("'s").removesuffix("\u2019s") for w in _words(said)}  # "Dr. Ortega's clinic"
-    return e.names() & (said_words - generic)
+    return e.names() & (_words(said) - generic)
 
 
 def new_family_key(family: KeyFamily, value: str) -> str:

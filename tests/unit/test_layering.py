@@ -23,7 +23,7 @@ LAYERS: dict[str, int] = {
     "text": 1, "dates": 1, "keys": 1, "taxonomy": 1, "lifecycle": 1, "routing": 1, "ranking": 1, "budget": 1,
     "verification": 1, "context": 1, "digest": 1, "secrets": 1, "merge": 1, "config": 1, "_validate": 1,
     "_key_families": 1, "_short_ids": 1, "_outdated": 1, "_value_types": 1, "_replaced": 1, "_change_words": 1,
-    "_replies": 1, "_value_words": 1, "_echoed": 1, "_brands": 1,
+    "_replies": 1, "_value_words": 1, "_echoed": 1, "_brands": 1, "_successor": 1,
     # parts that do I/O or hold models
     "extraction": 2, "embeddings": 2, "storage": 2, "llm": 2, "tokens": 2, "testing": 2, "_cachedir": 2,
     # the pipelines

@@ -1,0 +1,49 @@
+"""A person in a role of the user's life replaced by another (pure): "X's gone over to the other site, and the new one
+is Y", "Y took over from X", "X retired, Y is the new one". The successor is the role's value now.
+
+The sentence is about another person ("X's gone ..."), so it is no value of the user's own by itself; but it names
+an earlier value of the user's (their manager X) as gone and names who has the role now.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from .keys import slot_of
+from .merge import Earlier, names_in, without_possessives
+from .models import MemoryRecord
+from .taxonomy import KeyFamily
+
+__all__ = ["role_of", "successor"]
+
+_NAME = r"[A-Z][\w\-]+"
+_NEW = re.compile(r"\bthe new (?:one|\w+) is (?P<a>" + _NAME + r")"
+                  r"|\b(?P<b>" + _NAME + r") (?:is|'s) (?:the|our|my) new (?:one|\w+)\b"
+                  r"|\b(?P<c>" + _NAME + r") (?:has )?(?:took|taken) over\b"
+                  r"|\breplaced by (?P<d>" + _NAME + r")")
+_GONE = re.compile(r"\b(?:gone|left|moved on|retired|quit|went over|transferred|moved to|was let go|got fired|"
+                   r"stepped down|took over from|taken over from)\b", re.I)
+
+
+def successor(said: str, records: Iterable[MemoryRecord], family_of: Callable[[str], KeyFamily | None]
+              ) -> tuple[MemoryRecord, str] | None:
+    """The one person record ``said`` tells has left its role, and the name of who has it now; or None."""
+    m = _NEW.search(said)
+    if m is None or not _GONE.search(said):
+        return None
+    new = next(g for g in m.groups() if g)
+    hits = []
+    for r in records:
+        fam = family_of(r.key)
+        if fam is None or fam.name != "relation" or new.lower() in r.value.lower():
+            continue
+        e = Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key, similarity=0.0)
+        if names_in(e, fam, without_possessives(said)):  # "so Darnell's gone over to the Brampton site"
+            hits.append(r)
+    return (hits[0], new) if len(hits) == 1 else None
+
+
+def role_of(r: MemoryRecord) -> str:
+    """The role a relation record's slot names ("relation.manager" -> "manager")."""
+    return slot_of(r.key).split(".")[-1].replace("_", " ")

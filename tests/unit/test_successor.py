@@ -1,0 +1,25 @@
+"""A person of the user's life in a role (a manager, a dentist, a landlord) replaced by another: "X's gone over to
+the other site, and the new one is Y", "Y took over from X", "X retired, Y is our new GP". The successor is the
+role's value now; my own sentences (issue 17)."""
+
+from __future__ import annotations
+
+import pytest
+
+from _memories import active_after, assert_replaced
+
+
+@pytest.mark.parametrize("news", [
+    "so Marcus's gone over to the Leeds office, and the new one is Fatima, she's much calmer.",
+    "Marcus left in March and Fatima has taken over, she's great.",
+    "Marcus retired, Fatima is the new one now.",
+])
+def test_a_successor_in_the_role_replaces_the_one_who_left(news: str) -> None:
+    values = active_after("My manager Marcus wants the report by Friday, how do I push back?", news)
+    assert_replaced(values, "Fatima", "Marcus")
+
+
+def test_someone_new_beside_a_role_that_stays_replaces_nothing() -> None:
+    values = active_after("My manager Marcus wants the report by Friday.",
+                          "Marcus introduced me to Fatima, the new one in accounts.")
+    assert any("Marcus" in v for v in values), values
