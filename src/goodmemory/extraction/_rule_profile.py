@@ -80,6 +80,10 @@ def _the_users(c: Clause, m: Match | None) -> bool:
 
 
 _PAST_JOB = re.compile(r"\bused to\s*$", re.I)
+# frames that can only name a job: what follows is the occupation whatever its head ("a Claims Handler")
+_JOB_FRAME = re.compile(r"(?:i work as|i'?m working as|i am working as|i(?:'m| am) employed (?:full[- ]time |part[- ]time )?as|"
+                        r"my (?:job title|title) |"
+                        r"i(?:'ve| have)? (?:just |recently )?(?:been |got |was )?promoted to)", re.I)
 
 
 def _occupation(c: Clause, m: Match | None) -> None:
@@ -92,7 +96,8 @@ def _occupation(c: Clause, m: Match | None) -> None:
         if c.note.get("occupation") or not words or len(words) > 5 or words[-1] in P._NOT_OCCUPATION_TAIL:
             continue
         head = words[-1]
-        if head in P.OCCUPATIONS or re.search(r"(?:ist|eer|ician|ologist|grapher)$", head) or P.R_HEAD_OF.match(v):
+        if head in P.OCCUPATIONS or re.search(r"(?:ist|eer|ician|ologist|grapher)$", head) or P.R_HEAD_OF.match(v) \
+                or (_JOB_FRAME.match(m.group(0)) and words[0] not in ("team", "volunteer", "favour", "favor")):
             if words[0] in ("not", "no", "looking", "trying", "going", "calling", "also"):
                 continue
             c.note["occupation"] = v
