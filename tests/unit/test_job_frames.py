@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from _extracting import extract
+
 from _memories import active_after, assert_replaced
 
 
