@@ -25,7 +25,7 @@ from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._prototypes import prototypes as _prototypes
 from ._prototypes import unit as _unit
 from ._replaced import changed_thing, drop_other_reason, drop_replaced, ends_only, tells_how_it_ended
-from ._successor import role_of, successor
+from ._successor import role_of, successor, went_away
 from ._value_types import (
     FAMILY_SORTS,
     asked_of_another,
@@ -231,9 +231,10 @@ class AttributeIndex(EarlierSearch):
                 return self._replacing(c, r, 0.0, why=f"corrects the {e.old} the question repeated: {e.new}")
             fixed = corrected(c, r, e, self._statement_family(r.key) or "")
             return Placement(fixed, str(fixed.metadata["slot_reason"]))
-        ended = next((r for r, new in self.retired if statement and tells_how_it_ended(
+        ended = next((r for r, new in self.retired if statement and (tells_how_it_ended(
             c.value, Earlier(key=r.key, value=r.value, at=r.event_time, similarity=0.0,
-                             family_key=getattr(self._family_of(r.key), "key", "")), new)), None)
+                             family_key=getattr(self._family_of(r.key), "key", "")), new)
+            or went_away(c.value, r, self._family_of))), None)
         if ended is not None:
             # "It's Admiral now. I didn't renew with Direct Line ...": the change holds it, and the history the old value
             return Placement(None, f"tells how {ended.value!r}, which this turn replaced, ended")

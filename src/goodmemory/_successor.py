@@ -15,13 +15,14 @@ from .merge import Earlier, names_in, without_possessives
 from .models import MemoryRecord
 from .taxonomy import KeyFamily
 
-__all__ = ["role_of", "successor"]
+__all__ = ["role_of", "successor", "went_away"]
 
 _NAME = r"[A-Z][\w\-]+"
 _NEW = re.compile(r"\bthe new (?:one|\w+) is (?P<a>" + _NAME + r")"
                   r"|\b(?P<b>" + _NAME + r") (?:is|'s) (?:the|our|my) new (?:one|\w+)\b"
                   r"|\b(?P<c>" + _NAME + r") (?:has )?(?:took|taken) over\b"
-                  r"|\breplaced by (?P<d>" + _NAME + r")")
+                  r"|\breplaced by (?P<d>" + _NAME + r")"
+                  r"|\bi (?:now |actually )?report to (?P<e>" + _NAME + r")")
 _GONE = re.compile(r"\b(?:gone|left|moved on|retired|quit|went over|transferred|moved to|was let go|got fired|"
                    r"stepped down|took over from|taken over from)\b", re.I)
 
@@ -47,3 +48,14 @@ def successor(said: str, records: Iterable[MemoryRecord], family_of: Callable[[s
 def role_of(r: MemoryRecord) -> str:
     """The role a relation record's slot names ("relation.manager" -> "manager")."""
     return slot_of(r.key).split(".")[-1].replace("_", " ")
+
+
+def went_away(said: str, r: MemoryRecord, family_of: Callable[[str], KeyFamily | None]) -> bool:
+    """Whether ``said`` tells where the person of ``r`` went, starting with their name ("Priya's gone over to the
+    Dublin team"): beside the change that replaced them in the same turn, that is how their role ended."""
+    fam = family_of(r.key)
+    if fam is None or fam.name != "relation":
+        return False
+    head = without_possessives(said).split(" ", 1)[0].lower()
+    e = Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key, similarity=0.0)
+    return head in e.names() and bool(_GONE.search(said))

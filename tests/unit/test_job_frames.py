@@ -39,3 +39,11 @@ def test_a_new_title_replaces_the_one_said_in_a_job_frame() -> None:
     values = active_after("I work as a Customer Support Associate at a call centre in Manila.",
                           "Since I became Team Lead in June I run the morning huddle myself.")
     assert_replaced(values, "Team Lead", "Customer Support Associate")
+
+
+def test_an_address_the_user_only_uses_now_is_the_email_not_a_habit() -> None:
+    """"I only use x@y these days" reads like a habit ("I only ..."), but an address in use is the email."""
+    values = active_after("My order confirmation went to dee.hart77@example.com last week.",
+                          ["A: Can I confirm the email on the account?",
+                           "Please change it, I only use dee@hartmail.example these days."])
+    assert_replaced(values, "dee@hartmail.example", "dee.hart77@example.com")

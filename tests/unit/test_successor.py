@@ -13,6 +13,7 @@ from _memories import active_after, assert_replaced
     "so Marcus's gone over to the Leeds office, and the new one is Fatima, she's much calmer.",
     "Marcus left in March and Fatima has taken over, she's great.",
     "Marcus retired, Fatima is the new one now.",
+    "Marcus has moved to the Bristol team so I report to Fatima now.",
 ])
 def test_a_successor_in_the_role_replaces_the_one_who_left(news: str) -> None:
     values = active_after("My manager Marcus wants the report by Friday, how do I push back?", news)
@@ -23,3 +24,11 @@ def test_someone_new_beside_a_role_that_stays_replaces_nothing() -> None:
     values = active_after("My manager Marcus wants the report by Friday.",
                           "Marcus introduced me to Fatima, the new one in accounts.")
     assert any("Marcus" in v for v in values), values
+
+
+def test_where_the_one_who_left_went_is_no_value_of_the_users() -> None:
+    """"Marcus's gone over to the Leeds team so I report to Fatima now": the Leeds team is where Marcus went, not
+    the user's team, and no memory keeps Marcus current."""
+    values = active_after("My manager Marcus wants a written update every Friday.",
+                          "Marcus's gone over to the Leeds team so I report to Fatima now.")
+    assert_replaced(values, "Fatima", "Marcus")

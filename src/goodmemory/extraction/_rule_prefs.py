@@ -313,8 +313,8 @@ def _habit(c: Clause, m: Match | None) -> None:
     # the verb is what follows the adverbs: "I never really liked opera" is past, no habit ("never reallies liked")
     said = re.sub(r"^(?:(?:really|actually|ever|even|just|still|quite|truly|honestly)\s+)+", "", m.group("v"), flags=re.I)
     if not said or re.match(r"(?:have to|need|wanted|thought|wonder|forget to ask|get confused)", said, re.I) \
-            or P.past_tense(said.split()[0]):
-        return
+            or P.past_tense(said.split()[0]) or P.EMAIL.search(said):
+        return  # "I only use x@y.com these days": an address in use is the email, read by its shape
     act = obj(said, max_words=10)
     if act:
         adv, act3 = m.group("adv").lower(), conj(act)
