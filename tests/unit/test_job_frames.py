@@ -47,3 +47,23 @@ def test_an_address_the_user_only_uses_now_is_the_email_not_a_habit() -> None:
                           ["A: Can I confirm the email on the account?",
                            "Please change it, I only use dee@hartmail.example these days."])
     assert_replaced(values, "dee@hartmail.example", "dee.hart77@example.com")
+
+
+@pytest.mark.parametrize(("turn", "job"), [
+    ("so the promotion finally came through, officially Head of Sales from next week", "Head of Sales"),
+    ("Promotion came through, now Team Lead on the night shift!!", "Team Lead"),
+])
+def test_a_title_told_with_its_promotion_is_the_occupation(turn: str, job: str) -> None:
+    assert _job(turn) == job
+
+
+@pytest.mark.parametrize("turn", [
+    "My sister's promotion came through, she's officially Head of Design.",  # hers
+    "The promotion at the supermarket is now Buy One Get One Free.",  # an offer, not a job
+])
+def test_no_title_of_someone_elses_promotion(turn: str) -> None:
+    assert _job(turn) is None
+
+
+def test_a_title_after_the_emoji_that_ends_the_promotions_sentence() -> None:
+    assert _job("the promotion finally came through 🎉 officially Head of Operations from June") == "Head of Operations"

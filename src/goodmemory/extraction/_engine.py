@@ -81,6 +81,7 @@ class Run:
     used: set[str] = field(default_factory=set)  # clauses (lowercased) a rule of another clause read as its own
     clause: str = ""  # the clause the rules are reading
     sentence: str = ""  # the sentence it is part of
+    before: str = ""  # the sentence of the same message before it
     known: frozenset[str] = frozenset()  # naming words of the user's current memories
     people: frozenset[str] = frozenset()  # the names of the people the user told of (their relations' values)
 

@@ -105,6 +105,24 @@ def _occupation(c: Clause, m: Match | None) -> None:
             c.emit("profile.occupation", v, c.say(a=article(v), v=v), keywords=f"job occupation profession work {head}")
 
 
+# a title told with its promotion, often without "I": "the promotion finally came through, officially Head of Sales"
+_R_PROMOTED = re.compile(r"\b(?:officially|now)\s+(?:an? |the )?(?P<v>(?-i:[A-Z])[\w\-]+"
+                         r"(?:(?: of| and| &)? (?-i:[A-Z])[\w\-]+){0,3})", re.I)
+_PROMOTION = re.compile(r"\bpromot(?:ion|ed)\b", re.I)
+
+
+def _promoted(c: Clause, m: Match | None) -> None:
+    assert m
+    if not (_PROMOTION.search(c.s[: m.start()]) or _PROMOTION.search(c.run.before)):
+        return  # the title is told with its promotion, in the sentence or the one just before it
+    if re.search(r"\b(?:she|he|they)(?:'s|'re| is| are)?\b|'s promotion\b", c.s, re.I):
+        return  # "My sister's promotion came through, she's officially X": hers
+    v = m.group("v")
+    head = v.lower().split()[-1]
+    if head in P.OCCUPATIONS or re.search(r"(?:ist|eer|ician|ologist|grapher)$", head) or P.R_HEAD_OF.match(v):
+        c.emit("profile.occupation", v, c.say(a=article(v), v=v), keywords=f"job occupation profession work {head}")
+
+
 # "I work for a small design studio called Brightline"
 _R_EMPLOYER_CALLED = re.compile(
     r"\bi (?:now |currently |still )?work (?:at|for) (?:a|an|the) (?:[\w\-]+ ){0,3}(?:firm|company|startup|agency|bank|"
@@ -362,6 +380,10 @@ PROFILE_RULES: tuple[Rule, ...] = (
          importance=0.7, examples=(
              Example("I'm retired since last spring.", "profile.occupation", "retired"),
              Example("My father is retired."))),
+    Rule("promoted", K.PROFILE, ("occupation",), "User works as {a} {v}.", _promoted, pattern=_R_PROMOTED,
+         importance=0.7, examples=(Example("Promotion came through, officially Head of Sales now.", "profile.occupation",
+                                           "Head of Sales"),
+                                   Example("My sister's promotion came through, she's officially Head of Design."))),
     Rule("occupation", K.PROFILE, ("occupation",), "User works as {a} {v}.", _occupation, importance=0.7,
          guards=(_the_users,), examples=(
         Example("My flatmate just got a job as a paramedic."),

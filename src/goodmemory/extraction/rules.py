@@ -229,7 +229,9 @@ class RuleExtractor:
 
     def _text(self, content: str, src: Src, run: Run, *, assistant: bool = False) -> None:
         msg_correction = bool(P.CORRECTION_ANY.search(content))
+        previous = ""
         for raw in (piece for part in P.SENTENCE_SPLIT.split(content) for piece in P.LOWER_SENTENCE_SPLIT.split(part)):
+            run.before, previous = previous, raw  # "the promotion came through 🎉 officially X": the emoji ends a sentence
             raw = P.SOFTENER.sub(r"\1 ", P.FORMER_TAIL.sub("", HEDGE_TAIL.sub("", raw.strip())))  # "I've kind of moved to X"
             s = run.sentence = raw
             if assistant:
@@ -443,6 +445,7 @@ def _apply(c: Clause) -> None:
             run_group(_ANSWER_RULES, c)
         run_group((EXPIRY_RULE,), c)
         run_group(TASTE_RULES, c)  # "Big fan of sea shanties", "Nothing beats a bacon roll": chat drops the "I"
+        run_group(tuple(r for r in PROFILE_RULES if r.name == "promoted"), c)  # "... officially Head of Sales"
         if c.run.tasks:  # "Renewed the permit this morning." closes a task without saying "I"
             run_group((NO_NEED_RULE, *LOOP_RULES[1:]), c)
         return
