@@ -32,6 +32,7 @@ def _styles(*turns: str) -> dict[str, str]:
     ("Three options max, please, more than that and I freeze.", "options", "3"),
     ("You can skip the basics with me, I've been a nurse for twenty years.", "level", "basics"),
     ("Always cite your sources, I like to check things.", "sources", "sources"),
+    ("Please explain one step at a time, I get lost easily.", "format", "step"),
 ])
 def test_a_way_of_answering_told_in_everyday_words_is_a_communication_preference(turn: str, attr: str,
                                                                                  word: str) -> None:

@@ -81,12 +81,15 @@ _STANDING_EXAMPLE = re.compile(r"\bexamples\b|\b(?:whenever|always|every time|ea
 
 # "Explain AHT vs FCR in simple words", "explain like I'm 5: what is a SEP IRA": one answer asked for, not a way of
 # answering (said of things in general it is: "explain things like you would to your grandad")
+# ("Please explain one step at a time, I am slow with these things" names no one thing: a way of answering)
 _ONE_ANSWER = re.compile(r"^(?:please |can you |could you |pls )?(?:explain|describe|tell me|summari[sz]e|translate|"
-                         r"define|write|draft|rewrite)\b(?! (?:things|everything|stuff|it all)\b)", re.I)
+                         r"define|write|draft|rewrite)\b(?! (?:things|everything|stuff|it all|it to me|to me|me|one step|"
+                         r"step by step|slowly|simply|clearly|like|as if|in simple|in plain)\b)|:\s*(?:what|how|why|which)\b",
+                         re.I)
 
 
 def _style(c: Clause, m: Match | None) -> bool:
-    if c.s.rstrip().endswith("?") or _OTHERS.match(c.s) or _ONE_ANSWER.match(c.s):
+    if c.s.rstrip().endswith("?") or _OTHERS.match(c.s) or _ONE_ANSWER.search(c.s):
         return False
     hit = False
     for what, value, pattern in _STYLES:
