@@ -27,6 +27,14 @@ _GONE = re.compile(r"\b(?:gone|left|moved on|retired|quit|went over|transferred|
                    r"stepped down|took over from|taken over from)\b", re.I)
 
 
+def _person(r: MemoryRecord, family_of: Callable[[str], KeyFamily | None]) -> tuple[KeyFamily, Earlier] | None:
+    """``r`` as an earlier value of a person in the user's life, with its family; None for any other record."""
+    fam = family_of(r.key)
+    if fam is None or fam.name != "relation":
+        return None
+    return fam, Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key, similarity=0.0)
+
+
 def successor(said: str, records: Iterable[MemoryRecord], family_of: Callable[[str], KeyFamily | None]
               ) -> tuple[MemoryRecord, str] | None:
     """The one person record ``said`` tells has left its role, and the name of who has it now; or None."""
@@ -34,14 +42,9 @@ def successor(said: str, records: Iterable[MemoryRecord], family_of: Callable[[s
     if m is None or not _GONE.search(said):
         return None
     new = next(g for g in m.groups() if g)
-    hits = []
-    for r in records:
-        fam = family_of(r.key)
-        if fam is None or fam.name != "relation" or new.lower() in r.value.lower():
-            continue
-        e = Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key, similarity=0.0)
-        if names_in(e, fam, without_possessives(said)):  # "so Darnell's gone over to the Brampton site"
-            hits.append(r)
+    plain = without_possessives(said)  # "so Darnell's gone over to the Brampton site"
+    hits = [r for r in records if new.lower() not in r.value.lower()
+            and (p := _person(r, family_of)) is not None and names_in(p[1], p[0], plain)]
     return (hits[0], new) if len(hits) == 1 else None
 
 
@@ -53,9 +56,6 @@ def role_of(r: MemoryRecord) -> str:
 def went_away(said: str, r: MemoryRecord, family_of: Callable[[str], KeyFamily | None]) -> bool:
     """Whether ``said`` tells where the person of ``r`` went, starting with their name ("Priya's gone over to the
     Dublin team"): beside the change that replaced them in the same turn, that is how their role ended."""
-    fam = family_of(r.key)
-    if fam is None or fam.name != "relation":
-        return False
+    p = _person(r, family_of)
     head = without_possessives(said).split(" ", 1)[0].lower()
-    e = Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key, similarity=0.0)
-    return head in e.names() and bool(_GONE.search(said))
+    return p is not None and head in p[1].names() and bool(_GONE.search(said))

@@ -30,6 +30,12 @@ def extract(*turns: str, at: datetime = AT, statements: bool = True,
     return RuleExtractor(statements=statements).extract(messages(*turns, at=at), ctx)
 
 
+def keyed(*turns: str, prefix: str = "", at: datetime = AT, statements: bool = False) -> dict[str, str]:
+    """The values the extractor reads from ``turns`` by key, of the keys starting with ``prefix`` (the rules alone
+    unless ``statements``)."""
+    return {c.key: c.value for c in extract(*turns, at=at, statements=statements) if c.key.startswith(prefix)}
+
+
 def statements(*turns: str, at: datetime = AT) -> list[Candidate]:
     """The user's words that no rule read, kept as statements."""
     return [c for c in extract(*turns, at=at) if c.metadata.get("statement")]

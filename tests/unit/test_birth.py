@@ -4,13 +4,13 @@ last night"): an addition beside the children the user told of, said with or wit
 from __future__ import annotations
 
 import pytest
-from _extracting import extract
+from _extracting import keyed
 
 from _memories import active_after
 
 
 def _family(turn: str) -> dict[str, str]:
-    return {c.key: c.value for c in extract(turn, statements=False) if c.key.startswith("relation.")}
+    return keyed(turn, prefix="relation.")
 
 
 @pytest.mark.parametrize(("turn", "key", "name"), [

@@ -5,13 +5,13 @@ sentences (issue 17)."""
 from __future__ import annotations
 
 import pytest
-from _extracting import extract
+from _extracting import keyed
 
 from _memories import active_after, assert_replaced
 
 
 def _job(turn: str) -> str | None:
-    return next((c.value for c in extract(turn, statements=False) if c.key == "profile.occupation"), None)
+    return keyed(turn, prefix="profile.occupation").get("profile.occupation")
 
 
 @pytest.mark.parametrize(("turn", "job"), [

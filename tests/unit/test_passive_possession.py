@@ -7,13 +7,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from _extracting import extract
+from _extracting import keyed
 
 AT = datetime(2025, 3, 12, 10, tzinfo=UTC)
 
 
 def _insurers(text: str) -> dict[str, str]:
-    return {c.key: c.value for c in extract(text, at=AT) if c.key.startswith("fact.insurance")}
+    return keyed(text, prefix="fact.insurance", at=AT, statements=True)
 
 
 @pytest.mark.parametrize(("text", "key", "value"), [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from _extracting import extract
+from _extracting import keyed
 
 pytestmark = pytest.mark.unit
 TS = datetime(2024, 3, 6, 10, 0, tzinfo=UTC)
@@ -13,7 +13,7 @@ TS = datetime(2024, 3, 6, 10, 0, tzinfo=UTC)
 
 def _keys(text: str) -> dict[str, str]:
     # the rules alone: a sentence no rule reads is left to the statements (filed by meaning, elsewhere)
-    return {c.key: c.value for c in extract(text, at=TS, statements=False)}
+    return keyed(text, at=TS)
 
 
 @pytest.mark.parametrize(("text", "value"), [

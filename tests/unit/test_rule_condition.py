@@ -4,11 +4,11 @@ shapes what to cook, where to travel and what to do as much as a stated taste. M
 from __future__ import annotations
 
 import pytest
-from _extracting import extract
+from _extracting import keyed
 
 
 def _health(*turns: str) -> dict[str, str]:
-    return {c.key: c.value for c in extract(*turns, statements=False) if c.key.startswith("fact.health.")}
+    return keyed(*turns, prefix="fact.health.")
 
 
 @pytest.mark.parametrize(("turn", "value"), [

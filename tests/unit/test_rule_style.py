@@ -5,14 +5,11 @@ from an evaluation set."""
 from __future__ import annotations
 
 import pytest
-from _extracting import extract
-
-from goodmemory.models import MemoryKind
+from _extracting import keyed
 
 
 def _styles(*turns: str) -> dict[str, str]:
-    return {c.key: c.value for c in extract(*turns, statements=False)
-            if c.kind == MemoryKind.PREFERENCE and c.key.startswith("preference.communication.")}
+    return keyed(*turns, prefix="preference.communication.")
 
 
 @pytest.mark.parametrize(("turn", "attr", "word"), [

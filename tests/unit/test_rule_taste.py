@@ -5,13 +5,11 @@ a recommendation ("I'm obsessed with X", "X drives me up the wall", "X is not fo
 from __future__ import annotations
 
 import pytest
-from _extracting import extract
-
-from goodmemory.models import MemoryKind
+from _extracting import keyed
 
 
 def _prefs(*turns: str) -> dict[str, str]:
-    return {c.key: c.value for c in extract(*turns, statements=False) if c.kind == MemoryKind.PREFERENCE}
+    return keyed(*turns, prefix="preference.")
 
 
 LIKES = [

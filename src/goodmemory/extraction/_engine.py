@@ -109,6 +109,11 @@ class Clause:
     fired: list[str] = field(default_factory=list)  # rules of the current group that emitted
     note: dict[str, Any] = field(default_factory=dict)  # what one rule of the group tells a later one
 
+    @property
+    def asks(self) -> bool:
+        """Whether the clause is a question: a question asserts nothing of the user's."""
+        return self.s.rstrip().endswith("?")
+
     def say(self, **values: Any) -> str:
         assert self.rule is not None
         return self.rule.template.format(**values)

@@ -9,7 +9,7 @@ from ..taxonomy import slug
 from . import _patterns as P
 from ._engine import Clause
 
-__all__ = ["diet", "diet_meat"]
+__all__ = ["diet", "diet_meat", "emit_allergy"]
 
 Match = re.Match[str]
 
@@ -94,3 +94,17 @@ def _emit_diet(c: Clause, v: str) -> None:
                keywords=f"diet food eats meals {thing}")
     else:
         c.emit("preference.diet.type", v, keywords="diet food eats meals")
+
+
+def emit_allergy(c: Clause, thing: str, kind: str = "allergy") -> None:
+    """An allergy (``kind`` "allergy"), an intolerance ("intolerance") or coeliac disease ("coeliac", ``thing`` the
+    word said for it), one way for every rule that reads one ("I'm allergic to X", "X gives me hives", "I'm coeliac")."""
+    if kind == "intolerance":
+        c.emit(f"preference.diet.intolerance.{slug(thing)}", thing, f"User is {thing} intolerant.", importance=0.9,
+               keywords=f"diet intolerance allergy food {thing}")
+    elif kind == "coeliac":
+        c.emit("preference.diet.allergy.gluten", thing, f"User has {thing} disease and must avoid gluten.",
+               keywords="diet allergy gluten celiac coeliac food")
+    else:
+        c.emit(f"preference.diet.allergy.{slug(thing)}", thing, f"User is allergic to {thing}.",
+               keywords=f"allergy allergic diet food health {thing}")

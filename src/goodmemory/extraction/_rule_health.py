@@ -72,7 +72,7 @@ _OVER = re.compile(r"\b(?:last year|cleared up|went away|used to|no longer|gone 
 
 def _condition(c: Clause, m: Match | None) -> bool:
     assert m
-    if c.s.rstrip().endswith("?") or _OVER.search(c.s):
+    if c.asks or _OVER.search(c.s):
         return False
     if m.group("noun") and re.match(r"i(?:'ve| have) had\b", m.group(0), re.I) and not re.search(
             r"\bfor (?:years|ages|a while|\w+ (?:years|months))\b|\bsince\b", c.s, re.I):

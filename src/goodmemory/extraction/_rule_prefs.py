@@ -11,7 +11,7 @@ from . import _patterns as P
 from ._engine import Clause, Example, Rule
 from ._english import article, conj, obj, third
 from ._rule_answers import ANSWER_RULES
-from ._rule_diet import diet, diet_meat
+from ._rule_diet import diet, diet_meat, emit_allergy
 from ._rule_style import STYLE_RULE
 from ._rule_taste import TASTE_RULES, emit_taste, taste_object
 
@@ -66,14 +66,7 @@ def _communication(c: Clause, m: Match | None) -> None:
 def _allergy(c: Clause, m: Match | None) -> None:
     assert m
     thing = (m.group("v") or m.group("v2") or m.group("v3") or m.group("v4")).strip()
-    if m.group("v3"):
-        c.emit(f"preference.diet.intolerance.{slug(thing)}", thing, f"User is {thing} intolerant.", importance=0.9,
-               keywords="diet intolerance allergy food")
-    elif m.group("v4"):
-        c.emit("preference.diet.allergy.gluten", thing, f"User has {thing} disease and must avoid gluten.",
-               keywords="diet allergy gluten celiac coeliac food")
-    else:
-        c.emit(f"preference.diet.allergy.{slug(thing)}", thing, keywords=f"allergy allergic diet food health {thing}")
+    emit_allergy(c, thing, "intolerance" if m.group("v3") else "coeliac" if m.group("v4") else "allergy")
 
 
 def _seat(c: Clause, m: Match | None) -> bool:

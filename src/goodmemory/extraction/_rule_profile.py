@@ -80,6 +80,12 @@ def _the_users(c: Clause, m: Match | None) -> bool:
 
 
 _PAST_JOB = re.compile(r"\bused to\s*$", re.I)
+
+
+def _names_a_job(v: str) -> bool:
+    """Whether ``v`` ends on a job's noun ("structural engineer", "Head of Sales", a noun in -ist, -eer, -ician ...)."""
+    head = v.lower().split()[-1]
+    return head in P.OCCUPATIONS or bool(re.search(r"(?:ist|eer|ician|ologist|grapher)$", head) or P.R_HEAD_OF.match(v))
 # frames that can only name a job: what follows is the occupation whatever its head ("a Claims Handler")
 _JOB_FRAME = re.compile(r"(?:i work as|i'?m working as|i am working as|i(?:'m| am) employed (?:full[- ]time |part[- ]time )?as|"
                         r"my (?:job title|title) |"
@@ -96,8 +102,7 @@ def _occupation(c: Clause, m: Match | None) -> None:
         if c.note.get("occupation") or not words or len(words) > 5 or words[-1] in P._NOT_OCCUPATION_TAIL:
             continue
         head = words[-1]
-        if head in P.OCCUPATIONS or re.search(r"(?:ist|eer|ician|ologist|grapher)$", head) or P.R_HEAD_OF.match(v) \
-                or (_JOB_FRAME.match(m.group(0)) and words[0] not in ("team", "volunteer", "favour", "favor")):
+        if _names_a_job(v) or (_JOB_FRAME.match(m.group(0)) and words[0] not in ("team", "volunteer", "favour", "favor")):
             if words[0] in ("not", "no", "looking", "trying", "going", "calling", "also"):
                 continue
             c.note["occupation"] = v
@@ -119,7 +124,7 @@ def _promoted(c: Clause, m: Match | None) -> None:
         return  # "My sister's promotion came through, she's officially X": hers
     v = m.group("v")
     head = v.lower().split()[-1]
-    if head in P.OCCUPATIONS or re.search(r"(?:ist|eer|ician|ologist|grapher)$", head) or P.R_HEAD_OF.match(v):
+    if _names_a_job(v):
         c.emit("profile.occupation", v, c.say(a=article(v), v=v), keywords=f"job occupation profession work {head}")
 
 

@@ -89,7 +89,7 @@ _ONE_ANSWER = re.compile(r"^(?:please |can you |could you |pls )?(?:explain|desc
 
 
 def _style(c: Clause, m: Match | None) -> bool:
-    if c.s.rstrip().endswith("?") or _OTHERS.match(c.s) or _ONE_ANSWER.search(c.s):
+    if c.asks or _OTHERS.match(c.s) or _ONE_ANSWER.search(c.s):
         return False
     hit = False
     for what, value, pattern in _STYLES:

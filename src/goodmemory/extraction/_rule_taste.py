@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 
 from ..models import MemoryKind
-from ..taxonomy import slot_key, slug
+from ..taxonomy import slot_key
 from ._engine import Clause, Example, Rule
 from ._english import obj, third
 from ._patterns import R_ALLERGY
+from ._rule_diet import emit_allergy
 
 __all__ = ["TASTE_RULES", "emit_taste", "taste_object"]
 
@@ -121,7 +122,7 @@ def taste_object(raw: str, fronted: bool = False) -> str | None:
 
 def _fond(c: Clause, m: Match | None) -> bool:
     assert m
-    if c.s.rstrip().endswith("?") or _NOT_NOW.search(c.s[: m.start()]) or _OF_THE_DAY.search(m.group("v")):
+    if c.asks or _NOT_NOW.search(c.s[: m.start()]) or _OF_THE_DAY.search(m.group("v")):
         return False
     like = m.group("like") or ""
     # without "I" ("Love the new layout") or after "into" ("we're into the final week") a taste names a kind of thing
@@ -137,7 +138,7 @@ def _fond(c: Clause, m: Match | None) -> bool:
 
 def _find(c: Clause, m: Match | None) -> bool:
     assert m
-    if c.s.rstrip().endswith("?") or _DETERMINED.match(m.group("v")):
+    if c.asks or _DETERMINED.match(m.group("v")):
         return False
     o = taste_object(m.group("v"))
     if not o:
@@ -148,7 +149,7 @@ def _find(c: Clause, m: Match | None) -> bool:
 
 def _fronted(c: Clause, m: Match | None) -> bool:
     assert m
-    if c.s.rstrip().endswith("?"):
+    if c.asks:
         return False
     o = taste_object(m.group("v"), fronted=True)
     if not o or _OF_THE_DAY.search(m.group("v")):
@@ -163,7 +164,7 @@ def _fronted(c: Clause, m: Match | None) -> bool:
 def _beats(c: Clause, m: Match | None) -> bool:
     assert m
     o = taste_object(m.group("v"))
-    if not o or c.s.rstrip().endswith("?"):
+    if not o or c.asks:
         return False
     emit_taste(c, o, False)
     return True
@@ -196,7 +197,7 @@ _THIRD_HEAD = [(re.compile(r"^(?:'ve got|'ve|have got|have|got)\s+", re.I), "has
 
 def _need(c: Clause, m: Match | None) -> bool:
     assert m
-    if c.s.rstrip().endswith("?") or re.search(r"\b(?:as a (?:kid|child)|grew out of|used to)\b", c.s, re.I):
+    if c.asks or re.search(r"\b(?:as a (?:kid|child)|grew out of|used to)\b", c.s, re.I):
         return False
     group = next(g for g, v in m.groupdict().items() if v)
     said = m.group(group).strip()
@@ -224,21 +225,16 @@ R_DIET_SAID = re.compile(
 
 def _diet_said(c: Clause, m: Match | None) -> bool:
     assert m
-    if c.s.rstrip().endswith("?") or re.search(r"\b(?:not|no longer|used to)\b", c.s[: m.start()] or "", re.I):
+    if c.asks or re.search(r"\b(?:not|no longer|used to)\b", c.s[: m.start()] or "", re.I):
         return False
     if (m.group("allergen") or m.group("intol")) and R_ALLERGY.search(c.run.sentence):
         return False  # "Dairy doesn't agree with me, I'm lactose intolerant": the allergy rule names it exactly
     if m.group("coeliac"):
-        c.emit("preference.diet.allergy.gluten", "gluten", "User is coeliac and must avoid gluten.", importance=0.9,
-               keywords="diet allergy gluten celiac coeliac food")
+        emit_allergy(c, m.group("coeliac").lower(), "coeliac")
     elif m.group("allergen") and obj(m.group("allergen")):
-        thing = m.group("allergen").lower()
-        c.emit(f"preference.diet.allergy.{slug(thing)}", thing, f"User is allergic to {thing}.", importance=0.9,
-               keywords=f"allergy allergic diet food health {thing}")
+        emit_allergy(c, m.group("allergen").lower())
     elif m.group("intol") and obj(m.group("intol")):
-        thing = m.group("intol").lower()
-        c.emit(f"preference.diet.intolerance.{slug(thing)}", thing, f"User is {thing} intolerant.", importance=0.9,
-               keywords=f"diet intolerance allergy food {thing}")
+        emit_allergy(c, m.group("intol").lower(), "intolerance")
     elif m.group("regime"):
         v = m.group("regime").lower().replace(" ", "-")
         c.emit("preference.diet.type", v, f"User eats {v}.", keywords="diet food eats meals")
@@ -267,6 +263,6 @@ TASTE_RULES: tuple[Rule, ...] = (
         Example("I have tinnitus, so no loud bars.", "preference.accessibility.hearing", "has tinnitus"),
         Example("My brother has tinnitus."))),
     Rule("diet_said", PREF, ("diet", "allergy"), "User eats {v}.", _diet_said, pattern=R_DIET_SAID, importance=0.8,
-         examples=(Example("I'm coeliac.", "preference.diet.allergy.gluten", "gluten"),
+         examples=(Example("I'm coeliac.", "preference.diet.allergy.gluten", "coeliac"),
                    Example("I'm not coeliac."))),
 )
