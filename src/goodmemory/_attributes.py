@@ -24,7 +24,7 @@ from ._named_back import denied_still, named_back
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._prototypes import prototypes as _prototypes
 from ._prototypes import unit as _unit
-from ._replaced import changed_thing, drop_other_reason, drop_replaced, ends_only, tells_how_it_ended
+from ._replaced import about_replaced, changed_thing, drop_other_reason, drop_replaced, ends_only, tells_how_it_ended
 from ._successor import role_of, successor, went_away
 from ._value_types import (
     FAMILY_SORTS,
@@ -231,10 +231,9 @@ class AttributeIndex(EarlierSearch):
                 return self._replacing(c, r, 0.0, why=f"corrects the {e.old} the question repeated: {e.new}")
             fixed = corrected(c, r, e, self._statement_family(r.key) or "")
             return Placement(fixed, str(fixed.metadata["slot_reason"]))
-        ended = next((r for r, new in self.retired if statement and (tells_how_it_ended(
-            c.value, Earlier(key=r.key, value=r.value, at=r.event_time, similarity=0.0,
-                             family_key=getattr(self._family_of(r.key), "key", "")), new)
-            or went_away(c.value, r, self._family_of))), None)
+        ended = next((r for r, new in self.retired if statement and (
+            went_away(c.value, r, self._family_of)
+            or any(said_of(c.value, self._earlier(r), new) for said_of in (tells_how_it_ended, about_replaced)))), None)
         if ended is not None:
             # "It's Admiral now. I didn't renew with Direct Line ...": the change holds it, and the history the old value
             return Placement(None, f"tells how {ended.value!r}, which this turn replaced, ended")
@@ -430,6 +429,10 @@ class AttributeIndex(EarlierSearch):
             if same:
                 meta["replaces"] = max(same, key=lambda r: (r.event_time, r.created_at)).id
         return Placement(c.model_copy(update=update), why)
+
+    def _earlier(self, r: MemoryRecord) -> Earlier:
+        return Earlier(key=r.key, value=r.value, at=r.event_time, similarity=0.0,
+                       family_key=getattr(self._family_of(r.key), "key", ""))
 
     def retire(self, record: MemoryRecord, by: str) -> None:
         """A record this call superseded, and the value that replaced it."""

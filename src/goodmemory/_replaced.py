@@ -23,9 +23,9 @@ from .merge import (
     _words,
     names_in,
 )
-from .taxonomy import KeyFamily
+from .taxonomy import STOPWORDS, KeyFamily
 
-__all__ = ["changed_thing", "denied", "drop_other_reason", "drop_replaced", "ended_clauses", "ends_only", "names_past_subject",
+__all__ = ["about_replaced", "changed_thing", "denied", "drop_other_reason", "drop_replaced", "ended_clauses", "ends_only", "names_past_subject",
            "tells_how_it_ended"]
 
 # what the new value is not: "..., not Maggie" ending the sentence, or "instead of"/"rather than" X up to the clause's
@@ -162,6 +162,28 @@ def tells_how_it_ended(said: str, old: Earlier, new_value: str) -> bool:
         and not {v.removesuffix("'s") for v in _new_values(said, known)} - known
 
 
+# a sentence that says the old value still holds in part ("X still covers the van until May")
+_STILL = re.compile(r"\b(?:still|as well|too|also)\b", re.I)
+
+
+def about_replaced(said: str, old: Earlier, new_value: str) -> bool:
+    """Whether ``said`` speaks only of ``old``, which a change of the same call replaced by ``new_value``: it names
+    the old value, names no value beyond the two, says no change itself and does not say the old one still holds
+    ("Call me Joanna from now on. Jojo sounds like a teenager", "Switched to Virgin Active. PureGym never had free
+    towels"). Such a sentence is the user's view of what went, no current memory: its turn keeps it."""
+    names = old.names()
+    if not _words(said) & names or _STILL.search(said) or _CHANGE.search(said) or _FROM_TO.search(said):
+        return False
+    known = names | _distinct_words(new_value) | _words(new_value)
+    # a capitalised word anywhere (a sentence's first word too: "Square at the truck, Shopify online"), an address
+    # or a figure the old value lacks is a value beyond the two ("It should be x@y.com")
+    beyond = {w.lower().removesuffix("'s") for w in _CAPITAL.findall(said)} - STOPWORDS - known
+    return not beyond and not any(t not in old.value for t in _SHAPED.findall(said)) \
+        and not {v.removesuffix("'s") for v in _new_values(said, known)} - known
+
+
+_CAPITAL = re.compile(r"(?-i:\b[A-Z][\w'\-]+)")
+_SHAPED = re.compile(r"\S*[@\d]\S*")
 _THING = re.compile(r"[a-z][a-z\-]{4,}|(?-i:[A-Z])[\w\-]{2,}", re.I)
 
 
