@@ -271,6 +271,9 @@ class AttributeIndex(EarlierSearch):
             sort = None if corrects_latest else self._same_sort(c)
             if sort is not None:
                 return self._replacing(c, *sort, why=f"a change of a value of the same sort ({sort[1]:.2f} alike)")
+            swapped = None if corrects_latest else self._other_brand(c)
+            if swapped is not None:
+                return self._replacing(c, swapped, 0.0, why="names another provider of a sort held one at a time")
             asked = None if corrects_latest else self._asked_now(c)
             if asked is not None:
                 return self._replacing(c, *asked, why="the answer to a question of what it is now")

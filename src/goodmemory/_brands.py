@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["brand_sorts"]
+__all__ = ["HELD_ONCE", "brand_sorts", "brands_in", "held_once"]
 
 # sort -> names; a name in ``_WORDS`` must be capitalised as written here
 _BRANDS: dict[str, tuple[str, ...]] = {
@@ -158,15 +158,29 @@ def _patterns() -> tuple[tuple[re.Pattern[str], dict[str, frozenset[str]], bool]
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)\W*$")
 
 
-def brand_sorts(text: str) -> frozenset[str]:
-    """The sorts of the well-known providers ``text`` names ("Barclays" -> bank, "giffgaff" -> phone_plan); a name
-    that is also a word counts only capitalised inside a sentence ("Three" at a sentence's start is a number)."""
-    found: set[str] = set()
+def brands_in(text: str) -> frozenset[tuple[str, str]]:
+    """The well-known providers ``text`` names, each as (its name lower-cased, one of its sorts); a name that is also
+    a word counts only capitalised inside a sentence ("Three" at a sentence's start is a number)."""
+    found: set[tuple[str, str]] = set()
     for pat, lookup, cased_only in _patterns():
         for m in pat.finditer(text):
             name = m.group(0)
             # a word capitalised because it starts a sentence ("Three of us ...") names nothing; "NEST" still does
             if cased_only and name.istitle() and _SENTENCE_START.search(text[:m.start()]):
                 continue
-            found |= lookup.get(name if cased_only else name.lower(), frozenset())
+            found |= {(name.lower(), sort) for sort in lookup.get(name if cased_only else name.lower(), frozenset())}
     return frozenset(found)
+
+
+# the sorts of provider a household holds one of at a time (a bank, an insurer or a pension may be one of several)
+HELD_ONCE = frozenset(["gym", "energy", "broadband", "phone_plan"])
+
+
+def held_once(text: str) -> frozenset[tuple[str, str]]:
+    """The providers ``text`` names of a sort held one at a time, as :func:`brands_in` gives them."""
+    return frozenset((n, s) for n, s in brands_in(text) if s in HELD_ONCE)
+
+
+def brand_sorts(text: str) -> frozenset[str]:
+    """The sorts of the well-known providers ``text`` names ("Barclays" -> bank, "giffgaff" -> phone_plan)."""
+    return frozenset(sort for _, sort in brands_in(text))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._brands import brand_sorts
+from ._brands import brand_sorts, brands_in, held_once
 from ._change_words import only_onset
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._replaced import denied, names_past_subject
@@ -39,6 +39,10 @@ def _codes(text: str) -> set[tuple[tuple[str, int, int], str]]:
     return {((m.group(1), len(m.group(2)), len(m.group(3))), m.group(1) + m.group(2) + m.group(3))
             for m in _CODE.finditer(text)}
 
+
+# a provider only compared, wished for or planned ("is X better than Y", "thinking of moving to X")
+_UNDONE = re.compile(r"\b(?:than|thinking (?:of|about)|considering|might|maybe|should I|could I|if I|if we|"
+                     r"plan(?:ning)? to|want to|hoping to|quote|offer|deal)\b", re.I)
 
 # a sentence that says a value stays as it was ("Tennis on Saturdays hasn't changed", "still at X")
 _UNCHANGED = re.compile(r"\b(?:hasn'?t|has not|haven'?t|have not|didn'?t|did not|isn'?t|is not) (?:changed|moved)\b|"
@@ -223,6 +227,26 @@ class EarlierSearch:
             if (named or sim >= self.sorted_change_similarity) and (named, sim) > (best_named, best_sim):
                 best, best_sim, best_named = r, sim, named
         return (best, best_sim) if best is not None else None
+
+    def _other_brand(self, c: Candidate) -> MemoryRecord | None:
+        """The user's earlier memory naming another provider of a sort one holds one of at a time (a gym, an energy
+        supplier, broadband, a mobile network) than the one this statement names: the new one replaces it with or
+        without a word of change ("The Virgin Active by the canal has a pool, membership started Monday" after "I go
+        to PureGym"). Not another person's, someone else's words, a plan, a question or an addition."""
+        if c.metadata.get("other_subject") or (c.metadata.get("reported") and not c.metadata.get("subjectless")) \
+                or adds(c.value) or _UNDONE.search(c.value) or c.value.rstrip().endswith("?") \
+                or acts_on_another(c.value):
+            return None
+        mine = held_once(c.value)
+        if not mine:
+            return None
+        for r in self.records:
+            if r.id in self.added or r.metadata.get("other_subject"):
+                continue
+            theirs = brands_in(str(r.metadata.get("said") or r.value))
+            if any(s == t and n != m and (m, t) not in mine for n, s in mine for m, t in theirs):
+                return r
+        return None
 
     def _asked_now(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
         """The user's earlier memory an answer replaces because the question asked what that attribute is now

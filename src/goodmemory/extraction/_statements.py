@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from .._brands import held_once
 from .._value_types import answer_style, change_frame
 from ..merge import changes
 from ..models import Candidate, MemoryKind
@@ -342,7 +343,9 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
             and not numbered and not standing and not (known & set(_known_words(s))) and not _SUPPLIED.search(s) \
             and not _HOUSEHOLD.search(s):
-        if not (has_value and (changes(s) or change_frame(s))):  # "She started at X Academy": a change frame
+        # "She started at X Academy": a change frame; "Hyperoptic got installed on Friday": a provider of a sort
+        # held one at a time, a change only where the user named another of that sort before
+        if not (has_value and (changes(s) or change_frame(s))) and not held_once(s):
             return None
         # "The new place is in Ipswich": a change with a value and no "I" is the user's world only where it
         # changes something the user said before, like someone else's words

@@ -1,0 +1,44 @@
+"""A provider the user has one of at a time, named anew, replaces the old one without a word of change (issue 17):
+"The Virgin Active by the canal has a proper pool, membership started on Monday" after "I go to PureGym near work"
+left both gyms current, as did a new broadband or mobile network told by what it does ("Hyperoptic got installed on
+Friday"). Not another person's, not a question, not a plan, not one added beside it. The sentences are my own."""
+
+from __future__ import annotations
+
+import pytest
+
+from _memories import active_after, assert_replaced
+from goodmemory._brands import brands_in
+
+
+def test_brands_in_names_each_provider_with_its_sort() -> None:
+    assert ("puregym", "gym") in brands_in("I go to PureGym near work")
+    assert ("octopus", "energy") in brands_in("our gas is with Octopus")
+    assert brands_in("the octopus was delicious") == frozenset()
+
+
+@pytest.mark.parametrize(("before", "after", "new", "old"), [
+    ("I go to PureGym near work, three times a week. Can you plan a leg day?",
+     "The Virgin Active by the canal has a proper pool, membership started on Monday. What's a good swim set?",
+     "Virgin Active", "PureGym"),
+    ("Our broadband is Virgin Media and it drops every evening, any fixes?",
+     "Hyperoptic got installed on Friday and it's flying. Which router settings should I change for gaming?",
+     "Hyperoptic", "Virgin Media"),
+    ("My phone is on EE, the 30GB plan. Is that enough for hotspotting at work?",
+     "Got a giffgaff sim at the weekend, kept my number. How do I turn on wifi calling?",
+     "giffgaff", "EE"),
+])
+def test_a_new_provider_of_a_sort_held_once_replaces_the_old(before: str, after: str, new: str, old: str) -> None:
+    assert_replaced(active_after(before, after), new, old)
+
+
+@pytest.mark.parametrize("after", [
+    "My sister just joined Virgin Active, is it worth the price?",
+    "Is Virgin Active better than PureGym for swimming?",
+    "I'm thinking of moving to Virgin Active, are their classes any good?",
+    "I also got a Virgin Active pass for the pool on Sundays.",
+])
+def test_another_persons_a_question_a_plan_or_an_addition_keeps_the_old(after: str) -> None:
+    values = " | ".join(active_after("I go to PureGym near work, three times a week. Can you plan a leg day?",
+                                     after))
+    assert "PureGym" in values
