@@ -280,6 +280,13 @@ def passing(sentence: str) -> bool:
                or _LEANING.search(part) for part in _CLAUSES.split(s))
 
 
+def _asks(sentence: str) -> bool:
+    """Whether ``sentence`` of a reply asks the assistant something (a question or a request) and tells nothing."""
+    x = _ACK.sub("", _clean(sentence)).strip() or sentence.strip()
+    return x.endswith("?") or bool(_QUESTION.match(x) or _NOT_A_FACT.search(x) or _REQUEST.search(x)
+                                   or (_IMPERATIVE.match(x) and not _STANDING.search(x)))
+
+
 def _clean(sentence: str) -> str:
     s = _LEAD.sub("", sentence.strip()).strip()
     return s[:1].upper() + s[1:] if s else s
@@ -297,6 +304,12 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     correction = correction or bool(_CORRECTING.search(sentence.strip()))
     # an answer keeps its sentences that say something lasting; a statement is dropped when it passes
     kept = [x for x in P.SENTENCE_SPLIT.split(sentence.strip()) if x.strip() and not passing(x)]
+    if question:
+        # "nope, I drive in these days. can you suggest a podcast for the drive": the answer, then a new request of
+        # its own; the request is no part of the answer (read whole, its "can you" made the answer no statement)
+        kept = [y for x in kept for y in P.LOWER_SENTENCE_SPLIT.split(x) if y.strip()]
+        told = [x for x in kept if not _asks(x)]
+        kept = told if told and len(told) < len(kept) else kept
     if question and len(kept) > 1 and _AGREEING.match(kept[0]) and len(kept[0].split()) <= 3:
         kept = kept[1:]  # "Not really. My knee's been playing up since the marathon": the news is what follows
     if not kept:
