@@ -23,7 +23,7 @@ from ..merge import changes
 from ..models import Candidate, MemoryKind
 from . import _patterns as P
 
-__all__ = ["STATEMENT_KEY", "known_names", "mask_values", "masks_a_value", "passing", "statement_candidate"]
+__all__ = ["MAX_STATEMENT_WORDS", "STATEMENT_KEY", "known_names", "mask_values", "masks_a_value", "passing", "statement_candidate"]
 
 STATEMENT_KEY = "statement.pending"  # replaced by the family's key on the write path, never stored
 
@@ -204,7 +204,7 @@ _STAY = re.compile(r"\b(?:i'?m|we'?re|i am|we are) (?:(?:currently|still|away) )
                    r"away\b|abroad\b|visiting\b|travell?ing\b|working (?:from|out of|in)\b)|\bstaying\b|"
                    r"\b(?:rented|hired|borrowed)\b", re.I)
 _MIN_WORDS = 3
-_MAX_WORDS = 40
+MAX_STATEMENT_WORDS = _MAX_WORDS = 40  # past this a sentence is read clause by clause (rules.py)
 
 # values in a sentence: addresses of mail, numbers with their separators, times, and names (capitalised words
 # that do not start the sentence). Masked as X, "I moved to Leeds" and "we relocated to Bristol" are alike.

@@ -45,7 +45,7 @@ from ._rule_tasks import (
 )
 from ._rule_taste import TASTE_RULES
 from ._sentence_patterns import HEDGE_TAIL, org_pointed_back, written
-from ._statements import known_names, masks_a_value, statement_candidate
+from ._statements import MAX_STATEMENT_WORDS, known_names, masks_a_value, statement_candidate
 from .base import ExtractionContext
 
 __all__ = ["PATTERN_NAMES", "RULES", "RuleExtractor"]
@@ -324,8 +324,13 @@ class RuleExtractor:
             # a child's new school is the whole of the change the sentence tells (the child's, not the user's)
             school = any(o.metadata.get("rule") == "child_school" for o in run.out[n_sentence:])
             if not assistant and not hedged and not school and (len(run.out) == n_sentence or _CHANGE_SAID.search(s)):
-                # a change is also kept in the user's words, so it can retire what they said before in other words
-                run.silent.append((raw.strip(), False))
+                # a change is also kept in the user's words, so it can retire what they said before in other words;
+                # a run-on sentence too long to be one statement, clause by clause ("... and honestly we've been
+                # living in Leeds for a month now and I still can't find the kettle, ...")
+                if len(raw.split()) > MAX_STATEMENT_WORDS:
+                    run.silent.extend((p.strip(), True) for p in _RUN_ON.split(raw) if len(p.split()) >= 4)
+                else:
+                    run.silent.append((raw.strip(), False))
 
     def _qa(self, question: Message, reply: Message, src: Src, run: Run) -> None:
         answer(Clause(reply.content, src, run, Flags(), rule=QA_RULE), question.content, reply.content,
@@ -374,6 +379,8 @@ def _tells_change(part: str) -> bool:
 
 
 # a request, then news after a comma, with no question mark ("can you help me plan lunches, Maisie's at X nursery now")
+# where a run-on sentence's clauses meet: a comma, or "and" / "but" / "so" / "because"
+_RUN_ON = re.compile(r",\s+|\s+(?:and|but|so|because|cos)\s+", re.I)
 _NEWS_AFTER_ASK = re.compile(r"^(?:can|could|would|will) you [^,?]{3,}?,\s+(?:but |and |so |because |cos |as )?"
                              r"(?P<news>(?!(?:can|could|would|will|what|how|which|where|when|who|why|is|are|do|does|"
                              r"please|thanks|thank)\b)[^?]{12,})$", re.I)
