@@ -204,6 +204,11 @@ _STAY = re.compile(r"\b(?:i'?m|we'?re|i am|we are) (?:(?:currently|still|away) )
                    r"away\b|abroad\b|visiting\b|travell?ing\b|working (?:from|out of|in)\b)|\bstaying\b|"
                    r"\b(?:rented|hired|borrowed)\b", re.I)
 _MIN_WORDS = 3
+# where a sentence that told something goes on to ask for help: ", help me plan ...", ", I need some ideas for ..."
+_ASK_AFTER = re.compile(r"(?:[,;:]|\s+[\u2014\u2013-]|\s+so)\s+(?:(?:so|and|but|now|anyway|pls|please)\s+)*"
+                        r"(?=(?:can|could|would|will) you\b|(?:help|tell|show|give|send) me\b|i need (?:some|a|an|help)\b|"
+                        r"i'?m (?:looking for|after)\b|i'?d (?:like|love) (?:some|a|an)\b|(?:any|some) (?:tips|ideas|advice|"
+                        r"suggestions)\b|(?:ideas|tips|suggestions|recommendations)\b)", re.I)
 MAX_STATEMENT_WORDS = _MAX_WORDS = 40  # past this a sentence is read clause by clause (rules.py)
 
 # values in a sentence: addresses of mail, numbers with their separators, times, and names (capitalised words
@@ -316,6 +321,9 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
         return None
     confirmed = bool(question and _YES.match(sentence.strip()) and _YES_NO.match(question.strip()))
     s = _clean(" ".join(kept) if question else sentence).rstrip()
+    if (ask := _ASK_AFTER.search(s)) and len(s[: ask.start()].split()) >= _MIN_WORDS \
+            and not _asks(s[: ask.start()]):
+        s = s[: ask.start()].rstrip(" ,;")  # "My bins go out on wednesdays now, tell me a good way to remember"
     words = s.split()
     if secret or not (_MIN_WORDS - (1 if question else 0) <= len(words) <= _MAX_WORDS) or s.endswith("?"):
         return None
