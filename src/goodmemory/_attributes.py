@@ -24,7 +24,14 @@ from ._named_back import denied_still, named_back
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._prototypes import prototypes as _prototypes
 from ._prototypes import unit as _unit
-from ._replaced import about_replaced, changed_thing, drop_other_reason, drop_replaced, ends_only, tells_how_it_ended
+from ._replaced import (
+    about_replaced,
+    changed_thing,
+    drop_other_reason,
+    drop_replaced,
+    ends_only,
+    tells_how_it_ended,
+)
 from ._successor import role_of, successor, went_away
 from ._value_types import (
     FAMILY_SORTS,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TypeVar
@@ -11,6 +11,7 @@ from typing import TypeVar
 import numpy as np
 
 from ._outdated import without_denials
+from ._read_lists import distinct_texts, is_statement, raw_turn, spoken_by, statement_turns
 from ._replies import generic_reply, off_topic_reply
 from ._shown import Replacements, outdated_shown
 from .budget import pack
@@ -18,7 +19,6 @@ from .config import GoodMemoryConfig
 from .context import Entry, render, render_frame, section_for
 from .digest import digest_lines, excerpt, focus, sentences
 from .embeddings import Embedder
-from .keys import episode_key
 from .models import (
     Context,
     ContextItem,
@@ -98,13 +98,13 @@ def _ranked(
             inside = [m for m, _ in found if m in records and plan.window.contains(records[m].event_time)]
             in_window.append(inside[: cfg.window_candidates])
     hits = rank(plan, records, text_hits, vec_hits, now=now, config=cfg, limit=limit, window_hits=in_window)
-    turns = [r for m, _ in vec_all if (r := records.get(m)) is not None and _raw_turn(r)]
+    turns = [r for m, _ in vec_all if (r := records.get(m)) is not None and raw_turn(r)]
     if whole:
         # the names are left out of the search for the people talking (turns that are mostly greetings of each
         # other): when one of them speaks in the turns found, the masked search stays the floor's
         names = set(plan.names)
         if not any(speaker_of(r.text) in names for r in turns):
-            turns = [r for m, _ in floor_all if (r := records.get(m)) is not None and _raw_turn(r)]
+            turns = [r for m, _ in floor_all if (r := records.get(m)) is not None and raw_turn(r)]
             vec_used = qvecs[1]
     t4 = time.perf_counter()
     trace = {
@@ -117,48 +117,6 @@ def _ranked(
                        "vector": round((t3 - t2) * 1e3, 2), "rank": round((t4 - t3) * 1e3, 2)},
     }
     return hits, trace, extra, turns, vec_used
-
-
-def _raw_turn(r: MemoryRecord) -> bool:
-    return r.kind == MemoryKind.EPISODE and not r.metadata.get("digest")
-
-
-def _distinct_texts(records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
-    """The first record of each text, in order."""
-    first: dict[str, MemoryRecord] = {}
-    for r in records:
-        first.setdefault(r.text, r)
-    return list(first.values())
-
-
-def _spoken_by(turns: list[MemoryRecord], names: set[str]) -> list[MemoryRecord]:
-    """The turns spoken by someone the question names, when anyone it names speaks in them; else all of them.
-
-    A question about a person in a conversation between people ("What activities has Melanie done with her
-    family?") is answered by what that person said: the other speaker's nearest turns ("How have your family been
-    supportive?") took places of the dense list and left the evidence further down. Turns of a user and an
-    assistant have no named speaker, so this never applies to them.
-    """
-    named = [r for r in turns if speaker_of(r.text) in names]
-    return named or turns
-
-
-def _is_statement(r: MemoryRecord) -> bool:
-    """A memory of the user's own words that no rule parsed (filed under a key family by meaning)."""
-    return bool(r.metadata.get("statement"))
-
-
-def _statement_turns(records: Iterable[MemoryRecord]) -> dict[str, str]:
-    """Statement id -> the id of the raw turn it quotes, for the statements whose turn is among ``records``."""
-    recs = list(records)
-    turn_of = {r.key: r.id for r in recs if _raw_turn(r)}
-    out: dict[str, str] = {}
-    for r in recs:
-        if _is_statement(r) and len(r.source.message_ids) == 1:
-            turn = turn_of.get(episode_key(r.source.message_ids[0]))
-            if turn is not None:
-                out[r.id] = turn
-    return out
 
 
 def run_recall(
@@ -294,7 +252,7 @@ def _fill(rc: ReadContext, add: Callable[..., None], order: list[Entry], qvec: n
             or sum(e.tokens for e in order) >= cc.fill_share * max_tokens):
         return
     depth = searched + cc.fill_depth * (max_tokens // cc.dense_turn_tokens)
-    turns = [r for r in nearest(rc, user_id, qvec, MemoryKind.EPISODE, depth, domain, tags) if _raw_turn(r)]
+    turns = [r for r in nearest(rc, user_id, qvec, MemoryKind.EPISODE, depth, domain, tags) if raw_turn(r)]
     for covered_ok in (False, True):
         for r in turns:
             if sum(e.tokens for e in order) > max_tokens:
@@ -339,10 +297,10 @@ def run_build_context(
     loops = [r for r in loops if r.metadata.get("state", "open") == "open"][: cc.recent_loops]
     style = sorted([*style, *asked], key=lambda r: (-r.event_time.timestamp(), r.key))[:3]
     # a family's statements ("The user said: ...") must not crowd out the values it parsed (user-memory @500 -0.04)
-    hinted = [sorted(found, key=lambda r: (_is_statement(r), -r.event_time.timestamp(), r.key))[: cc.hinted_items]
+    hinted = [sorted(found, key=lambda r: (is_statement(r), -r.event_time.timestamp(), r.key))[: cc.hinted_items]
               for found in hinted]
     if not cc.hinted_statements:  # the user's words are found by the search and the dense list as it is
-        hinted = [[r for r in found if not _is_statement(r)] for found in hinted]
+        hinted = [[r for r in found if not is_statement(r)] for found in hinted]
     staleness = cfg.retrieval().staleness
     plan_d = trace.get("plan")
     plan_names = set(plan_d.get("names", ())) if isinstance(plan_d, dict) else set()
@@ -361,6 +319,7 @@ def run_build_context(
     latest = Replacements(rc.storage, user_id)  # what replaces an outdated turn's value now
 
     query_stems = {stem(w) for w in terms(query)} if compact and cc.compact_assistant_overlap else None
+    once, by_memory, turn_ids = max_tokens <= cc.one_item_per_turn_below, set[str](), set[str]()
 
     def add(r: MemoryRecord, score: float, covered_ok: bool = False) -> None:
         if r.id in by_id or (query_stems is not None and off_topic_reply(r, query_stems)):
@@ -394,7 +353,23 @@ def run_build_context(
         e = _entry(r, score, flags, rc, focus_words, shown, lean, covered_ok)
         if e is None:
             return
-        if _raw_turn(r):
+        ids = set(e.source_message_ids)
+        if once and raw_turn(r) and ids and ids <= by_memory:
+            return  # a memory that came from this turn is in the block: one piece of evidence, told once
+        at = len(order)
+        if once and r.kind != MemoryKind.EPISODE and ids:
+            by_memory.update(ids)
+            # ... and the turn a memory came from gives way to it, where the turn stood (the memory says it in
+            # fewer words, with what it adds: "expires in 88 days", "outdated, now: ...")
+            gone = [i for i, o in enumerate(order) if o.memory_id in turn_ids and set(o.source_message_ids) <= ids]
+            if gone:
+                at = gone[0]
+                for i in reversed(gone):
+                    for m in order[i].source_message_ids:
+                        shown.pop(m, None)
+                    by_id.pop(order.pop(i).memory_id, None)
+        if raw_turn(r):
+            turn_ids.add(r.id)
             if e.text in said:
                 return
             said.add(e.text)
@@ -404,7 +379,7 @@ def run_build_context(
             for m in e.source_message_ids:
                 shown[m] = shown.get(m, "") + "\n" + told
         by_id[r.id] = e
-        order.append(e)
+        order.insert(at, e)
 
     top_score = hits[0].score if hits else 1.0
     ranked_extra = [(h.record, h.score) for h in hits]
@@ -436,9 +411,9 @@ def run_build_context(
     about = [r for found in hinted for r in found if r.id in hinted_ids] + (loops if task else [])
     # one place per distinct text: a reply said in every session ("Let me check what we can do.") took the first
     # four places of the dense list on the service set and pushed the user's turns down (the packing shows it once)
-    distinct = _distinct_texts(turns)
+    distinct = distinct_texts(turns)
     if cc.dense_named_speakers and plan_names:
-        distinct = _spoken_by(distinct, plan_names)
+        distinct = spoken_by(distinct, plan_names)
     choice = cc.taste_weight > 0 and isinstance(plan_d, dict) and plan_d.get("intent") == Intent.PREFERENCE.value
     # the tastes and health conditions nearest a question asking for a choice, not another domain's (the ranking's)
     tastes = [[r for r in nearest(rc, user_id, qvec, kind, cc.taste_depth, domain, tags, key) if r.domain in (None, domain)]
@@ -452,12 +427,15 @@ def run_build_context(
     pool = {r.id: r for found, _ in lists for r in found}
     # a statement quotes one turn: it and the raw turn are one piece of evidence, so they fuse as one (the turn,
     # which carries its date and its neighbours) instead of splitting their ranks and both taking budget
-    same = _statement_turns(pool.values()) if cc.fold_statements else {}
+    same = statement_turns(pool.values()) if cc.fold_statements else {}
     fused = fuse_orders([[same.get(r.id, r.id) for r in found] for found, _ in lists], [w for _, w in lists],
                         cc.fusion_k)
     if cc.generic_reply_share < 1.0:
         fused = sorted(((m, sc * cc.generic_reply_share if generic_reply(pool[m]) else sc) for m, sc in fused),
                        key=lambda x: -x[1])
+    if cc.dense_pinned:
+        pinned = set([r.id for r in distinct if not generic_reply(r)][: cc.dense_pinned])
+        fused = [(m, sc) for m, sc in fused if m in pinned] + [(m, sc) for m, sc in fused if m not in pinned]
     latest.prefetch(pool.values())
     for mid, score in fused:
         # past the budget nothing more can be packed (the prefix rule): one entry over it is enough

@@ -401,3 +401,52 @@ def test_a_question_asking_for_a_choice_gets_the_users_health_conditions() -> No
         assert "cond" in {m for item in ctx.items for m in item.source_message_ids}, ctx.text
     finally:
         mem.close()
+
+
+def _tasteful_user(mem) -> None:  # type: ignore[no-untyped-def]
+    """Tastes the rules read (each a memory the ranked search and the taste list both find), answer styles, and one
+    turn nearest the question by its words that no rule reads."""
+    mem.remember([{"role": "user", "content": c} for c in [
+        "I love painting watercolours of the coast.", "I love bright yellow kitchens.", "I love walking by the sea.",
+        "I love reading crime novels in the garden.", "I love the colour of old brick walls.",
+        "I love painting old furniture.", "I love a cosy bedroom.", "Please keep your answers short.",
+        "Please give me concrete examples.",
+    ]], user_id="u1", session_id="s0", at=T0)
+    for k in range(8):
+        mem.remember([{"role": "user", "content": FILLER[k % len(FILLER)].format(d=f"day {k}")}],
+                     user_id="u1", session_id=f"s{k + 1}", at=T0 + timedelta(days=k + 1))
+    mem.remember([{"role": "user", "content": "Orange colour paint on bedroom walls looks garish to me.", "id": "gold"}],
+                 user_id="u1", session_id="s99", at=T0 + timedelta(days=20))
+
+
+def test_the_turn_nearest_the_question_is_never_fused_out(mem) -> None:  # type: ignore[no-untyped-def]
+    """Memories that two lists share (the ranked search and the taste list) outranked the one turn dense retrieval
+    puts first, and a small block left it out; the first dense turn now leads (ContextConfig.dense_pinned)."""
+    _tasteful_user(mem)
+    question = "What colour paint should I use for the bedroom walls?"
+    turns = [r for r in mem.list(user_id="u1") if r.kind.value == "episode" and r.text.startswith("user: ")]
+    nearest = turns[_dense_order(FakeEmbedder(), [r.text for r in turns], question)[0]]
+    assert nearest.source.message_ids == ["gold"]
+    ctx = mem.build_context(question, user_id="u1", max_tokens=70)
+    assert "gold" in [m for item in ctx.items for m in item.source_message_ids]
+    # the knob is what keeps it: unpinned, the shared memories fill the block first
+    unpinned = create_good_memory(mem.storage, embedder=FakeEmbedder(), clock=FrozenClock(T0 + timedelta(days=60)),
+                                  config=GoodMemoryConfig(context_settings={"dense_pinned": 0}))
+    ctx0 = unpinned.build_context(question, user_id="u1", max_tokens=70)
+    assert "gold" not in [m for item in ctx0.items for m in item.source_message_ids]
+
+
+def test_a_small_block_cites_each_turn_once(mem) -> None:  # type: ignore[no-untyped-def]
+    """A memory and the turn it came from are one piece of evidence: a small block holds one of them, and the
+    room goes to another turn (ContextConfig.one_item_per_turn_below)."""
+    _tasteful_user(mem)
+    question = "What should I read in the garden this summer?"
+    for config in (None, GoodMemoryConfig(context_settings={"one_item_per_turn_below": 0})):
+        m = mem if config is None else create_good_memory(
+            mem.storage, embedder=FakeEmbedder(), clock=FrozenClock(T0 + timedelta(days=60)), config=config)
+        ctx = m.build_context(question, user_id="u1", max_tokens=150)
+        cited = [tuple(item.source_message_ids) for item in ctx.items]
+        if config is None:
+            assert len(cited) == len(set(cited))
+        else:
+            assert len(cited) > len(set(cited))  # off, a memory and its own turn both take room
