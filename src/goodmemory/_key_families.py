@@ -64,6 +64,8 @@ KEY_FAMILIES: tuple[KeyFamily, ...] = (
        ("my name is X", "I am called X", "my surname is now X"), 0.01, "name called"),
     _f("preferred_name", K.PROFILE, "profile.preferred_name", "single", "what the user wants to be called",
        ("call me X", "I go by X", "everyone calls me X"), 0.02, "nickname call"),
+    _f("pronouns", K.PROFILE, "profile.pronouns", "single", "the pronouns the user uses",
+       ("my pronouns are X", "I use X pronouns now", "I go by X pronouns"), 0.02, "pronouns"),
     _f("age", K.PROFILE, "profile.age", "single", "the user's age in years",
        ("I am X years old", "I just turned X"), 0.4, "age old"),
     _f("birth_date", K.PROFILE, "profile.birth_date profile.birthday profile.birth_year profile.birth", "single",

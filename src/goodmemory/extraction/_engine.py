@@ -82,6 +82,7 @@ class Run:
     clause: str = ""  # the clause the rules are reading
     sentence: str = ""  # the sentence it is part of
     before: str = ""  # the sentence of the same message before it
+    turn: str = ""  # the whole message the sentence is part of
     known: frozenset[str] = frozenset()  # naming words of the user's current memories
     people: frozenset[str] = frozenset()  # the names of the people the user told of (their relations' values)
 

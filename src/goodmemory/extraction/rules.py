@@ -26,6 +26,7 @@ from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
 from ._rule_birth import BIRTH_RULE
+from ._rule_self_doc import SELF_DOC_RULES
 from ._rule_done import DONE_ANSWER_RULE, NO_NEED_RULE, done_answer
 from ._rule_mine import MY_VEHICLE_RULE
 from ._rule_pets import _ANIMALS, named_after
@@ -51,7 +52,7 @@ from .base import ExtractionContext
 __all__ = ["PATTERN_NAMES", "RULES", "RuleExtractor"]
 
 # every rule record, in the order the engine runs them
-RULES: tuple[Rule, ...] = (*PROFILE_RULES, BIRTH_RULE, *PREFERENCE_RULES, *FACT_RULES, MY_VEHICLE_RULE, NO_NEED_RULE, *LOOP_RULES,
+RULES: tuple[Rule, ...] = (*PROFILE_RULES, BIRTH_RULE, *SELF_DOC_RULES, *PREFERENCE_RULES, *FACT_RULES, MY_VEHICLE_RULE, NO_NEED_RULE, *LOOP_RULES,
                            PROCEDURE_RULE,
                            REVERSE_RULE, CORRECTION_RULE, QA_RULE, OPTION_RULE, DONE_ANSWER_RULE)
 PATTERN_NAMES: tuple[str, ...] = tuple(dict.fromkeys(r.name for r in RULES))
@@ -230,7 +231,7 @@ class RuleExtractor:
 
     def _text(self, content: str, src: Src, run: Run, *, assistant: bool = False) -> None:
         msg_correction = bool(P.CORRECTION_ANY.search(content))
-        previous = ""
+        previous, run.turn = "", content
         for raw in (piece for part in P.SENTENCE_SPLIT.split(content) for piece in P.LOWER_SENTENCE_SPLIT.split(part)):
             run.before, previous = previous, raw  # "the promotion came through 🎉 officially X": the emoji ends a sentence
             raw = P.SOFTENER.sub(r"\1 ", P.FORMER_TAIL.sub("", HEDGE_TAIL.sub("", raw.strip())))  # "I've kind of moved to X"
@@ -446,6 +447,8 @@ def _apply(c: Clause) -> None:
     """The rule groups in order over one clause; a clause without "I" can still name an expiry date."""
     low = c.s.lower()
     run_group((SCHOOL_RULE,), c)  # "Ines changed schools, she's at X High now": a child's, said with or without "I"
+    if c.src.role == "user":
+        run_group(SELF_DOC_RULES, c)  # "Write me a signature: Priya Natarajan (she/her), ..."
     if not (_HAS_I.search(low) or low.startswith(_NO_I_STARTS)):
         if _REQUEST.search(low):
             # "Temperatures in Celsius please", "Can you switch to Greek?": a request of how to answer, said without
