@@ -26,6 +26,7 @@ from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
 from ._rule_birth import BIRTH_RULE
+from ._rule_account import ACCOUNT_RULE, PLAN_RULE, read_out
 from ._rule_self_doc import SELF_DOC_RULES
 from ._rule_done import DONE_ANSWER_RULE, NO_NEED_RULE, done_answer
 from ._rule_mine import MY_VEHICLE_RULE
@@ -52,7 +53,7 @@ from .base import ExtractionContext
 __all__ = ["PATTERN_NAMES", "RULES", "RuleExtractor"]
 
 # every rule record, in the order the engine runs them
-RULES: tuple[Rule, ...] = (*PROFILE_RULES, BIRTH_RULE, *SELF_DOC_RULES, *PREFERENCE_RULES, *FACT_RULES, MY_VEHICLE_RULE, NO_NEED_RULE, *LOOP_RULES,
+RULES: tuple[Rule, ...] = (*PROFILE_RULES, BIRTH_RULE, *SELF_DOC_RULES, PLAN_RULE, *PREFERENCE_RULES, *FACT_RULES, MY_VEHICLE_RULE, NO_NEED_RULE, *LOOP_RULES,
                            PROCEDURE_RULE,
                            REVERSE_RULE, CORRECTION_RULE, QA_RULE, OPTION_RULE, DONE_ANSWER_RULE)
 PATTERN_NAMES: tuple[str, ...] = tuple(dict.fromkeys(r.name for r in RULES))
@@ -152,6 +153,9 @@ class RuleExtractor:
                     self._text(said, Src([msg.id or "", nxt.id or ""], ts, secrets=src.secrets), run)
                 continue
             nxt = next((m for m in msgs[i + 1 :] if m.role in ("user", "assistant")), None)
+            # "I can see you're on the Superfast 80 plan with us": the account as the agent reads it out
+            read_out(Clause(msg.content, Src([msg.id or ""], ts, role="assistant"), run, Flags(), rule=ACCOUNT_RULE),
+                     msg.content, nxt.content if nxt is not None and nxt.role == "user" else None)
             if nxt is None or nxt.role != "user" or not P.CONFIRMATIONS.match(nxt.content):
                 self._issued(msg, ts, run)
                 continue
@@ -448,7 +452,7 @@ def _apply(c: Clause) -> None:
     low = c.s.lower()
     run_group((SCHOOL_RULE,), c)  # "Ines changed schools, she's at X High now": a child's, said with or without "I"
     if c.src.role == "user":
-        run_group(SELF_DOC_RULES, c)  # "Write me a signature: Priya Natarajan (she/her), ..."
+        run_group((*SELF_DOC_RULES, PLAN_RULE), c)  # "Write me a signature: X (she/her)", "upgrade me to X 900"
     if not (_HAS_I.search(low) or low.startswith(_NO_I_STARTS)):
         if _REQUEST.search(low):
             # "Temperatures in Celsius please", "Can you switch to Greek?": a request of how to answer, said without
