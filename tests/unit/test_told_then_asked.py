@@ -22,6 +22,10 @@ def _value(sentence: str) -> str | None:
      "We get our veg box from Riverford every friday these days"),
     ("My bins go out on wednesdays now, tell me a good way to remember", "My bins go out on wednesdays now"),
     ("The allotment is plot 14 at Hillside now, I'm looking for a cheap shed", "The allotment is plot 14 at Hillside now"),
+    ("Thursday nights are choir for me, I'm trying to get the alto part right",
+     "Thursday nights are choir for me"),
+    ("My sister is staying with us all of June and I want to plan some day trips",
+     "My sister is staying with us all of June"),
 ])
 def test_what_the_sentence_told_before_its_request_is_the_statement(sentence: str, told: str) -> None:
     assert _value(sentence) == told

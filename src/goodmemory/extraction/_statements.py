@@ -205,10 +205,13 @@ _STAY = re.compile(r"\b(?:i'?m|we'?re|i am|we are) (?:(?:currently|still|away) )
                    r"\b(?:rented|hired|borrowed)\b", re.I)
 _MIN_WORDS = 3
 # where a sentence that told something goes on to ask for help: ", help me plan ...", ", I need some ideas for ..."
-_ASK_AFTER = re.compile(r"(?:[,;:]|\s+[\u2014\u2013-]|\s+so)\s+(?:(?:so|and|but|now|anyway|pls|please)\s+)*"
+# ... or goes on to what the user wants to do ("Wednesday evenings are pottery class for me, I'm trying to master
+# bowls", "X is cooking for me Saturday and I want to bring a dessert"): the want is no fact, what came before is
+_ASK_AFTER = re.compile(r"(?:[,;:]|\s+[\u2014\u2013-]|\s+so|\s+and)\s+(?:(?:so|and|but|now|anyway|pls|please)\s+)*"
                         r"(?=(?:can|could|would|will) you\b|(?:help|tell|show|give|send) me\b|i need (?:some|a|an|help)\b|"
-                        r"i'?m (?:looking for|after)\b|i'?d (?:like|love) (?:some|a|an)\b|(?:any|some) (?:tips|ideas|advice|"
-                        r"suggestions)\b|(?:ideas|tips|suggestions|recommendations)\b)", re.I)
+                        r"i'?m (?:looking for|after)\b|i'?d (?:like|love) (?:some|a|an|to)\b|(?:any|some) (?:tips|ideas|advice|"
+                        r"suggestions)\b|(?:ideas|tips|suggestions|recommendations)\b|i'?m (?:trying|hoping|wanting) to\b|"
+                        r"i (?:want|would like) to\b)", re.I)
 MAX_STATEMENT_WORDS = _MAX_WORDS = 40  # past this a sentence is read clause by clause (rules.py)
 
 # values in a sentence: addresses of mail, numbers with their separators, times, and names (capitalised words
