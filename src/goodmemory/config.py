@@ -111,11 +111,12 @@ class ContextConfig(BaseModel):
     # at budgets up to this, a memory and the turn it came from are one piece of evidence told once: the turn gives
     # way to the memory (where the turn stood; the memory says it in fewer words, with what it adds, "expires in 88
     # days"), and the room goes to the next item; two memories of one turn both stay. Same stores, tune halves,
-    # with dense_pinned 1, 0 -> 2000, @150/@500/@1000: repo preferences 0.509/0.726/0.821 -> 0.519/0.755/0.840,
-    # service 0.697/0.897/1 -> 0.710/0.910/1, private blind prefs20 0.368/0.745/0.840 -> 0.396/0.755/0.849,
-    # prefs20-sparse 0.472/0.877/0.925 -> 0.528/0.877/0.934, prefs20close 0.577/0.794/0.835 -> 0.598/0.804/0.845,
-    # its sparse variant 0.660/0.887/0.959 -> 0.680/0.907/0.969, prefs20near 0.544/0.767/0.822 -> 0.556/0.767/0.822
-    one_item_per_turn_below: int = Field(default=2000, ge=0)
+    # with dense_pinned 1, 0 -> 300, @150/@200: repo preferences 0.509/0.613 -> 0.519/0.613, service 0.697/0.740 ->
+    # 0.710/0.740, private blind prefs20 0.368/0.443 -> 0.396/0.491, prefs20-sparse 0.472/0.594 -> 0.528/0.642,
+    # prefs20close 0.577/0.629 -> 0.598/0.649, its sparse variant 0.660/0.722 -> 0.680/0.753, prefs20near
+    # 0.544/0.633 -> 0.556/0.633. Not at larger budgets: at 2000 the same sets gained 0.00-0.03 at 500/1000, but the
+    # persona eval (800 tokens, blocks a third full) lost 22 of 114 cases, the turns' own words gone
+    one_item_per_turn_below: int = Field(default=300, ge=0)
     # per family the question names, the newest hinted_depth memories are read and hinted_items of them shown,
     # the values a rule parsed before the user's words filed under the family by meaning
     hinted_depth: int = Field(default=12, ge=0)
