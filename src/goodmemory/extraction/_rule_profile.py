@@ -280,7 +280,8 @@ _RELATION_SLOT = {"boss": "manager", "supervisor": "manager", "mom": "mother", "
 
 def _relation(c: Clause, m: Match | None) -> None:
     for m in P.R_REL_NAME.finditer(c.s):
-        rel, v = m.group("rel").lower(), re.sub(r"['’]s$", "", m.group("v"))  # "my nephew Oskar's party"
+        # "my nephew Oskar's party", "my wife Priya's Nexon EV": the name ends at its possessive
+        rel, v = m.group("rel").lower(), re.split(r"['’]s\b", m.group("v"))[0]
         v = re.split(r"\s+(?-i:I)(?:['’](?:d|m|ll|ve))?\b", v)[0]  # "my boss Dana I'd ...": the name ends before "I"
         if rel not in P.RELATIONS or v.split()[0].lower() in P.NOT_NAMES or _belief(v):
             continue  # "my neighbour is Jewish": what they believe, not who they are
