@@ -28,7 +28,8 @@ _CHANGE = re.compile(
     r"transferred|turned|got promoted|(?<!\ba )(?<!\ban )(?<!\bthe )(?<!\bmy )retired|closed|back to|cut|reduced|bumped|upped|hiked|postponed|delayed|brought forward|"
     r"ditched|dumped|binned|"
     r"goes up|goes down|gone up|gone down|comes down|came down|come down|(?:goes|went|has gone) to(?= [£$€]?\d)|is now|are now|not any more|lost|died|escaped|ran away|broke up|ended|"
-    r"expired|is gone|are gone|split up|separated|divorced|moved out|turned off|unsubscribed|no more|got rid of|"
+    r"expired|is gone|are gone|split up|separated|divorced|called it quits|broke it off|parted ways|moved out|turned off|"
+    r"unsubscribed|no more|got rid of|"
     r"took me off|taken me off|came off|come off|put me on|re-?homed|written off|doubled|halved|tripled|"
     r"went missing|stolen|nicked|put to sleep|(?:was|been|got) put down|went to live (?:with|in)|(?:is|are) over for (?:me|us)|start(?:ed|ing)? \w+ing (?:[\w\-]+ ){0,3}again|brought (?:[\w'\-]+ ){1,3}forward)\b|"
     # "Friday, not Thursday" denies the old value; "..., not yet" / "..., not really" deny nothing of it

@@ -1,6 +1,12 @@
-"""A baby's arrival: a new member of the user's family, named ("Baby Maya arrived on Tuesday!", "Our little boy Finn
+"""New people in the user's life.
+
+A baby's arrival: a new member of the user's family, named ("Baby Maya arrived on Tuesday!", "Our little boy Finn
 was born last night", "We had a baby girl on Sunday, Rosa"), said with or without "I". Someone else's baby ("my
-sister's baby Leo") and a baby without a name are none."""
+sister's baby Leo") and a baby without a name are none.
+
+A partner the user is dating: "Sam (the guy I've been seeing since August)", "I've been dating Noor for a few
+months". Someone else's ("my sister's been seeing Tom"), a clinician ("I've been seeing Dr Shah") and a meeting
+("I'm seeing Anna on Friday") are none."""
 
 from __future__ import annotations
 
@@ -10,7 +16,7 @@ from ..models import MemoryKind
 from ..taxonomy import slot_key
 from ._engine import Clause, Example, Rule
 
-__all__ = ["BIRTH_RULE"]
+__all__ = ["BIRTH_RULE", "DATING_RULE"]
 
 Match = re.Match[str]
 
@@ -39,3 +45,30 @@ def _birth(c: Clause, m: Match | None) -> bool:
 BIRTH_RULE = Rule("birth", MemoryKind.PROFILE, ("relation",), "User's baby is {v}.", _birth, pattern=_R_BIRTH,
                   importance=0.8, examples=(Example("Baby Maya arrived on Tuesday!", "relation.baby.maya", "Maya"),
                                             Example("Baby Shark is on repeat again.")))
+
+
+_WHO = {"guy": "boyfriend", "man": "boyfriend", "bloke": "boyfriend", "girl": "girlfriend", "woman": "girlfriend",
+        "lady": "girlfriend"}
+_R_DATING = re.compile(
+    r"(?P<name>" + _NAME + r")\s*[,(\u2014\-]\s*(?:the|this) (?P<who>guy|man|bloke|girl|woman|lady|person) (?:i'?ve been|"
+    r"i have been|i'?m|i am) (?:seeing|dating)\b"
+    r"|\b(?:i'?ve been|i have been|i'?m|i am|i'?ve started|i started) (?:dating|seeing) (?:a (?:guy|girl|man|woman) "
+    r"(?:called|named) |someone (?:called|named) )?(?P<name2>" + _NAME + r")\b(?!\.)(?! (?:on|at|tomorrow|tonight|"
+    r"later|next|this|about|for (?:coffee|lunch|dinner|drinks?|a drink|a chat|a catch-up))\b)", re.I)
+
+
+def _dating(c: Clause, m: Match | None) -> bool:
+    assert m
+    name = m.group("name") or m.group("name2")
+    if name.lower() in ("dr", "mr", "mrs", "ms", "prof", "someone", "a", "the") or (
+            m.group("name2") and "seeing" in m.group(0).lower() and not re.search(r"\bbeen seeing\b", m.group(0), re.I)):
+        return False  # "I'm seeing Anna": a meeting as often as a partner
+    role = _WHO.get((m.group("who") or "").lower(), "partner")
+    c.emit(f"relation.{role}", name, f"User is dating {name}.", importance=0.7,
+           keywords=f"partner dating relationship {role} {name}")
+    return True
+
+
+DATING_RULE = Rule("dating", MemoryKind.PROFILE, ("relation",), "User is dating {v}.", _dating, pattern=_R_DATING,
+                   importance=0.7, examples=(Example("I've been dating Noor for a few months", "relation.partner", "Noor"),
+                                             Example("I'm seeing Anna on Friday for coffee")))

@@ -1,0 +1,37 @@
+"""A partner the user is dating, and a break-up that ends one (issue 17): "Sam (the guy I've been seeing since August)
+is cooking for me" kept no partner, and "Jake and I called it quits" was no change, so the old boyfriend stayed
+current. The sentences are my own."""
+
+from __future__ import annotations
+
+import pytest
+
+from _extracting import keyed
+from _memories import active_after, assert_replaced
+
+
+@pytest.mark.parametrize(("turn", "key", "name"), [
+    ("Lena (the girl I've been seeing since May) is coming round for dinner on Friday", "relation.girlfriend", "Lena"),
+    ("I've been dating Noor for a few months now", "relation.partner", "Noor"),
+    ("Theo, the guy I'm dating, wants to go camping", "relation.boyfriend", "Theo"),
+])
+def test_a_partner_the_user_is_dating_is_a_relation(turn: str, key: str, name: str) -> None:
+    assert keyed(turn, prefix="relation").get(key) == name
+
+
+@pytest.mark.parametrize("turn", [
+    "my sister has been seeing Tom for a year",
+    "I've been seeing Dr Shah about my back",
+    "I'm seeing Anna on Friday for coffee",
+])
+def test_someone_elses_partner_a_clinician_or_a_meeting_is_none(turn: str) -> None:
+    assert not any(k.startswith(("relation.partner", "relation.boyfriend", "relation.girlfriend"))
+                   for k in keyed(turn, prefix="relation"))
+
+
+def test_a_break_up_ends_the_partner_and_the_new_one_is_current() -> None:
+    values = active_after("my boyfriend Marco loves hiking, any trail ideas near Bristol?",
+                          "Marco and I called it quits last month after two years. Just needed to say it.",
+                          "Rafa (the guy I've been seeing since June) is cooking for me on Saturday and I want to "
+                          "bring a dessert")
+    assert_replaced(values, "Rafa", "Marco")
