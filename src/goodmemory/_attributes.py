@@ -272,6 +272,9 @@ class AttributeIndex(EarlierSearch):
             subject = None if corrects_latest else self._same_subject(c)
             if subject is not None:
                 return self._replacing(c, subject, 0.0, why="names the same attribute as its subject")
+            gone = None if corrects_latest else self._ended_thing(c)
+            if gone is not None:  # "Sold the City to Spinny": the car, not the note that mentions its insurance
+                return self._replacing(c, gone, 0.0, why="says the thing it names went")
             same = None if corrects_latest else self._same_attribute(c)
             if same is not None:
                 return self._replacing(c, *same)

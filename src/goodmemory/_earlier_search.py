@@ -20,7 +20,7 @@ from ._subjects import named_subject
 from ._value_types import KEY_SORTS, acts_on_another, asked_now, change_frame, sorts_of
 from .embeddings._deferred import DeferredVectors
 from .keys import slot_of
-from .merge import _ENDED, Earlier, adds, changes, names_in, normalize_value
+from .merge import _ENDED, _GONE_VERBS, Earlier, adds, changes, names_in, normalize_value
 from .models import Candidate, MemoryRecord
 from .taxonomy import KeyFamily
 
@@ -43,6 +43,12 @@ def _codes(text: str) -> set[tuple[tuple[str, int, int], str]]:
 # a provider only compared, wished for or planned ("is X better than Y", "thinking of moving to X")
 _UNDONE = re.compile(r"\b(?:than|thinking (?:of|about)|considering|might|maybe|should I|could I|if I|if we|"
                      r"plan(?:ning)? to|want to|hoping to|quote|offer|deal)\b", re.I)
+
+# a thing the user says went, by the verb and its object ("sold the City to Spinny", "got rid of my old Brompton")
+_ENDED_OBJECT = re.compile(rf"\b(?:{_GONE_VERBS})\s+(?:the|my|our|that|this|old|\s)*(?P<obj>[\w'\-]+(?:\s+(?!(?:to|for|at|"
+                           r"in|on|with|because|and|but|so|after|since|last|yesterday|today|from|of|off|when|while|as|"
+                           r"before|once|this|that)\b)[\w'\-]+){0,2})", re.I)
+_WORD = re.compile(r"[A-Za-z][\w\-]+")
 
 # a sentence that says a value stays as it was ("Tennis on Saturdays hasn't changed", "still at X")
 _UNCHANGED = re.compile(r"\b(?:hasn'?t|has not|haven'?t|have not|didn'?t|did not|isn'?t|is not) (?:changed|moved)\b|"
@@ -84,6 +90,20 @@ class EarlierSearch:
                 sim = float(vec @ cand) if vec is not None and cand is not None else 0.0
                 hits.append((r.event_time, bool(denied(said) & e.names()), len(named), sim, r.key, fam))
         return max(hits, key=lambda h: h[:5])[5] if hits else None
+
+    def _ended_thing(self, c: Candidate) -> MemoryRecord | None:
+        """The user's earlier memory of a thing this statement says went, named by the object of the verb ("Sold the
+        City to Spinny" -> the vehicle "Honda City 2016"): the one value a rule parsed that the object names (the
+        user's own words that mention it, "City's insurance renews in September", are no such value)."""
+        m = _ENDED_OBJECT.search(c.value)
+        if m is None or c.metadata.get("other_subject") or adds(c.value):
+            return None
+        said = {w.lower() for w in _WORD.findall(m.group("obj"))}
+        hits = [r for r in self.records if r.id not in self.added and not r.metadata.get("statement")
+                and not r.metadata.get("other_subject") and (f := self._family_of(r.key)) is not None
+                and f.name not in _NO_STATEMENTS
+                and said & Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=f.key).names()]
+        return hits[0] if len(hits) == 1 else None
 
     def _same_attribute(self, c: Candidate) -> tuple[MemoryRecord, float] | None:
         """The user's earlier memory this statement changes, decided by meaning: the statement says something

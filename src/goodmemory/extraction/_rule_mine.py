@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from .._value_types import CAR_MAKES
+from ..merge import _GONE_VERBS
 from ..models import MemoryKind
 from ..taxonomy import slot_key
 from ._engine import Clause, Example, Rule
@@ -27,11 +28,17 @@ _R_MY_VEHICLE = re.compile(
     r"(?P<veh>(?-i:[A-Z][\w\-]*)(?: (?-i:[A-Z0-9][\w\-]*)){0,2})", re.I)
 
 
+# a verb by which a car leaves the user, before the car is named in the clause
+_WENT = re.compile(rf"\b(?:{_GONE_VERBS}|wrote off|totall?ed)\b", re.I)
+
+
 def _my_vehicle(c: Clause, m: Match | None) -> None:
     assert m
     name = m.group("veh")
     if name.split()[0].lower() not in CAR_MAKES:
         return  # "my Kindle", "my Monzo app": not a vehicle
+    if _WENT.search(c.s[: m.start()]):
+        return  # "Sold my Honda City to Spinny": a car the user no longer has (the statement path ends it)
     full = f"{m.group('year')} {name}" if m.group("year") else name
     c.emit(slot_key("vehicle", c.run.vehicle_slug(name)), full, importance=0.6, keywords=f"car vehicle owns drives {name}")
 

@@ -1,0 +1,32 @@
+"""A car the user sold is no car they have (issue 17): "Sold my Honda City to Spinny" read "my Honda City" as a car
+the user has, and the sold car stayed current under a new value; "Sold the Focus to a dealer" by its model alone
+left the old car current too. The sentences are my own."""
+
+from __future__ import annotations
+
+import pytest
+
+from _extracting import keyed
+from _memories import active_after
+
+
+def test_a_car_said_sold_is_no_car_the_user_has() -> None:
+    assert keyed("Sold my Ford Focus last week, so I'm car-free now", prefix="vehicle") == {}
+    assert keyed("How often should I service my Ford Focus?", prefix="vehicle") == {"vehicle.ford_focus": "Ford Focus"}
+
+
+@pytest.mark.parametrize("after", [
+    "Sold my Ford Focus last week, so I'm car-free now.",
+    "Traded in my Ford Focus on Saturday, the dealer gave me a fair price.",
+])
+def test_the_sold_car_is_not_current(after: str) -> None:
+    values = active_after("I drive a 2015 Ford Focus, what tyres should I get?", after)
+    assert "2015 Ford Focus" not in values, values  # what the new memory says of the sale may name it
+
+
+def test_a_car_sold_by_its_model_alone_is_the_car_not_a_note_that_mentions_it() -> None:
+    """The persona eval's p34 (in other words): the sale had replaced the note of the car's insurance renewal, and
+    the car stayed current."""
+    values = active_after("Two cars at home: my 2015 Ford Focus and my wife's Kia Niro. Focus insurance renews 14 May, "
+                          "the Niro's in June. Keep it short.", "Sold the Focus to a dealer for 4k, so only the Niro now.")
+    assert "2015 Ford Focus" not in values, values
