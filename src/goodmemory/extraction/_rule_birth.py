@@ -1,4 +1,4 @@
-"""New people in the user's life.
+"""News of the user's life: a new baby, a new partner, a new job.
 
 A baby's arrival: a new member of the user's family, named ("Baby Maya arrived on Tuesday!", "Our little boy Finn
 was born last night", "We had a baby girl on Sunday, Rosa"), said with or without "I". Someone else's baby ("my
@@ -6,7 +6,10 @@ sister's baby Leo") and a baby without a name are none.
 
 A partner the user is dating: "Sam (the guy I've been seeing since August)", "I've been dating Noor for a few
 months". Someone else's ("my sister's been seeing Tom"), a clinician ("I've been seeing Dr Shah") and a meeting
-("I'm seeing Anna on Friday") are none."""
+("I'm seeing Anna on Friday") are none.
+
+A job's first days, told without "I": "First week at Northwind done!!", "Started at Brightwater on Monday". A place
+whose name says it is a school, a gym or a clinic is no employer ("First week at Hillcrest Academy")."""
 
 from __future__ import annotations
 
@@ -15,8 +18,9 @@ import re
 from ..models import MemoryKind
 from ..taxonomy import slot_key
 from ._engine import Clause, Example, Rule
+from ._patterns import ORG
 
-__all__ = ["BIRTH_RULE", "DATING_RULE"]
+__all__ = ["BIRTH_RULE", "DATING_RULE", "FIRST_DAYS_RULE"]
 
 Match = re.Match[str]
 
@@ -72,3 +76,27 @@ def _dating(c: Clause, m: Match | None) -> bool:
 DATING_RULE = Rule("dating", MemoryKind.PROFILE, ("relation",), "User is dating {v}.", _dating, pattern=_R_DATING,
                    importance=0.7, examples=(Example("I've been dating Noor for a few months", "relation.partner", "Noor"),
                                              Example("I'm seeing Anna on Friday for coffee")))
+
+
+_R_FIRST_DAYS = re.compile(
+    r"^\W*(?:(?:so|ok|and|well|phew|finally|yay)\W+)*(?:my |the )?(?:first|1st) (?:day|week|month|shift|fortnight) "
+    r"(?:at|with) (?P<v>" + ORG + r")|^\W*(?:(?:so|and|finally|just|officially)\W+)*started (?:work |my new job |a new job )?"
+    r"(?:at|with) (?P<v2>" + ORG + r")", re.I)
+_NOT_A_JOB = re.compile(r"\b(?:Gym|Fitness|Academy|School|Primary|High|College|University|Uni|Nursery|Clinic|Surgery|"
+                        r"Hospital|Club|Camp)\b")
+
+
+def _first_days(c: Clause, m: Match | None) -> bool:
+    assert m
+    v = (m.group("v") or m.group("v2")).rstrip(".!")
+    v = re.split(r"\s+(?-i:[a-z])", v)[0]
+    if _NOT_A_JOB.search(v) or v.split()[0].lower() in ("the", "a", "my", "uni", "school", "work"):
+        return False
+    c.emit("profile.employer", v, f"User works at {v}.", importance=0.7, keywords="employer company job works at new job")
+    return True
+
+
+FIRST_DAYS_RULE = Rule("first_days", MemoryKind.PROFILE, ("employer",), "User works at {v}.", _first_days,
+                       pattern=_R_FIRST_DAYS, importance=0.7,
+                       examples=(Example("First week at Northwind done!!", "profile.employer", "Northwind"),
+                                 Example("First week at Hillcrest Academy went well for Ruby")))

@@ -25,7 +25,12 @@ Match = re.Match[str]
 _R_MY_VEHICLE = re.compile(
     r"\b(?:my|our) (?:own |new |old |used |trusty |little )?(?:(?:car|van|motorbike|motorcycle|truck|pickup|ute)"
     r",? (?:a |an |the )?(?:new |old |used )?)?(?:(?P<year>(?:19|20)\d{2}) )?"
-    r"(?P<veh>(?-i:[A-Z][\w\-]*)(?: (?-i:[A-Z0-9][\w\-]*)){0,2})", re.I)
+    r"(?P<veh>(?-i:[A-Z][\w\-]*)(?: (?-i:[A-Z0-9][\w\-]*)){0,2})"
+    # the upkeep of a car of a given year: "how often should I change the oil on a 2014 Skoda Fabia?" is the user's
+    # (a car one might buy has no oil to change: "Is a 2012 Mazda 3 a good first car?" names none)
+    r"|\b(?:oil|service|servicing|tyres?|tires?|mot|brakes?|brake pads|battery|clutch|cambelt|timing belt|wipers?|"
+    r"bulbs?|exhaust|gearbox|suspension|aircon|air con)\b[^.?!]{0,40}?\b(?:on|for|of|in) (?:a|an|the) "
+    r"(?P<year2>(?:19|20)\d{2}) (?P<veh2>(?-i:[A-Z][\w\-]*)(?: (?-i:[A-Z0-9][\w\-]*)){0,2})", re.I)
 
 
 # a verb by which a car leaves the user, before the car is named in the clause
@@ -34,12 +39,12 @@ _WENT = re.compile(rf"\b(?:{_GONE_VERBS}|wrote off|totall?ed)\b", re.I)
 
 def _my_vehicle(c: Clause, m: Match | None) -> None:
     assert m
-    name = m.group("veh")
+    name, year = m.group("veh") or m.group("veh2"), m.group("year") or m.group("year2")
     if name.split()[0].lower() not in CAR_MAKES:
         return  # "my Kindle", "my Monzo app": not a vehicle
     if _WENT.search(c.s[: m.start()]):
         return  # "Sold my Honda City to Spinny": a car the user no longer has (the statement path ends it)
-    full = f"{m.group('year')} {name}" if m.group("year") else name
+    full = f"{year} {name}" if year else name
     c.emit(slot_key("vehicle", c.run.vehicle_slug(name)), full, importance=0.6, keywords=f"car vehicle owns drives {name}")
 
 
