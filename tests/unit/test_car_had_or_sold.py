@@ -6,8 +6,8 @@ Fabia" kept no car, so a later one replaced nothing. The sentences are my own.""
 from __future__ import annotations
 
 import pytest
-
 from _extracting import keyed
+
 from _memories import active_after
 
 

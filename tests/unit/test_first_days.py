@@ -4,8 +4,8 @@ nearest a bank (the name is one) or nothing, so the old employer stayed current.
 from __future__ import annotations
 
 import pytest
-
 from _extracting import keyed
+
 from _memories import active_after, assert_replaced
 
 

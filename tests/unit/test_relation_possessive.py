@@ -4,7 +4,6 @@ the wife as "Priya's Nexon". The sentences are my own."""
 from __future__ import annotations
 
 import pytest
-
 from _extracting import keyed
 
 

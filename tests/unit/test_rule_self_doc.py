@@ -7,8 +7,8 @@ Someone else's document keeps nothing. The sentences are my own."""
 from __future__ import annotations
 
 import pytest
-
 from _extracting import keyed
+
 from _memories import active_after, assert_replaced
 
 

@@ -13,6 +13,7 @@ import re
 
 from ..models import MemoryKind
 from ._engine import Clause, Example, Rule
+from ._rule_self_doc import PRONOUN_PAIR
 
 __all__ = ["ACCOUNT_RULE", "PLAN_RULE", "read_out"]
 
@@ -25,8 +26,7 @@ _PLAN = (r"(?:the |our |your )?(?P<v>(?-i:[A-Z0-9][\w+\-]*)(?:\s+(?-i:[A-Z0-9][\
 _READS = re.compile(r"\b(?:i can see|i see|i've got|i have|it looks like|looks like|our records show|we have|"
                     r"the account shows|your account shows)\s+(?:that\s+)?you(?:'re| are)\s+(?:currently\s+|still\s+)?"
                     rf"on\s+{_PLAN}(?=\s+(?:with us|at the moment|currently|right now)\b|\s*[,.;!?]|\s*$)", re.I)
-_PROFILE = re.compile(r"\bi (?:can )?see (?P<v>(?:she|he|they|xe|ze)/(?:her|hers|him|his|them|they|she|he|xem|zir))"
-                      r"\s+(?:on|in) your (?:profile|account|record|file)\b", re.I)
+_PROFILE = re.compile(rf"\bi (?:can )?see (?P<v>{PRONOUN_PAIR})\s+(?:on|in) your (?:profile|account|record|file)\b", re.I)
 # the user's reply says it is not so
 _DENIED = re.compile(r"^\W*(?:no|nope|nah|not any ?more|that'?s (?:wrong|not right|old)|actually|wrong)\b", re.I)
 _ME_TO = re.compile(r"\b(?:upgrade|downgrade|bump|move|switch|put|change|swap|transfer)\s+(?:me|us)\s+"

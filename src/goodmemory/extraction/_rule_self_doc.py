@@ -16,11 +16,11 @@ from ..models import MemoryKind
 from ._engine import Clause, Example, Rule
 from ._patterns import EMAIL, PHONE
 
-__all__ = ["SELF_DOC_RULES"]
+__all__ = ["PRONOUN_PAIR", "SELF_DOC_RULES"]
 
 Match = re.Match[str]
 
-_PAIR = (r"(?:she|he|they|xe|ze|fae|ey)/(?:her|hers|him|his|them|theirs|they|she|he|xem|xyr|zir|hir|faer|em)"
+PRONOUN_PAIR = _PAIR = (r"(?:she|he|they|xe|ze|fae|ey)/(?:her|hers|him|his|them|theirs|they|she|he|xem|xyr|zir|hir|faer|em)"
          r"(?:/(?:hers|his|theirs|them|her|him))?")
 _PRONOUNS = re.compile(rf"\((?P<v>{_PAIR})\)|\b(?:my pronouns are|pronouns(?: to| are)?|i use|i go by|i'm|i am)\s+"
                        rf"(?:now\s+)?(?P<w>{_PAIR})\b", re.I)

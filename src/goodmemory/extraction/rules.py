@@ -25,15 +25,15 @@ from ._accept import accept_candidate
 from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
-from ._rule_birth import BIRTH_RULE, DATING_RULE, FIRST_DAYS_RULE
 from ._rule_account import ACCOUNT_RULE, PLAN_RULE, read_out
-from ._rule_self_doc import SELF_DOC_RULES
+from ._rule_birth import BIRTH_RULE, DATING_RULE, FIRST_DAYS_RULE
 from ._rule_done import DONE_ANSWER_RULE, NO_NEED_RULE, done_answer
 from ._rule_mine import MY_VEHICLE_RULE
 from ._rule_pets import _ANIMALS, named_after
 from ._rule_prefs import PREFERENCE_RULES
 from ._rule_profile import PROFILE_RULES
 from ._rule_school import SCHOOL_RULE
+from ._rule_self_doc import SELF_DOC_RULES
 from ._rule_tasks import (
     CORRECTION_RULE,
     LOOP_RULES,
