@@ -9,15 +9,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from ._outdated import Outdating, about_ended, outdating, said_in
 from ._value_words import _values_in
 from .keys import episode_keys
-from .merge import replaced_values
+from .merge import _ENDED, replaced_values
 from .models import MemoryKind, MemoryRecord, MemoryStatus
 from .storage.base import MemoryFilter, Storage
 
-__all__ = ["outdate_sources", "retract_sources"]
+__all__ = ["notes_of_people_gone", "outdate_sources", "retract_sources"]
 
 _ECHO_TURNS = 400  # the newest turns of a domain searched for restatements of a replaced value
 _ECHO_MIN_CHARS = 3  # "14" of "14 months left" is too common to look for in other turns
@@ -233,3 +234,25 @@ def retract_sources(storage: Storage, user_id: str, rec: MemoryRecord) -> list[M
 def _names_any(text: str, values: set[str]) -> bool:
     low = text.lower()
     return any(re.search(r"(?<![\w.,])" + re.escape(v) + r"(?![\w]|[.,]\d)", low) for v in values)
+
+
+def notes_of_people_gone(storage: Storage, user_id: str, superseded: Sequence[tuple[MemoryRecord, MemoryRecord]],
+                         now: datetime) -> list[MemoryRecord]:
+    """The user's notes about a person whose place in their life ended in this call ("Jake and I called it quits"
+    ends "boyfriend: Jake"), retired with it: "Jake's birthday is next week, he's into vinyl" is no current fact of
+    the user's world once he has left it. Only notes told of another person that name them, not the user's own."""
+    gone = [(old, new) for old, new in superseded if old.key.startswith("relation.")
+            and (new.status == MemoryStatus.EXPIRED or _ENDED.search(new.value))
+            and len(old.value.split()) <= 3 and old.value[:1].isupper()]
+    if not gone:
+        return []
+    notes = storage.list(user_id, MemoryFilter(key_prefix="fact.note."))
+    out: dict[str, MemoryRecord] = {}
+    for old, new in gone:
+        name = re.compile(rf"\b{re.escape(old.value.strip())}\b")
+        for n in notes:
+            if n.id not in out and n.metadata.get("other_subject") and name.search(n.value):
+                u = n.model_copy(deep=True)
+                u.status, u.superseded_by, u.valid_to, u.updated_at = MemoryStatus.SUPERSEDED, new.id, now, now
+                out[n.id] = u
+    return list(out.values())

@@ -11,7 +11,7 @@ from typing import cast
 
 from ._apply import Pending, events_at
 from ._attributes import AttributeIndex
-from ._marks import outdate_sources
+from ._marks import notes_of_people_gone, outdate_sources
 from .config import GoodMemoryConfig
 from .context import CLOSE, OPEN, PREAMBLE
 from .digest import build_digest, density, digest_record
@@ -368,6 +368,8 @@ def run_remember(
                   and slot_of(r.key) == slot_of(slot_records[r.superseded_by].key)]
     for ep in outdate_sources(cast(Storage, _ListedOnce(storage)), user_id, superseded, episodes_by_msg):
         facts.update(ep)
+    for note in notes_of_people_gone(storage, user_id, superseded, now):
+        facts.update(note)
     facts.into(batch)
     if tags:
         # what this call stores carries its tags; a memory it merged into carries them too (the call said it)

@@ -35,3 +35,16 @@ def test_a_break_up_ends_the_partner_and_the_new_one_is_current() -> None:
                           "Rafa (the guy I've been seeing since June) is cooking for me on Saturday and I want to "
                           "bring a dessert")
     assert_replaced(values, "Rafa", "Marco")
+
+
+def test_what_was_said_of_a_partner_goes_with_them() -> None:
+    """Notes told of a person whose place in the user's life ended are no current facts once they have left it."""
+    values = active_after("my boyfriend Marco's birthday is next week, he's into vinyl and craft beer. gift ideas?",
+                          "Marco and I called it quits last month. Just needed to say it.")
+    assert not any("Marco" in v for v in values), values
+
+
+def test_what_was_said_of_a_partner_goes_with_them_when_the_break_up_is_the_new_value() -> None:
+    values = active_after("my girlfriend Maya's birthday is on Friday, she loves old maps. present ideas?",
+                          "rough week. Maya and I broke it off after two years. I just needed to say it somewhere")
+    assert not any("Maya" in v for v in values), values

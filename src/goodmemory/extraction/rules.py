@@ -313,6 +313,10 @@ class RuleExtractor:
                     run_group((CORRECTION_RULE,), Clause(c, src, run, cfl))
                 if len(run.out) == n and c.lower() not in run.used:
                     passed.append(c)
+                elif _only_named(c, run.out[n:]):
+                    # "my son Leo plays football for the Hanwell Tigers on Saturdays": the rules read who Leo is, and
+                    # what the clause says of him is kept in the user's words too
+                    passed.append(c)
             if len(run.out) > n_sentence and not assistant and not hedged:
                 # a clause the rules passed over in a sentence they read, before or after the one they read
                 # ("I quit the choir, I'm into chess now")
@@ -376,6 +380,22 @@ def _presupposed(s: str, src: Src, run: Run) -> None:
         return
     s = run.clause = s.strip().rstrip("?!. ")  # "... for me and my wife Anna?": the name ends the sentence
     run_group(_PRESUPPOSED, Clause(s, src, run, Flags()))
+
+
+_FAMILY = frozenset(["son", "daughter", "child", "kid", "wife", "husband", "partner", "spouse", "mother", "father",
+                     "sister", "brother", "grandmother", "grandfather", "aunt", "uncle", "cousin", "niece", "nephew",
+                     "girlfriend", "boyfriend", "fiance", "stepson", "stepdaughter", "grandson", "granddaughter"])
+
+
+def _only_named(clause: str, out: list[Candidate]) -> bool:
+    """Whether the rules read only who a relative is from ``clause`` (``out``), and it says more of them."""
+    if not out or any(o.metadata.get("rule") != "relation" or o.key.split(".")[1] not in _FAMILY for o in out) \
+            or changes(clause):
+        return False  # a role ("my new manager is Tom since Priya left") is the successor rules' to read
+    rest = clause
+    for o in out:
+        rest = rest.split(o.value, 1)[-1] if o.value in rest else rest
+    return len(rest.split()) >= 4 and not rest.strip().endswith("?")
 
 
 def _tells_change(part: str) -> bool:
