@@ -1,4 +1,4 @@
-"""News of the user's life: a new baby, a new partner, a new job.
+"""News of the user's life: a new baby, a new partner, a new job, how long they have lived where they live.
 
 A baby's arrival: a new member of the user's family, named ("Baby Maya arrived on Tuesday!", "Our little boy Finn
 was born last night", "We had a baby girl on Sunday, Rosa"), said with or without "I". Someone else's baby ("my
@@ -9,7 +9,11 @@ months". Someone else's ("my sister's been seeing Tom"), a clinician ("I've been
 ("I'm seeing Anna on Friday") are none.
 
 A job's first days, told without "I": "First week at Northwind done!!", "Started at Brightwater on Monday". A place
-whose name says it is a school, a gym or a clinic is no employer ("First week at Hillcrest Academy")."""
+whose name says it is a school, a gym or a clinic is no employer ("First week at Hillcrest Academy").
+
+How long the user has lived somewhere says where they live: "I've lived in Porto for six years", "we've been living
+in Cardiff for two months now", "we've been in Leeds three weeks now". Being somewhere for days is a trip ("I've
+been in Rome for three days"), and so is "been in X" without "now" or "since"; someone else's is none."""
 
 from __future__ import annotations
 
@@ -18,9 +22,9 @@ import re
 from ..models import MemoryKind
 from ..taxonomy import slot_key
 from ._engine import Clause, Example, Rule
-from ._patterns import ORG
+from ._patterns import NOT_PLACES, ORG, PLACE
 
-__all__ = ["BIRTH_RULE", "DATING_RULE", "FIRST_DAYS_RULE"]
+__all__ = ["BIRTH_RULE", "DATING_RULE", "FIRST_DAYS_RULE", "LIVED_RULE"]
 
 Match = re.Match[str]
 
@@ -100,3 +104,29 @@ FIRST_DAYS_RULE = Rule("first_days", MemoryKind.PROFILE, ("employer",), "User wo
                        pattern=_R_FIRST_DAYS, importance=0.7,
                        examples=(Example("First week at Northwind done!!", "profile.employer", "Northwind"),
                                  Example("First week at Hillcrest Academy went well for Ruby")))
+
+
+_SPAN = (r"(?:for\s+)?(?:(?:about|nearly|almost|over|just over|a few|a couple of|several|\d+|one|two|three|four|five|"
+         r"six|seven|eight|nine|ten|eleven|twelve|a|an)\s+)+(?P<unit>days?|weeks?|months?|years?)")
+_R_LIVED = re.compile(
+    r"(?:\b(?:i'?ve|we'?ve|i have|we have)\s+|^\W*(?:(?:so|ok|and|well)\W+)*)(?P<verb>lived|been living|been based|"
+    r"been)\s+in\s+(?P<v>" + PLACE + r")\s+(?:" + _SPAN + r"(?P<now>\s+now)?|since\s+(?P<since>(?:19|20)\d\d|january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|last year|the (?:spring|summer|autumn|fall|winter)|i was|we were|we moved|"
+    r"i moved|uni|university|school))", re.I)
+
+
+def _lived(c: Clause, m: Match | None) -> bool:
+    assert m
+    v = m.group("v").rstrip(".")
+    unit = (m.group("unit") or "").lower()
+    plain = m.group("verb").lower() == "been"
+    if v.split()[0].lower() in NOT_PLACES or unit.startswith("day") or (plain and not (m.group("now") or m.group("since"))):
+        return False  # "I've been in Rome for three days": a trip
+    c.emit("profile.home_city", v, f"User lives in {v}.", importance=0.7,
+           keywords="lives home city location based town")
+    return True
+
+
+LIVED_RULE = Rule("lived", MemoryKind.PROFILE, ("home_city",), "User lives in {v}.", _lived, pattern=_R_LIVED,
+                  importance=0.7, examples=(Example("I've lived in Porto for six years", "profile.home_city", "Porto"),
+                                            Example("I've been in Rome for three days and it's been amazing")))

@@ -26,7 +26,7 @@ from ._engine import Clause, Flags, Rule, Run, Src, run_group
 from ._fact_rules import EXPIRY_RULE, FACT_RULES
 from ._retract import retracted
 from ._rule_account import ACCOUNT_RULE, PLAN_RULE, read_out
-from ._rule_birth import BIRTH_RULE, DATING_RULE, FIRST_DAYS_RULE
+from ._rule_birth import BIRTH_RULE, DATING_RULE, FIRST_DAYS_RULE, LIVED_RULE
 from ._rule_done import DONE_ANSWER_RULE, NO_NEED_RULE, done_answer
 from ._rule_mine import MY_VEHICLE_RULE
 from ._rule_pets import _ANIMALS, named_after
@@ -53,7 +53,7 @@ from .base import ExtractionContext
 __all__ = ["PATTERN_NAMES", "RULES", "RuleExtractor"]
 
 # every rule record, in the order the engine runs them
-RULES: tuple[Rule, ...] = (*PROFILE_RULES, BIRTH_RULE, DATING_RULE, FIRST_DAYS_RULE, *SELF_DOC_RULES, PLAN_RULE, *PREFERENCE_RULES, *FACT_RULES, MY_VEHICLE_RULE, NO_NEED_RULE, *LOOP_RULES,
+RULES: tuple[Rule, ...] = (*PROFILE_RULES, BIRTH_RULE, DATING_RULE, FIRST_DAYS_RULE, LIVED_RULE, *SELF_DOC_RULES, PLAN_RULE, *PREFERENCE_RULES, *FACT_RULES, MY_VEHICLE_RULE, NO_NEED_RULE, *LOOP_RULES,
                            PROCEDURE_RULE,
                            REVERSE_RULE, CORRECTION_RULE, QA_RULE, OPTION_RULE, DONE_ANSWER_RULE)
 PATTERN_NAMES: tuple[str, ...] = tuple(dict.fromkeys(r.name for r in RULES))
@@ -481,11 +481,12 @@ def _apply(c: Clause) -> None:
         run_group((EXPIRY_RULE,), c)
         run_group(TASTE_RULES, c)  # "Big fan of sea shanties", "Nothing beats a bacon roll": chat drops the "I"
         # "Baby Maya arrived!", "First week at Northwind done!!"
-        run_group((*(r for r in PROFILE_RULES if r.name == "promoted"), BIRTH_RULE, DATING_RULE, FIRST_DAYS_RULE), c)
+        run_group((*(r for r in PROFILE_RULES if r.name == "promoted"), BIRTH_RULE, DATING_RULE, FIRST_DAYS_RULE,
+                   LIVED_RULE), c)
         if c.run.tasks:  # "Renewed the permit this morning." closes a task without saying "I"
             run_group((NO_NEED_RULE, *LOOP_RULES[1:]), c)
         return
-    run_group((*PROFILE_RULES, BIRTH_RULE, DATING_RULE), c)
+    run_group((*PROFILE_RULES, BIRTH_RULE, DATING_RULE, LIVED_RULE), c)
     before = len(c.run.out)
     run_group(PREFERENCE_RULES, c)
     run_group(FACT_RULES, c)
