@@ -5,8 +5,8 @@ days somewhere is a trip; someone else's is none. The sentences are my own."""
 from __future__ import annotations
 
 import pytest
-
 from _extracting import keyed
+
 from _memories import active_after, assert_replaced
 
 
