@@ -2,7 +2,8 @@
 "can you draft an email to my manager Priya?"): a thing named as the user's is theirs whatever the sentence asks.
 
 Questions and requests are otherwise no facts (see :mod:`.rules`); only these rules read them: a person named as
-the user's relation, a pet named as theirs, and a vehicle of a known make named as theirs.
+the user's relation, a pet named as theirs, a vehicle of a known make named as theirs, and the way they get to work
+told in passing ("a good lock for the e-bike I ride to the office every day now?").
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from ..models import MemoryKind
 from ..taxonomy import slot_key
 from ._engine import Clause, Example, Rule
 
-__all__ = ["MY_VEHICLE_RULE"]
+__all__ = ["COMMUTE_TOLD_RULE", "MY_VEHICLE_RULE"]
 
 K = MemoryKind
 Match = re.Match[str]
@@ -56,3 +57,25 @@ MY_VEHICLE_RULE = Rule("my_vehicle", K.FACT, ("vehicle",), "User has a {v}.", _m
                                    "2016 Vauxhall Corsa"),
                            Example("Is my Kindle worth fixing?"),
                        ))
+
+
+# "the e-bike I ride to the office every day", "the 38 bus I get to work": how the user gets there, told in passing
+_R_COMMUTE_TOLD = re.compile(
+    r"\b(?:the|my|our) (?P<v>(?:[\w\-]+ ){0,2}?(?:e-?bike|bike|bicycle|scooter|e-?scooter|car|van|motorbike|train|"
+    r"tram|bus|ferry|tube|coach)(?: \d+)?) (?:i|we) (?:ride|drive|take|catch|get|cycle|use)(?: (?:in|into))? to "
+    r"(?:work|the office|school|uni|college|the site|my shift)\b", re.I)
+
+
+def _commute_told(c: Clause, m: Match | None) -> bool:
+    assert m
+    v = m.group("v")
+    c.emit("profile.commute", v, f"User gets to work by {v}.", importance=0.6,
+           keywords="commute travel to work transport")
+    return True
+
+
+COMMUTE_TOLD_RULE = Rule("commute_told", K.PROFILE, ("commute",), "User gets to work by {v}.", _commute_told,
+                         pattern=_R_COMMUTE_TOLD, importance=0.6, examples=(
+                             Example("What's a good lock for the e-bike I ride to the office every day now?",
+                                     "profile.commute", "e-bike"),
+                             Example("Is the train to work usually this late?")))
