@@ -3,20 +3,22 @@
 
 Questions and requests are otherwise no facts (see :mod:`.rules`); only these rules read them: a person named as
 the user's relation, a pet named as theirs, a vehicle of a known make named as theirs, and the way they get to work
-told in passing ("a good lock for the e-bike I ride to the office every day now?").
+told in passing ("a good lock for the e-bike I ride to the office every day now?"), and a provider of a sort one has one
+of at a time named as theirs ("why is my Octopus bill so high?", "how do I get my Vodafone PAC code?").
 """
 
 from __future__ import annotations
 
 import re
 
+from .._brands import held_once
 from .._value_types import CAR_MAKES
 from ..merge import _GONE_VERBS
 from ..models import MemoryKind
 from ..taxonomy import slot_key
 from ._engine import Clause, Example, Rule
 
-__all__ = ["COMMUTE_TOLD_RULE", "MY_VEHICLE_RULE"]
+__all__ = ["COMMUTE_TOLD_RULE", "MY_PROVIDER_RULE", "MY_VEHICLE_RULE"]
 
 K = MemoryKind
 Match = re.Match[str]
@@ -79,3 +81,27 @@ COMMUTE_TOLD_RULE = Rule("commute_told", K.PROFILE, ("commute",), "User gets to 
                              Example("What's a good lock for the e-bike I ride to the office every day now?",
                                      "profile.commute", "e-bike"),
                              Example("Is the train to work usually this late?")))
+
+
+# "my Octopus bill", "our Virgin Media router", "my PureGym membership": the name right after the possessive
+_R_MY_PROVIDER = re.compile(r"\b(?:my|our) (?P<v>(?-i:[A-Z0-9][\w&.+\-]*)(?: (?-i:[A-Z][\w&.+\-]*)){0,2})")
+_SORT_NOUN = {"energy": "energy supplier", "broadband": "broadband provider", "phone_plan": "mobile network",
+              "gym": "gym"}
+
+
+def _my_provider(c: Clause, m: Match | None) -> bool:
+    assert m
+    found = held_once(f"with {m.group('v')}")  # read mid-sentence: "my Octopus bill" names the supplier
+    if not found or len({s for _, s in found}) > 1:
+        return False  # none, or a name of two sorts (Vodafone sells broadband and mobile plans): which is unsaid
+    name, sort = next(iter(found))
+    v = m.group("v")[: len(name)] if m.group("v").lower().startswith(name) else m.group("v")
+    key = "preference.fitness.gym" if sort == "gym" else f"fact.provider.{sort}"
+    c.emit(key, v, f"User's {_SORT_NOUN[sort]} is {v}.", importance=0.5, keywords=f"{_SORT_NOUN[sort]} provider {v}")
+    return True
+
+
+MY_PROVIDER_RULE = Rule("my_provider", K.FACT, ("provider", "fitness"), "User's provider is {v}.", _my_provider,
+                        pattern=_R_MY_PROVIDER, importance=0.5, examples=(
+                            Example("why is my Octopus bill so high this month?", "fact.provider.energy", "Octopus"),
+                            Example("Is Octopus cheaper than EDF?")))

@@ -28,7 +28,7 @@ from ._retract import retracted
 from ._rule_account import ACCOUNT_RULE, PLAN_RULE, read_out
 from ._rule_birth import BIRTH_RULE, DATING_RULE, FIRST_DAYS_RULE, LIVED_RULE
 from ._rule_done import DONE_ANSWER_RULE, NO_NEED_RULE, done_answer
-from ._rule_mine import COMMUTE_TOLD_RULE, MY_VEHICLE_RULE
+from ._rule_mine import COMMUTE_TOLD_RULE, MY_PROVIDER_RULE, MY_VEHICLE_RULE
 from ._rule_pets import _ANIMALS, named_after
 from ._rule_prefs import PREFERENCE_RULES
 from ._rule_profile import PROFILE_RULES
@@ -53,7 +53,7 @@ from .base import ExtractionContext
 __all__ = ["PATTERN_NAMES", "RULES", "RuleExtractor"]
 
 # every rule record, in the order the engine runs them
-RULES: tuple[Rule, ...] = (*PROFILE_RULES, BIRTH_RULE, DATING_RULE, FIRST_DAYS_RULE, LIVED_RULE, *SELF_DOC_RULES, PLAN_RULE, *PREFERENCE_RULES, *FACT_RULES, MY_VEHICLE_RULE, COMMUTE_TOLD_RULE, NO_NEED_RULE, *LOOP_RULES,
+RULES: tuple[Rule, ...] = (*PROFILE_RULES, BIRTH_RULE, DATING_RULE, FIRST_DAYS_RULE, LIVED_RULE, *SELF_DOC_RULES, PLAN_RULE, *PREFERENCE_RULES, *FACT_RULES, MY_VEHICLE_RULE, COMMUTE_TOLD_RULE, MY_PROVIDER_RULE, NO_NEED_RULE, *LOOP_RULES,
                            PROCEDURE_RULE,
                            REVERSE_RULE, CORRECTION_RULE, QA_RULE, OPTION_RULE, DONE_ANSWER_RULE)
 PATTERN_NAMES: tuple[str, ...] = tuple(dict.fromkeys(r.name for r in RULES))
@@ -371,7 +371,8 @@ def _elided(clause: str) -> list[str]:
 
 
 # what a question or a request presupposes the user has: a person, a pet or a vehicle named as theirs
-_PRESUPPOSED: tuple[Rule, ...] = tuple(r for r in RULES if r.name in ("relation", "pet", "my_vehicle", "commute_told"))
+_PRESUPPOSED: tuple[Rule, ...] = tuple(r for r in RULES if r.name in ("relation", "pet", "my_vehicle", "commute_told",
+                                                                     "my_provider"))
 
 
 def _presupposed(s: str, src: Src, run: Run) -> None:
