@@ -43,11 +43,6 @@ _SUBJECT = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|my|our|it's|is|are)\b|"
                       r"\b(?:the|his|her|their) \w+ (?:go|goes|see|sees|use|uses|attend|attends|has|have)\b", re.I)
 _SWAP = re.compile(r"\b(traded|swapped|exchanged|replaced)\s+(?:in\s+)?(?:the |my |our |a |an )?[^,.;]+?\s+(?:in\s+)?"
                    r"(for|with)\b", re.I)
-# "Sold my Honda City to Spinny for 5.1 lakh": what went, named after the verb by which it went (its words are checked
-# against the old value's names; "sold it to Spinny" keeps to whom and for how much)
-_WENT_OBJECT = re.compile(r"\b(sold|gave away|got rid of|scrapped|part[- ]exchanged|traded in)\s+((?:the |my |our |old )*"
-                          r"(?:[\w'\-]+)(?:\s+(?!(?:to|for|at|on|in|with|and|but|so|last|yesterday|today|this)\b)[\w'\-]+)"
-                          r"{0,2})", re.I)
 # "A was replaced with B", "A got swapped for B": the old value is the passive's subject
 _PASSIVE_SWAP = re.compile(r"^(?:the |my |our )?([\w'\- ]+?)\s+((?:was|were|has been|have been|got|is being)\s+"
                            r"(?:replaced|swapped|switched|changed|exchanged)\s+(?:with|for|by|to))\b", re.I)
@@ -83,8 +78,6 @@ def drop_replaced(value: str, old: Earlier) -> str:
     names = old.names()
     v = _FROM_TO.sub("to", value) if names & _words(" ".join(_FROM_TO.findall(value))) else value
     v = _SWAP.sub(lambda m: f"{m.group(1)} it {m.group(2)}", v)
-    v = _WENT_OBJECT.sub(lambda m: f"{m.group(1)} it" if {w.lower().removesuffix("'s") for w in _WORDS_IN.findall(m.group(2))}
-                         & names else m.group(0), v)
     v = _PASSIVE_SWAP.sub(lambda m: f"it {m.group(2)}" if _words(m.group(1)) & names else m.group(0), v)
     v = _TAKEN_FROM.sub(lambda m: m.group(1) if _words(m.group(2)) & names else m.group(0), v)
     v = _MOVED_TO.sub(lambda m: _without(m.group(0), names), v)
@@ -190,7 +183,6 @@ def about_replaced(said: str, old: Earlier, new_value: str) -> bool:
 
 
 _CAPITAL = re.compile(r"(?-i:\b[A-Z][\w'\-]+)")
-_WORDS_IN = re.compile(r"[\w'\-]+")
 _SHAPED = re.compile(r"\S*[@\d]\S*")
 _THING = re.compile(r"[a-z][a-z\-]{4,}|(?-i:[A-Z])[\w\-]{2,}", re.I)
 

@@ -91,12 +91,3 @@ def test_what_the_turn_says_of_the_value_it_replaced_keeps_no_old_value_current(
 ])
 def test_a_new_address_or_a_name_at_the_start_is_a_value_beyond_the_replaced_one(said: str) -> None:
     assert not about_replaced(said, _old("My car insurance is with Aviva, renewal in June"), "It's Churchill now")
-
-
-@pytest.mark.parametrize(("said", "kept"), [
-    ("Sold my Ford Focus to a dealer for 4k, so just the van now", "Sold it to a dealer for 4k, so just the van now"),
-    ("Got rid of the old Focus at the weekend", "Got rid of it at the weekend"),
-    ("Sold the caravan in March", "Sold the caravan in March"),  # names nothing of the old value
-])
-def test_what_went_is_said_as_it_beside_to_whom_and_for_how_much(said: str, kept: str) -> None:
-    assert drop_replaced(said, _old("2015 Ford Focus", "vehicle.ford_focus")) == kept
