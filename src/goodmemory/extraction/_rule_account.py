@@ -14,6 +14,7 @@ import re
 from ..models import MemoryKind
 from ._engine import Clause, Example, Rule
 from ._rule_self_doc import PRONOUN_PAIR
+from ._sentence_patterns import CORRECTION_LEAD, DENIALS
 
 __all__ = ["ACCOUNT_RULE", "PLAN_RULE", "read_out"]
 
@@ -27,8 +28,6 @@ _READS = re.compile(r"\b(?:i can see|i see|i've got|i have|it looks like|looks l
                     r"the account shows|your account shows)\s+(?:that\s+)?you(?:'re| are)\s+(?:currently\s+|still\s+)?"
                     rf"on\s+{_PLAN}(?=\s+(?:with us|at the moment|currently|right now)\b|\s*[,.;!?]|\s*$)", re.I)
 _PROFILE = re.compile(rf"\bi (?:can )?see (?P<v>{PRONOUN_PAIR})\s+(?:on|in) your (?:profile|account|record|file)\b", re.I)
-# the user's reply says it is not so
-_DENIED = re.compile(r"^\W*(?:no|nope|nah|not any ?more|that'?s (?:wrong|not right|old)|actually|wrong)\b", re.I)
 _ME_TO = re.compile(r"\b(?:upgrade|downgrade|bump|move|switch|put|change|swap|transfer)\s+(?:me|us)\s+"
                     rf"(?:up\s+|down\s+|over\s+|across\s+|back\s+)?(?:to|onto|on)\s+{_PLAN}", re.I)
 
@@ -42,7 +41,7 @@ def _named(v: str) -> bool:
 def account_state(said: str, reply: str | None) -> list[tuple[str, str, str]]:
     """(key, value, text) of what the assistant's turn ``said`` reads out of the user's account, unless the user's
     ``reply`` denies it; a question about it counts as read out too ("I can see you're on X, is that right?")."""
-    if reply is not None and _DENIED.match(reply):
+    if reply is not None and (DENIALS.match(reply) or CORRECTION_LEAD.match(reply.strip())):  # "no", "actually, ..."
         return []
     out = [("fact.subscription.plan", m.group("v"), f"User is on the {m.group('v')} plan.")
            for m in _READS.finditer(said) if _named(m.group("v"))]

@@ -14,7 +14,7 @@ import re
 
 from ..models import MemoryKind
 from ._engine import Clause, Example, Rule
-from ._patterns import EMAIL, PHONE
+from ._patterns import EMAIL, PHONE, RELATIONS
 
 __all__ = ["PRONOUN_PAIR", "SELF_DOC_RULES"]
 
@@ -29,10 +29,9 @@ _DOC = re.compile(r"\b(?:(?:e-?mail )?signature|sig|bio|biography|intro(?:ductio
                   r"resume|résumé|cover letter|linkedin|headline|blurb|flyer|caption|poster|leaflet|listing|"
                   r"business card|website|description|menu|sign)\b", re.I)
 # ... for someone else: a person of the user's life, or "his"/"her"/"their" (a pronoun set in brackets aside)
-_OTHERS = re.compile(r"\bfor (?:my |our )?(?:\w+ )?(?:colleague|friend|sister|brother|mum|mom|mother|dad|father|boss|"
-                     r"manager|partner|wife|husband|son|daughter|client|landlord|neighbou?r|cousin|aunt|uncle|team ?mate)\b|"
-                     r"\b(?:my|our) (?:\w+ )?(?:sister|brother|mum|mom|mother|dad|father|boss|partner|wife|husband|son|"
-                     r"daughter|friend|colleague)'s\b|\b(?:his|her|their|him|them)\b", re.I)
+_PEOPLE = "|".join(sorted(RELATIONS | {"client", "team mate", "teammate"}, key=len, reverse=True))
+_OTHERS = re.compile(rf"\bfor (?:my |our )?(?:\w+ )?(?:{_PEOPLE})\b|\b(?:my|our) (?:\w+ )?(?:{_PEOPLE})'s\b|"
+                     r"\b(?:his|her|their|him|them)\b", re.I)
 _BUSINESS = re.compile(r"\b(?:shop|cafe|café|bakery|salon|studio|business|office|store|restaurant|bar|practice|"
                        r"work|line)\b", re.I)
 

@@ -60,6 +60,13 @@ OTHER_SUBJECT = re.compile(
     r"teacher|coworker|co-worker|in-laws|niece|nephew|grandson|granddaughter|grandkid|grandchild|godson|goddaughter|"
     r"stepson|stepdaughter|fianc[eé]e?|mate|ex|devs?|developers?|engineers?|team|clients?|customers?|staff|"
     r"employees?|students?|patients?)s?|he|she|he's|she's)\b", I)
+# a reply that says no to what the assistant said or asked ("nope, Y since March", "that's wrong, I moved")
+DENIALS = re.compile(r"^\W*(?:no|nope|nah|not any ?more|no longer|that'?s (?:wrong|not right|old)|wrong)\b", I)
+# the people of the user's family (a role such as a manager or a doctor is none)
+FAMILY_RELATIONS = frozenset(["son", "daughter", "child", "kid", "wife", "husband", "partner", "spouse", "mother",
+                              "father", "sister", "brother", "grandmother", "grandfather", "aunt", "uncle", "cousin",
+                              "niece", "nephew", "girlfriend", "boyfriend", "fiance", "stepson", "stepdaughter",
+                              "grandson", "granddaughter"])
 QUESTION_START = re.compile(
     r"^(?:what|what's|where|who|whom|whose|why|how|which|can|could|would|will|shall|should|"
     r"do|does|did|is|are|am|was|were|have|has|may|might)\b",

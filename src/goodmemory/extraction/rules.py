@@ -46,7 +46,7 @@ from ._rule_tasks import (
     option_answer,
 )
 from ._rule_taste import TASTE_RULES
-from ._sentence_patterns import HEDGE_TAIL, org_pointed_back, written
+from ._sentence_patterns import DENIALS, FAMILY_RELATIONS, HEDGE_TAIL, org_pointed_back, written
 from ._statements import MAX_STATEMENT_WORDS, known_names, masks_a_value, statement_candidate
 from .base import ExtractionContext
 
@@ -202,7 +202,7 @@ class RuleExtractor:
                 c.metadata["reason"] = True
             if c is not None and prior:
                 c.metadata["prior"] = prior[:400]  # the assistant's turn just before: what "it" may point back at
-                if _DENIES.match(msg.content.strip()):  # "A: Are you still at X?" "nope, Y since March"
+                if DENIALS.match(msg.content.strip()):  # "A: Are you still at X?" "nope, Y since March"
                     c.metadata["answers_no"] = True
             if c is not None and (c.key, c.value.lower()) not in run.index:
                 run.index[(c.key, c.value.lower())] = c
@@ -383,14 +383,9 @@ def _presupposed(s: str, src: Src, run: Run) -> None:
     run_group(_PRESUPPOSED, Clause(s, src, run, Flags()))
 
 
-_FAMILY = frozenset(["son", "daughter", "child", "kid", "wife", "husband", "partner", "spouse", "mother", "father",
-                     "sister", "brother", "grandmother", "grandfather", "aunt", "uncle", "cousin", "niece", "nephew",
-                     "girlfriend", "boyfriend", "fiance", "stepson", "stepdaughter", "grandson", "granddaughter"])
-
-
 def _only_named(clause: str, out: list[Candidate]) -> bool:
     """Whether the rules read only who a relative is from ``clause`` (``out``), and it says more of them."""
-    if not out or any(o.metadata.get("rule") != "relation" or o.key.split(".")[1] not in _FAMILY for o in out) \
+    if not out or any(o.metadata.get("rule") != "relation" or o.key.split(".")[1] not in FAMILY_RELATIONS for o in out) \
             or changes(clause):
         return False  # a role ("my new manager is Tom since Priya left") is the successor rules' to read
     rest = clause
@@ -410,7 +405,6 @@ _RUN_ON = re.compile(r",\s+|\s+(?:and|but|so|because|cos)\s+", re.I)
 _NEWS_AFTER_ASK = re.compile(r"^(?:can|could|would|will) you [^,?]{3,}?,\s+(?:but |and |so |because |cos |as )?"
                              r"(?P<news>(?!(?:can|could|would|will|what|how|which|where|when|who|why|is|are|do|does|"
                              r"please|thanks|thank)\b)[^?]{12,})$", re.I)
-_DENIES = re.compile(r"(?:no|nope|nah|not any ?more|no longer)\b", re.I)
 _OWN_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.I)
 # a switch asked for is a standing request too ("Can you switch to metric?"): what it switches to holds from then on
 # after a lead word or a clause of its own: "actually could you call me Robert from now on?", "honestly the bullet points
