@@ -156,6 +156,11 @@ def _patterns() -> tuple[tuple[re.Pattern[str], dict[str, frozenset[str]], bool]
 
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)\W*$")
+# what only a provider does to its customer: a name that starts a sentence and bills, charges or texts the user is the
+# provider's ("Sky charged me twice", "Octopus sent us a huge bill"), not the word ("Three of us", "Sky blue")
+_BILLS_THE_USER = re.compile(r"\s+(?:(?:just|has|have|keeps?|finally|still)\s+)?(?:sent|charged|billed|emailed|texted|"
+                             r"rang|called|messaged|overcharged|double[- ]charged|refunded|cut|raised|put up|hiked|"
+                             r"increased|upped|cancelled|disconnected|switched off)\s+(?:me|us|my|our)\b", re.I)
 
 
 def brands_in(text: str) -> frozenset[tuple[str, str]]:
@@ -166,7 +171,8 @@ def brands_in(text: str) -> frozenset[tuple[str, str]]:
         for m in pat.finditer(text):
             name = m.group(0)
             # a word capitalised because it starts a sentence ("Three of us ...") names nothing; "NEST" still does
-            if cased_only and name.istitle() and _SENTENCE_START.search(text[:m.start()]):
+            if cased_only and name.istitle() and _SENTENCE_START.search(text[:m.start()]) \
+                    and not _BILLS_THE_USER.match(text, m.end()):
                 continue
             found |= {(name.lower(), sort) for sort in lookup.get(name if cased_only else name.lower(), frozenset())}
     return frozenset(found)

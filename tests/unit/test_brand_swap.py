@@ -42,3 +42,28 @@ def test_another_persons_a_question_a_plan_or_an_addition_keeps_the_old(after: s
     values = " | ".join(active_after("I go to PureGym near work, three times a week. Can you plan a leg day?",
                                      after))
     assert "PureGym" in values
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Sky charged me twice for the sports pack this month, how do I complain?", "sky"),
+    ("Octopus sent us a huge bill for March, is that normal for a two bed?", "octopus"),
+    ("Three just texted me about roaming charges in Spain.", "three"),
+])
+def test_a_name_that_starts_a_sentence_and_bills_the_user_is_the_provider(text: str, name: str) -> None:
+    assert name in {n for n, _ in brands_in(text)}
+
+
+@pytest.mark.parametrize("text", [
+    "Three of us are going to Spain in May.",
+    "Octopus ink pasta, is it worth trying?",
+    "Sky blue or navy for the bedroom walls?",
+])
+def test_a_word_that_starts_a_sentence_is_still_no_name(text: str) -> None:
+    assert brands_in(text) == frozenset()
+
+
+def test_a_supplier_known_from_its_bill_is_replaced_by_the_next() -> None:
+    assert_replaced(active_after(
+        "Octopus sent me a £180 bill for January, that seems a lot for a one bed flat?",
+        "The British Gas engineer fitted our smart meter on Tuesday, how do I read it?"),
+        "British Gas", "Octopus")
