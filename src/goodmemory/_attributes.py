@@ -19,6 +19,7 @@ import numpy as np
 
 from ._change_words import event_only, one_off, only_onset
 from ._earlier_search import EarlierSearch
+from ._brands import brand_sorts
 from ._echoed import corrected, echo_of
 from ._named_back import denied_still, named_back
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
@@ -73,6 +74,9 @@ _NOUN_SORTS = frozenset(["gym", "school", "bank", "vehicle", "commute"])
 _DOSE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu)\b", re.I)
 _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
 _NOTE = family_by_name("note")
+# the family a well-known provider's sort says (``_brands``)
+_BRAND_FAMILIES = {"energy": "provider", "broadband": "provider", "phone_plan": "provider", "gym": "fitness",
+                   "bank": "bank", "insurer": "insurance", "pension": "finance"}
 
 
 def _about(c: Candidate | MemoryRecord) -> str:
@@ -187,6 +191,13 @@ class AttributeIndex(EarlierSearch):
             fam = next(f for f in fams if f.name == shaped)
             score = max(self.strong_family_score, float(sims[owner == fams.index(fam)].max()))
             return fam, score
+        brand = _BRAND_FAMILIES.get(next(iter(kinds))) if len(kinds := brand_sorts(c.value)) == 1 else None
+        if brand is not None and fam.name != brand and not c.metadata.get("other_subject"):
+            # a well-known provider's name says the family ("Our Octopus bill jumped" read nearest a bank, "First
+            # Powershop bill arrived" nearest "I bank with X"): a supplier, a gym, a bank, an insurer
+            i = next(i for i, f in enumerate(fams) if f.name == brand)
+            if i not in shapeless:
+                return fams[i], max(self.min_family_score, float(sims[owner == i].max()))
         said = FAMILY_SORTS.get(fam.name)
         sorts = sorts_of(c.value)
         # a family of no sort takes a value of a sort named by its noun no more than one of another sort does

@@ -311,6 +311,24 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     # alike "I wake up at X"
     "sleep": re.compile(r"\b(?:sleep\w*|slept|bed|bedtime|wake|waking|woke|up at|get up|getting up|night owl|"
                         r"early (?:bird|riser)|insomnia|nap\w*|lie[- ]in|alarm)\b", re.I),
+    # a pet is said as an animal or by what only a pet has ("My son in London sent me an iPhone 13" read nearest "our
+    # dog X"): a species or breed, a vet, a walk, a litter tray, a rescue
+    "pet": _said_by("pets?", "cats?", "kitt(?:y|ies|ens?)", "dogs?", "pupp(?:y|ies)", "pups?", "doggo", "hounds?",
+                    "rabbits?", "bunn(?:y|ies)", "hamsters?", "guinea pigs?", "gerbils?", "ferrets?", "rats?", "mice",
+                    "mouse", "parrots?", "budgies?", "birds?", "cockatiels?", "canar(?:y|ies)", "chickens?", "hens?",
+                    "ducks?", "fish", "goldfish", "bettas?", "tortoises?", "turtles?", "snakes?", "lizards?", "geckos?",
+                    "iguanas?", "horses?", "pon(?:y|ies)", "goats?", "tabby", "labs?", "labradors?", "retrievers?",
+                    "collies?", "spaniels?", "terriers?", "poodles?", "beagles?", "husk(?:y|ies)", "shepherds?",
+                    "dachshunds?", "pugs?", "bulldogs?", "greyhounds?", "whippets?", "lurchers?", "corgis?", "schnauzers?",
+                    "chihuahuas?", "cavapoos?", "cockapoos?", "labradoodles?", "shih tzus?", "siamese", "persian",
+                    "maine coon", "ragdolls?", "vets?", "veterinar\\w+", "walkies", "litter", "kibble",
+                    "leash", "collar", "neutered", "spayed", "adopted", "adopt", "rescue", "fostering", "paws?",
+                    "fur", "purr\\w*", "bark\\w*", "meow\\w*", "flea\\w*", "worming", "groom\\w*", "kennels?",
+                    "cattery", "hutch", "pouches", "wet food", "dry food", "cat food", "dog food"),
+    # a team or department is said as one ("My company moved offices to X, right by a MARTA station" read nearest "I am
+    # on the X team")
+    "team": _said_by("teams?", "departments?", "dept", "squads?", "units?", "divisions?", "groups?", "crews?", "desks?",
+                     "pods?", "tribes?", "functions?", "org", "reorg", "re-org", "business unit", "practice", "wards?"),
     # an age is a number of years: "I'm halfway through The Midnight Library" read 0.5 alike "I am X years old"
     "age": re.compile(r"\d|\b(?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|twenty|"
                       r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|years? old|birthday)\b", re.I),
@@ -379,8 +397,17 @@ def shaped_family(text: str) -> str | None:
 
 def lacks_shape(family: str, text: str) -> bool:
     """Whether ``text`` holds no value of the shape every value of ``family`` has (False for a family of no shape)."""
+    if family == "bank":
+        # a bank is said as a bank or by a bank's name ("First Powershop bill arrived" read nearest "I bank with X")
+        return not (_BANK_SAID.search(text) or "bank" in brand_sorts(text))
     shape = _SHAPES.get(family)
     return shape is not None and not shape.search(text)
+
+
+_BANK_SAID = _said_by("banks?", "banking", "banked", "accounts?", "current account", "checking", "savings", "saver",
+                      "isa", "cards?", "debit", "overdraft", "sort code", "iban", "routing", "branch", "building society",
+                      "credit union", "direct debits?", "standing orders?", "transfers?", "statements?",
+                      "online banking", "mortgage", "loan", "paid in", "deposit\\w*", "withdraw\\w*")
 
 
 # a question that asks what holds now ("Which team are you on these days?", "What's your email now?") names the

@@ -67,3 +67,19 @@ def test_a_supplier_known_from_its_bill_is_replaced_by_the_next() -> None:
         "Octopus sent me a £180 bill for January, that seems a lot for a one bed flat?",
         "The British Gas engineer fitted our smart meter on Tuesday, how do I read it?"),
         "British Gas", "Octopus")
+
+
+@pytest.mark.parametrize(("said", "key"), [
+    ("Our Scottish Power bill jumped to £190 this month, how do I check the meter?", "fact.provider"),
+    ("Our Virgin Media wifi drops every evening around 8", "fact.provider"),
+    ("Barclays froze my card again while I was abroad", "fact.bank"),
+])
+def test_a_statement_naming_a_provider_is_filed_under_the_providers_family(said: str, key: str) -> None:
+    from datetime import UTC, datetime
+
+    from goodmemory import MemoryKind, create_good_memory
+
+    mem = create_good_memory("sqlite://")
+    mem.remember([{"role": "user", "content": said}], user_id="u", at=datetime(2025, 3, 1, tzinfo=UTC))
+    keys = [r.key for r in mem.list(user_id="u") if r.kind != MemoryKind.EPISODE]
+    assert keys and all(k.startswith(key) for k in keys), keys

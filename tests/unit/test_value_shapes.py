@@ -51,6 +51,20 @@ from goodmemory.testing import FrozenClock
     ("sleep", "I go to Corefit on Union St, 6am before work", True),
     ("sleep", "I'm up at 5:30 most days", False),
     ("sleep", "I never get to bed before 1am", False),
+    ("pet", "My nephew in Leeds posted me a new Kindle", True),
+    ("pet", "Northern Gas sent the welcome pack, the switch went through on the 3rd", True),
+    ("pet", "our spaniel Bramble is terrified of fireworks", False),
+    ("pet", "we adopted two rescue kittens in March", False),
+    ("pet", "the vet says Pickle needs to lose weight", False),
+    ("bank", "The first Northern Gas bill came, £96", True),
+    ("bank", "our council tax bill went up again", True),
+    ("bank", "my current account is with Starling now", False),
+    ("bank", "Moved everything over to Monzo in the spring", False),
+    ("bank", "the Halifax branch in town is closing", False),
+    ("team", "Our office moved to Deansgate, right by the tram stop", True),
+    ("team", "the tram is 25 min each way these days", True),
+    ("team", "I'm on the payments squad since the reorg", False),
+    ("team", "Priya took over our team last month", False),
 ])
 def test_a_familys_value_has_its_shape(family: str, text: str, lacks: bool) -> None:
     assert lacks_shape(family, text) is lacks
