@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._brands import brand_sorts
 from ._change_words import event_only, one_off, only_onset
 from ._earlier_search import EarlierSearch
-from ._brands import brand_sorts
 from ._echoed import corrected, echo_of
 from ._named_back import denied_still, named_back
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
@@ -45,6 +45,7 @@ from ._value_types import (
 )
 from .embeddings import Embedder
 from .embeddings._deferred import DeferredVectors
+from .extraction._patterns import MONEY
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
 from .keys import slot_of
 from .merge import (
@@ -74,6 +75,11 @@ _NOUN_SORTS = frozenset(["gym", "school", "bank", "vehicle", "commute"])
 _DOSE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu)\b", re.I)
 _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
 _NOTE = family_by_name("note")
+_FINANCE = family_by_name("finance")
+_SUM = re.compile(MONEY)
+# the families whose values are sums of money
+_MONEY_FAMILIES = frozenset(["finance", "budget", "rent", "insurance", "subscription", "provider", "booking"])
+_SUM_FAMILIES = ("finance", "budget", "rent")  # of those, the ones whose values are nothing but a sum
 # the family a well-known provider's sort says (``_brands``)
 _BRAND_FAMILIES = {"energy": "provider", "broadband": "provider", "phone_plan": "provider", "gym": "fitness",
                    "bank": "bank", "insurer": "insurance", "pension": "finance"}
@@ -198,6 +204,11 @@ class AttributeIndex(EarlierSearch):
             i = next(i for i, f in enumerate(fams) if f.name == brand)
             if i not in shapeless:
                 return fams[i], max(self.min_family_score, float(sims[owner == i].max()))
+        if fam.name not in _MONEY_FAMILIES and _SUM.search(c.value) and not c.metadata.get("other_subject"):
+            # a sum of money is a sum's ("My manager agreed to £36k from June" read nearest the manager)
+            i = max((i for i, f in enumerate(fams) if f.name in _SUM_FAMILIES and i not in shapeless),
+                    key=lambda i: float(sims[owner == i].max()))
+            fam, score = fams[i], max(score, self.min_family_score, float(sims[owner == i].max()))
         said = FAMILY_SORTS.get(fam.name)
         sorts = sorts_of(c.value)
         # a family of no sort takes a value of a sort named by its noun no more than one of another sort does
@@ -415,6 +426,10 @@ class AttributeIndex(EarlierSearch):
                 statement: bool = True, ruled: bool = False) -> Placement:
         turns = {(mid, fam.name) for mid in c.message_ids}
         if statement and turns & self.ruled:
+            if fam is not _FINANCE and (_FINANCE.name not in {f for _, f in turns & self.ruled}) and _SUM.search(c.value):
+                # "I'm a freelance translator charging 40 EUR per hour": the rules read the occupation, not the sum
+                return self._placed(c, _FINANCE, new_family_key(_FINANCE, c.value), score,
+                                    f"a sum the rules that read {fam.name} left unread", [])
             # "I work at X now, I left Y in March": the rules read this attribute from the turn already
             return Placement(None, f"the rules already read {fam.name} from this turn")
         if not statement:

@@ -50,7 +50,10 @@ _TAKEN_ON = re.compile(
     r"\bported (?:over )?to (?-i:[A-Z])|"
     r"\b(?:been|got|was|were|am|are|is) (?:put|placed|assigned|allocated|moved|transferred|registered) "
     r"(?:under|to|with|onto)\b|"
-    r"\bhanded (?:\w+ ){0,3}over to\b|\b(?:gave up on|fed up with|done with)\b|"
+    r"\bhanded (?:\w+ ){0,3}over to\b|"
+    # a sum someone agreed to for the user: "my manager agreed to £36k from June", "they approved 42 an hour"
+    r"\b(?:agreed|approved|accepted|signed off|okayed)\s+(?:to\s+|on\s+)?(?:(?:my|a|the|our|new|raise|rise|pay|rate|"
+    r"salary|budget|of|to)\s+){0,4}[£$€¥₹]?\d|\b(?:gave up on|fed up with|done with)\b|"
     r"\b(?:put|moved|have|keep) (?:my|our|all my|all our) \w+ (?:with|into|at) (?-i:[A-Z])", re.I)
 # since when the value holds: a time, a season, a step the user took ("since joining X", "now that I'm in X")
 _ONSET = re.compile(

@@ -16,6 +16,7 @@ is a statement too; the question is part of what is compared, the answer is the 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .._brands import held_once
 from .._value_types import answer_style, change_frame
@@ -23,7 +24,8 @@ from ..merge import changes
 from ..models import Candidate, MemoryKind
 from . import _patterns as P
 
-__all__ = ["MAX_STATEMENT_WORDS", "STATEMENT_KEY", "known_names", "mask_values", "masks_a_value", "passing", "statement_candidate"]
+__all__ = ["MAX_STATEMENT_WORDS", "STATEMENT_KEY", "known_names", "mask_values", "masks_a_value", "passing", "statement_candidate",
+           "unread_sums"]
 
 STATEMENT_KEY = "statement.pending"  # replaced by the family's key on the write path, never stored
 
@@ -150,6 +152,28 @@ _HOUSEHOLD = re.compile(r"^(?:the|our) (?:dog|cat|kitten|pupp(?:y|ie)|rabbit|bun
                         r"parrot|budgie|goldfish|fish|gecko|snake|ferret)s?\b|\bjoined (?:the|our) (?:family|household)\b",
                         re.I)
 _OTHER_SUBJECT = P.OTHER_SUBJECT
+# someone agreeing to or putting through the user's sum: "my manager agreed to £36k", "the clients accepted the new
+# rate of 38 EUR per hour" (not an offer: "they offered me £40k" is not taken yet)
+_AGREED_SUM = re.compile(r"^\W*(?:[\w']+\s+){0,2}?(?:agreed|accepted|approved|signed off|okayed|ok'?d|confirmed|matched)\s+"
+                         r"(?:to\s+|on\s+)?(?:the\s+|my\s+|our\s+)?(?:new\s+)?(?:\w+\s+){0,2}?(?:of\s+)?" + P.MONEY.replace("(?P<v>", "(?:"),
+                         re.I)
+
+
+_THIRD_PERSON = re.compile(r"\b(?:he|she|they|he's|she's|they're|his|her|hers|their|theirs|him|them)\b", re.I)
+
+
+_SUM = re.compile(P.MONEY)
+
+
+def unread_sums(sentence: str, read: Sequence[Candidate]) -> bool:
+    """Whether ``sentence`` holds a sum of money that none of ``read`` (the candidates the rules read from it) took."""
+    took = re.sub(r"[^\d ]", "", " ".join(f"{c.value} {c.text}" for c in read)).split()
+    return any(re.sub(r"\D", "", m.group("v")) not in took for m in _SUM.finditer(sentence))
+
+
+def _no_value(text: str) -> bool:
+    """Whether ``text`` holds no value: no figure and no name."""
+    return not any(ch.isdigit() for ch in text) and not masks_a_value(text)
 # a named person doing what gives a person a home or a job ("Anika lives in Rotterdam now", "Tomasz started at X")
 # is another person too, unless the name is one the user's memories hold (a manager who "moved to another team"
 # changes the user's manager); a name moving a thing ("Fer moved the demo to 15 July") acts on the user's world
@@ -384,9 +408,13 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
             and not clause and not _FIRST_PERSON.search(body) else None)
     # the other person's own clause, up to a comma or a conjunction: "My parents moved to Cork so we visit more" is
     # their move (the "we" of the next clause had made it the user's, and it replaced the user's home)
-    other = who is not None and not _FIRST_PERSON.search(
-        re.split(r"[,;]|\s+(?:so|but|because|since|as|which|while)\s+", body[who.end():])[0]) \
-        or _handed_to_another(body)
+    theirs = re.split(r"[,;]|\s+(?:so|but|because|since|as|which|while)\s+", body[who.end():])[0] if who else ""
+    rest = body[who.end() + len(theirs):] if who else ""
+    other = (who is not None and not _FIRST_PERSON.search(theirs)
+             # "my in-laws are helping out so the kitchen budget is $14,000 now": their clause holds no value, the
+             # value is in a clause of no one's; "my manager agreed to £36k": a sum agreed for the user is the user's
+             and not (_no_value(theirs) and not _no_value(rest) and not _THIRD_PERSON.search(f"{theirs} {rest}"))
+             and not _AGREED_SUM.search(theirs)) or _handed_to_another(body)
     if clause and _LEANS.search(body) and not masks_a_value(body):
         return None  # "..., I read them on my phone": about the clause before, not self-contained
     if question:

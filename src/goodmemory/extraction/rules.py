@@ -47,7 +47,7 @@ from ._rule_tasks import (
 )
 from ._rule_taste import TASTE_RULES
 from ._sentence_patterns import DENIALS, FAMILY_RELATIONS, HEDGE_TAIL, org_pointed_back, written
-from ._statements import MAX_STATEMENT_WORDS, known_names, masks_a_value, statement_candidate
+from ._statements import MAX_STATEMENT_WORDS, known_names, masks_a_value, statement_candidate, unread_sums
 from .base import ExtractionContext
 
 __all__ = ["PATTERN_NAMES", "RULES", "RuleExtractor"]
@@ -330,6 +330,11 @@ class RuleExtractor:
                 read = {w for o in run.out[n_sentence:] for w in content_words(f"{o.value} {o.text}")}
                 run.silent.extend((part, True) for part in re.split(r",\s+", s)[:4] if len(part.split()) >= 4
                                   and part != s and _tells_change(part) and not read & set(content_words(part)))
+            if len(run.out) > n_sentence and not assistant and not hedged and unread_sums(s, run.out[n_sentence:]) \
+                    and not _CHANGE_SAID.search(s):
+                # an amount no rule read ("I'm a freelance translator in Lyon charging 40 EUR per hour": the occupation
+                # only): the sentence in the user's words keeps it, so a new rate has something to replace
+                run.silent.append((raw.strip(), False))
             # a child's new school is the whole of the change the sentence tells (the child's, not the user's)
             school = any(o.metadata.get("rule") == "child_school" for o in run.out[n_sentence:])
             if not assistant and not hedged and not school and (len(run.out) == n_sentence or _CHANGE_SAID.search(s)):
