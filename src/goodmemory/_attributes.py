@@ -77,6 +77,10 @@ _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own 
 _NOTE = family_by_name("note")
 _FINANCE = family_by_name("finance")
 _SUM = re.compile(MONEY)
+# someone named (a doctor, an employer, a provider) saying something of the user: "Dr. Osei at Harbour Dental says I
+# grind my teeth", "Brightwave's new policy says I have to be in three days"
+_SAID_OF_ME = re.compile(r"^(?:the\s+)?(?-i:[A-Z])[\w.'\-]*(?:\s+[\w.'\-]+){0,5}?\s+(?:says|said|told me|tells me|wants me|"
+                         r"thinks|reckons)\s+(?:that\s+)?(?:i|i'm|i've|my|me)\b", re.I)
 # the families whose values are sums of money
 _MONEY_FAMILIES = frozenset(["finance", "budget", "rent", "insurance", "subscription", "provider", "booking"])
 _SUM_FAMILIES = ("finance", "budget", "rent")  # of those, the ones whose values are nothing but a sum
@@ -323,6 +327,10 @@ class AttributeIndex(EarlierSearch):
             held = bool(c.metadata.get("subjectless")) and fam is not None and not fam.multi \
                 and score >= self.min_family_score and any(family_of(r.key) is fam for r in self.records)
             if named is None and c.metadata.get("reported") and not held:
+                if _SAID_OF_ME.search(c.value) and not c.metadata.get("subjectless"):
+                    # "Dr. Osei at Harbour Dental says I grind my teeth": the user's own dentist, in the user's words
+                    return self._placed(c, _NOTE, _note_key(c.value), score, "what someone named says of the user: "
+                                        "its own note", [])
                 return Placement(None, "someone else's words that change nothing the user said before")
             if c.metadata.get("other_subject") and (fam is None or score < self.min_family_score) \
                     and event_only(c.value) and not c.keywords:

@@ -83,3 +83,15 @@ def test_a_statement_naming_a_provider_is_filed_under_the_providers_family(said:
     mem.remember([{"role": "user", "content": said}], user_id="u", at=datetime(2025, 3, 1, tzinfo=UTC))
     keys = [r.key for r in mem.list(user_id="u") if r.kind != MemoryKind.EPISODE]
     assert keys and all(k.startswith(key) for k in keys), keys
+
+
+@pytest.mark.parametrize("after", [
+    "PureGym keeps emailing me to come back 😂 anyway how do I progress my deadlift?",
+    "PureGym rang me twice this week trying to win me back. Anyway, how do I progress my deadlift?",
+    "PureGym sent me a 'we miss you' offer to rejoin for £10, tempting but no.",
+])
+def test_the_old_provider_asking_the_user_back_replaces_nothing(after: str) -> None:
+    values = " | ".join(active_after("I go to PureGym near work, three times a week. Can you plan a leg day?",
+                                     "Signed up at Virgin Active by the canal last week, the pool is lovely.",
+                                     after))
+    assert "Virgin Active" in values, values
