@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._brands import brand_sorts
+from ._brands import brand_sorts, brands_in
 from ._change_words import event_only, one_off, only_onset
-from ._earlier_search import EarlierSearch
+from ._earlier_search import WANTS_BACK, EarlierSearch
 from ._echoed import corrected, echo_of
 from ._named_back import denied_still, named_back
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
@@ -290,6 +290,9 @@ class AttributeIndex(EarlierSearch):
             if corrects_latest and latest is not None:
                 # "Oops, that's wrong, it's ..." corrects what the user said just before
                 fam, score = self._family_of(latest.key), max(score, self.min_family_score)
+            if WANTS_BACK.search(c.value) and brands_in(c.value) and not corrects_latest:
+                # "PureGym keeps emailing me to come back": a provider the user left, no value of theirs
+                return Placement(None, "a provider asking the user back: one they left")
             if one_off(c.value) and not corrects_latest:
                 # "I posted the parcel at the post office on Saturday": an errand, no age, address or schedule
                 return self._placed(c, _NOTE, _note_key(c.value), score, "a thing done once: its own note", [])

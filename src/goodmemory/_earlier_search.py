@@ -42,7 +42,7 @@ def _codes(text: str) -> set[tuple[tuple[str, int, int], str]]:
 
 # a provider only compared, wished for or planned ("is X better than Y", "thinking of moving to X")
 # a provider asking the user back is one the user left ("X keeps emailing me to come back", "trying to win me back")
-_WANTS_BACK = re.compile(r"\b(?:come back|coming back|rejoin\w*|re-join\w*|win (?:me|us) back|winning (?:me|us) back|"
+WANTS_BACK = re.compile(r"\b(?:come back|coming back|rejoin\w*|re-join\w*|win (?:me|us) back|winning (?:me|us) back|"
                          r"miss(?:es)? (?:me|us)|we miss you|switch back|sign (?:me |us )?back up)\b", re.I)
 _UNDONE = re.compile(r"\b(?:than|thinking (?:of|about)|considering|might|maybe|should I|could I|if I|if we|"
                      r"plan(?:ning)? to|want to|hoping to|quote|offer|deal)\b", re.I)
@@ -258,7 +258,7 @@ class EarlierSearch:
         to PureGym"). Not another person's, someone else's words, a plan, a question or an addition."""
         if c.metadata.get("other_subject") or (c.metadata.get("reported") and not c.metadata.get("subjectless")) \
                 or adds(c.value) or _UNDONE.search(c.value) or c.value.rstrip().endswith("?") \
-                or acts_on_another(c.value) or _WANTS_BACK.search(c.value):
+                or acts_on_another(c.value) or WANTS_BACK.search(c.value):
             return None
         mine = held_once(c.value)
         if not mine:

@@ -94,4 +94,4 @@ def test_the_old_provider_asking_the_user_back_replaces_nothing(after: str) -> N
     values = " | ".join(active_after("I go to PureGym near work, three times a week. Can you plan a leg day?",
                                      "Signed up at Virgin Active by the canal last week, the pool is lovely.",
                                      after))
-    assert "Virgin Active" in values, values
+    assert "Virgin Active" in values and "PureGym" not in values, values
