@@ -285,7 +285,9 @@ class AttributeIndex(EarlierSearch):
         if statement:
             fam, score = self._family(c)
             latest = max(self.records, key=lambda r: (r.event_time, r.created_at)) if self.records else None
-            corrects_latest = c.is_correction and latest is not None and c.timestamp is not None \
+            # a "no" to the assistant's question denies what it asked, not what the user said a turn before
+            corrects_latest = c.is_correction and not c.metadata.get("answers_no") and latest is not None \
+                and c.timestamp is not None \
                 and abs((c.timestamp - latest.event_time).total_seconds()) <= _CORRECTS_WITHIN
             if corrects_latest and latest is not None:
                 # "Oops, that's wrong, it's ..." corrects what the user said just before

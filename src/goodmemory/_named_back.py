@@ -35,6 +35,15 @@ def _named(e: Earlier, fam: KeyFamily, text: str) -> set[str]:
     return names_in(e, fam, text) | {n for n in stripped if len(n) >= 3 and n in words}
 
 
+def _is_name(word: str, text: str) -> bool:
+    """Whether ``word`` (lower-cased) is a name or a figure where ``text`` says it: capitalised past the first word, or
+    with a digit."""
+    if any(ch.isdigit() for ch in word):
+        return True
+    return any(m.start() > 0 for m in re.finditer(rf"\b(?-i:[A-Z]){re.escape(word[1:])}\b", text)
+               if m.group(0).lower() == word)
+
+
 def _named_in(c: Candidate, records: Iterable[MemoryRecord], family: Callable[[str], str | None], text: str
               ) -> list[tuple[int, MemoryRecord]] | None:
     """The memories ``text`` names (with how many of their words), or None when ``c`` names one itself (then the
@@ -45,8 +54,8 @@ def _named_in(c: Candidate, records: Iterable[MemoryRecord], family: Callable[[s
         if fam is None or r.metadata.get("other_subject"):
             continue
         e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
-        if _named(e, fam, c.value):
-            return None
+        if any(_is_name(w, c.value) for w in _named(e, fam, c.value)):
+            return None  # a name or a figure, not a word it shares ("the spikes came back" names no provider)
         hit = _named(e, fam, text)
         if hit:
             named.append((len(hit), r))
@@ -74,14 +83,21 @@ _STILL_ASKED = re.compile(r"\b(?:(?:are|is|do) (?:you|it|that|your \w+) )?still 
                           r"going to|the|a|an)\b[^?]*\?", re.I)
 
 
+_YES_NO = re.compile(r"(?:^|(?<=[.!?]\s))(?:is|are|was|were|do|does|did|have|has)\s+(?:that|it|this|you|your)\b[^?.!]*\?",
+                     re.I)
+
+
 def denied_still(c: Candidate, records: Iterable[MemoryRecord], family: Callable[[str], str | None]
                  ) -> MemoryRecord | None:
     """The one memory the assistant asked still held ("Are you still at Wells Fargo?") when ``c`` answers no with a
     value of its own ("nope, Chase since March"), or None."""
     prior = str(c.metadata.get("prior") or "")
-    if not c.metadata.get("answers_no") or not _STILL_ASKED.search(prior) or not masks_a_value(c.value) \
+    # any yes/no question naming the value ("Is that your Lloyds card?") when the answer tells a change ("no, we moved
+    # everything to Starling in the summer")
+    found = list(_STILL_ASKED.finditer(prior)) or (list(_YES_NO.finditer(prior)) if changes(c.value) else [])
+    if not c.metadata.get("answers_no") or not found or not masks_a_value(c.value) or adds(c.value) \
             or (c.metadata.get("reported") and not c.metadata.get("subjectless")) or c.metadata.get("other_subject"):
         return None
-    asked = " ".join(m.group(0) for m in _STILL_ASKED.finditer(prior))
+    asked = " ".join(m.group(0) for m in found)
     named = _named_in(c, records, family, asked)
     return named[0][1] if named is not None and len(named) == 1 else None
