@@ -14,6 +14,10 @@ from _memories import active_after, assert_replaced
     ("Lena (the girl I've been seeing since May) is coming round for dinner on Friday", "relation.girlfriend", "Lena"),
     ("I've been dating Noor for a few months now", "relation.partner", "Noor"),
     ("Theo, the guy I'm dating, wants to go camping", "relation.boyfriend", "Theo"),
+    ("met someone lovely, her name is Ines 🥰 first date ideas in Lisbon?", "relation.partner", "Ines"),
+    ("seeing someone new, his name's Ollie, any ideas for a third date?", "relation.partner", "Ollie"),
+    ("I need an anniversary gift for Ruben, we've been together since March", "relation.partner", "Ruben"),
+    ("Me and Dana have been together for two years this week. Dinner ideas?", "relation.partner", "Dana"),
 ])
 def test_a_partner_the_user_is_dating_is_a_relation(turn: str, key: str, name: str) -> None:
     assert keyed(turn, prefix="relation").get(key) == name
@@ -23,6 +27,9 @@ def test_a_partner_the_user_is_dating_is_a_relation(turn: str, key: str, name: s
     "my sister has been seeing Tom for a year",
     "I've been seeing Dr Shah about my back",
     "I'm seeing Anna on Friday for coffee",
+    "my brother met someone, her name is Ines, and he won't shut up about her",
+    "birthday ideas for my mum? she and Dad have been together since 1985",
+    "Emma and I have been together on this project since March",
 ])
 def test_someone_elses_partner_a_clinician_or_a_meeting_is_none(turn: str) -> None:
     assert not any(k.startswith(("relation.partner", "relation.boyfriend", "relation.girlfriend"))

@@ -62,13 +62,20 @@ _R_DATING = re.compile(
     r"i have been|i'?m|i am) (?:seeing|dating)\b"
     r"|\b(?:i'?ve been|i have been|i'?m|i am|i'?ve started|i started) (?:dating|seeing) (?:a (?:guy|girl|man|woman) "
     r"(?:called|named) |someone (?:called|named) )?(?P<name2>" + _NAME + r")\b(?!\.)(?! (?:on|at|tomorrow|tonight|"
-    r"later|next|this|about|for (?:coffee|lunch|dinner|drinks?|a drink|a chat|a catch-up))\b)", re.I)
+    r"later|next|this|about|for (?:coffee|lunch|dinner|drinks?|a drink|a chat|a catch-up))\b)"
+    # "seeing someone new, his name is Luca", "met someone lovely, her name's Ines"
+    r"|(?:^\W*|\bi\s+(?:just\s+|finally\s+)?|\bi'?ve\s+(?:been\s+)?|\bi'?m\s+|\bi am\s+)(?:met|seeing|dating) someone"
+    r"(?: new| lovely| great| special| nice)?,?\s*(?:and\s+)?(?:his|her|their) name(?:'s| is) (?P<name3>" + _NAME + r")\b"
+    # "a gift idea for Iker, we are together since september", "Dana and I have been together for two years"
+    r"|(?P<name4>" + _NAME + r")\b[^.!?]{0,25}?,\s*(?:we|we'?re|we are|we'?ve|we have)\s+(?:been\s+)?together\s+"
+    r"(?:since|for)\b"
+    r"|\b(?:me|i) and (?P<name5>" + _NAME + r") (?:are|have been|'ve been) together (?:since|for)\b", re.I)
 
 
 def _dating(c: Clause, m: Match | None) -> bool:
     assert m
-    name = m.group("name") or m.group("name2")
-    if name.lower() in ("dr", "mr", "mrs", "ms", "prof", "someone", "a", "the") or (
+    name = m.group("name") or m.group("name2") or m.group("name3") or m.group("name4") or m.group("name5")
+    if name.lower() in ("dr", "mr", "mrs", "ms", "prof", "someone", "a", "the", "hi", "hey", "so", "and", "but") or (
             m.group("name2") and "seeing" in m.group(0).lower() and not re.search(r"\bbeen seeing\b", m.group(0), re.I)):
         return False  # "I'm seeing Anna": a meeting as often as a partner
     role = _WHO.get((m.group("who") or "").lower(), "partner")
