@@ -14,11 +14,13 @@ import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import numpy as np
 
 from ._brands import brand_sorts, brands_in
 from ._change_words import event_only, one_off, only_onset
+from ._cues import BRAND_FAMILIES, MONEY_FAMILIES, SAID_OF_ME, SUM, SUM_FAMILIES, WENT
 from ._earlier_search import WANTS_BACK, EarlierSearch
 from ._echoed import corrected, echo_of
 from ._named_back import denied_still, named_back
@@ -45,7 +47,6 @@ from ._value_types import (
 )
 from .embeddings import Embedder
 from .embeddings._deferred import DeferredVectors
-from .extraction._patterns import MONEY
 from .extraction._statements import STATEMENT_KEY, mask_values, masks_a_value
 from .keys import slot_of
 from .merge import (
@@ -76,17 +77,6 @@ _DOSE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu)\b", re.I)
 _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
 _NOTE = family_by_name("note")
 _FINANCE = family_by_name("finance")
-_SUM = re.compile(MONEY)
-# someone named (a doctor, an employer, a provider) saying something of the user: "Dr. Osei at Harbour Dental says I
-# grind my teeth", "Brightwave's new policy says I have to be in three days"
-_SAID_OF_ME = re.compile(r"^(?:the\s+)?(?-i:[A-Z])[\w.'\-]*(?:\s+[\w.'\-]+){0,5}?\s+(?:says|said|told me|tells me|wants me|"
-                         r"thinks|reckons)\s+(?:that\s+)?(?:i|i'm|i've|my|me)\b", re.I)
-# the families whose values are sums of money
-_MONEY_FAMILIES = frozenset(["finance", "budget", "rent", "insurance", "subscription", "provider", "booking"])
-_SUM_FAMILIES = ("finance", "budget", "rent")  # of those, the ones whose values are nothing but a sum
-# the family a well-known provider's sort says (``_brands``)
-_BRAND_FAMILIES = {"energy": "provider", "broadband": "provider", "phone_plan": "provider", "gym": "fitness",
-                   "bank": "bank", "insurer": "insurance", "pension": "finance"}
 
 
 def _about(c: Candidate | MemoryRecord) -> str:
@@ -201,16 +191,16 @@ class AttributeIndex(EarlierSearch):
             fam = next(f for f in fams if f.name == shaped)
             score = max(self.strong_family_score, float(sims[owner == fams.index(fam)].max()))
             return fam, score
-        brand = _BRAND_FAMILIES.get(next(iter(kinds))) if len(kinds := brand_sorts(c.value)) == 1 else None
+        brand = BRAND_FAMILIES.get(next(iter(kinds))) if len(kinds := brand_sorts(c.value)) == 1 else None
         if brand is not None and fam.name != brand and not c.metadata.get("other_subject"):
             # a well-known provider's name says the family ("Our Octopus bill jumped" read nearest a bank, "First
             # Powershop bill arrived" nearest "I bank with X"): a supplier, a gym, a bank, an insurer
             i = next(i for i, f in enumerate(fams) if f.name == brand)
             if i not in shapeless:
                 return fams[i], max(self.min_family_score, float(sims[owner == i].max()))
-        if fam.name not in _MONEY_FAMILIES and _SUM.search(c.value) and not c.metadata.get("other_subject"):
+        if fam.name not in MONEY_FAMILIES and SUM.search(c.value) and not c.metadata.get("other_subject"):
             # a sum of money is a sum's ("My manager agreed to £36k from June" read nearest the manager)
-            i = max((i for i, f in enumerate(fams) if f.name in _SUM_FAMILIES and i not in shapeless),
+            i = max((i for i, f in enumerate(fams) if f.name in SUM_FAMILIES and i not in shapeless),
                     key=lambda i: float(sims[owner == i].max()))
             fam, score = fams[i], max(score, self.min_family_score, float(sims[owner == i].max()))
         said = FAMILY_SORTS.get(fam.name)
@@ -332,7 +322,7 @@ class AttributeIndex(EarlierSearch):
             held = bool(c.metadata.get("subjectless")) and fam is not None and not fam.multi \
                 and score >= self.min_family_score and any(family_of(r.key) is fam for r in self.records)
             if named is None and c.metadata.get("reported") and not held:
-                if _SAID_OF_ME.search(c.value) and not c.metadata.get("subjectless"):
+                if SAID_OF_ME.search(c.value) and not c.metadata.get("subjectless"):
                     # "Dr. Osei at Harbour Dental says I grind my teeth": the user's own dentist, in the user's words
                     return self._placed(c, _NOTE, _note_key(c.value), score, "what someone named says of the user: "
                                         "its own note", [])
@@ -439,7 +429,7 @@ class AttributeIndex(EarlierSearch):
                 statement: bool = True, ruled: bool = False) -> Placement:
         turns = {(mid, fam.name) for mid in c.message_ids}
         if statement and turns & self.ruled:
-            if fam is not _FINANCE and (_FINANCE.name not in {f for _, f in turns & self.ruled}) and _SUM.search(c.value):
+            if fam is not _FINANCE and (_FINANCE.name not in {f for _, f in turns & self.ruled}) and SUM.search(c.value):
                 # "I'm a freelance translator charging 40 EUR per hour": the rules read the occupation, not the sum
                 return self._placed(c, _FINANCE, new_family_key(_FINANCE, c.value), score,
                                     f"a sum the rules that read {fam.name} left unread", [])
@@ -474,6 +464,12 @@ class AttributeIndex(EarlierSearch):
                 if fam.name == "medication" and (thing := changed_thing(c.value, latest)):
                     # a new dose alone would read as a dose of nothing: the text says what it is of
                     update["text"] = f"{c.text.rstrip()} (Of: {thing}.)"
+            elif changes(c.value) and not adds(c.value) and (gone := WENT.search(c.value)):
+                # "cancelled Netflix ..., we just have Disney+ now" with no memory of Netflix: the value is what holds
+                # now, the text keeps the whole sentence
+                old = Earlier(key=key, value=gone.group("o"), similarity=0.0, at=c.timestamp or datetime.now(UTC),
+                              family_key=fam.key)
+                update["value"] = drop_replaced(str(update["value"]), old)
         if kind != MemoryKind.PREFERENCE and "replaces" not in meta:
             # a fact of the user's world has one current value wherever it was said (a preference may differ by
             # domain): the slot's value said in another domain is the one this replaces

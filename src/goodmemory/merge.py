@@ -477,7 +477,7 @@ _CLAUSES = re.compile(rf"(?<!\b(?:Dr|Mr|Ms|St))(?<!\bMrs)[.!?]\s+(?=[A-Z\d])|(?<
 
 # the verbs by which a value goes away: _AWAY (it left, something may take its place) and _ENDED (it is over)
 # share them and differ only in their own words
-_GONE_VERBS = (r"quit|left|sold|traded (?:[\w']+ ){0,3}in|traded|part[- ]exchanged|scrapped|stopped|gave up|broke up|"
+_GONE_VERBS = (r"quit|left|sold|ditched|dumped|binned|traded (?:[\w']+ ){0,3}in|traded|part[- ]exchanged|scrapped|stopped|gave up|broke up|"
                r"cancell?ed|closed|got rid of|gave away|passed away|retired|lost|died|"
                r"gave (?:[\w']+ ){1,3}to|(?:was|been|got|had (?:her|him|it)) put (?:to sleep|down)|went to live (?:with|in)|(?:is|are|'s) over|"
                r"re-?homed|took me off|taken me off|came off|come off|written off|escaped|ran away|went missing|"

@@ -27,7 +27,7 @@ LAYERS: dict[str, int] = {
     # parts that do I/O or hold models
     "extraction": 2, "embeddings": 2, "storage": 2, "llm": 2, "tokens": 2, "testing": 2, "_cachedir": 2,
     # the pipelines
-    "_write": 3, "_read": 3, "_read_lists": 1, "_shown": 3, "maintenance": 3, "_feedback": 3, "_forget": 3, "_attributes": 3, "_marks": 3,
+    "_write": 3, "_read": 3, "_read_lists": 1, "_cues": 3, "_shown": 3, "maintenance": 3, "_feedback": 3, "_forget": 3, "_attributes": 3, "_marks": 3,
     "_named_back": 3, "_prototypes": 3, "_earlier_search": 3, "_subjects": 3,
     "_apply": 3,
     # the facade
