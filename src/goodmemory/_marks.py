@@ -242,7 +242,9 @@ def notes_of_people_gone(storage: Storage, user_id: str, superseded: Sequence[tu
     ends "boyfriend: Jake"), retired with it: "Jake's birthday is next week, he's into vinyl" is no current fact of
     the user's world once he has left it. Only notes told of another person that name them, not the user's own."""
     gone = [(old, new) for old, new in superseded if old.key.startswith("relation.")
-            and (new.status == MemoryStatus.EXPIRED or _ENDED.search(new.value))
+            and (new.status == MemoryStatus.EXPIRED or _ENDED.search(new.value)
+                 # another person took their role ("Fatima has taken over our team")
+                 or str(new.metadata.get("slot_reason", "")).startswith("names who has the role"))
             and len(old.value.split()) <= 3 and old.value[:1].isupper()]
     if not gone:
         return []

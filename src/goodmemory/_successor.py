@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from .dates import MONTHS, WEEKDAYS
 from .keys import slot_of
 from .merge import Earlier, names_in, without_possessives
 from .models import MemoryRecord
@@ -23,6 +24,13 @@ _NEW = re.compile(r"\bthe new (?:one|\w+) is (?P<a>" + _NAME + r")"
                   r"|\b(?P<c>" + _NAME + r") (?:has )?(?:took|taken) over\b"
                   r"|\breplaced by (?P<d>" + _NAME + r")"
                   r"|\bi (?:now |actually )?report to (?P<e>" + _NAME + r")")
+# who took over the user's team, department or unit is the one they report to now: "Fatima took over the department",
+# "first 1:1 with Fatima on Monday, she's taken over our team"
+_TEAM = r"(?:our|my|the) (?:whole )?(?:team|department|dept|unit|squad|division|group)\b"
+_TOOK_TEAM = re.compile(r"\b(?P<a>" + _NAME + r") (?:has )?(?:just )?(?:took|taken) over " + _TEAM +
+                        r"|,?\s*(?P<b>he|she|they)(?:'s| has| have|'ve)? (?:just )?(?:took|taken) over " + _TEAM)
+_NOT_NAMES = frozenset([*WEEKDAYS, *MONTHS, "today", "tomorrow", "yesterday", "christmas", "easter"])
+_BOSS = re.compile(r"\b(?:manager|boss|supervisor|team lead|lead|head|line manager)\b", re.I)
 _GONE = re.compile(r"\b(?:gone|left|moved on|retired|quit|went over|transferred|moved to|was let go|got fired|"
                    r"stepped down|took over from|taken over from)\b", re.I)
 
@@ -38,6 +46,16 @@ def _person(r: MemoryRecord, family_of: Callable[[str], KeyFamily | None]) -> tu
 def successor(said: str, records: Iterable[MemoryRecord], family_of: Callable[[str], KeyFamily | None]
               ) -> tuple[MemoryRecord, str] | None:
     """The one person record ``said`` tells has left its role, and the name of who has it now; or None."""
+    took = _TOOK_TEAM.search(said)
+    if took is not None:
+        # "he's taken over our team": the person the clause before names (not the sentence's first word)
+        named = [n for n in re.findall(r"(?<=\s)" + _NAME, said[: took.start()]) if n.lower() not in _NOT_NAMES] \
+            if took.group("b") else [took.group("a")]
+        boss = named[-1] if named else ""
+        bosses = [] if not boss else [r for r in records if boss.lower() not in r.value.lower() and _person(r, family_of) is not None
+                  and _BOSS.search(role_of(r))]
+        if len(bosses) == 1:
+            return bosses[0], boss
     m = _NEW.search(said)
     if m is None or not _GONE.search(said):
         return None

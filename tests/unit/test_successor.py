@@ -32,3 +32,19 @@ def test_where_the_one_who_left_went_is_no_value_of_the_users() -> None:
     values = active_after("My manager Marcus wants a written update every Friday.",
                           "Marcus's gone over to the Leeds team so I report to Fatima now.")
     assert_replaced(values, "Fatima", "Marcus")
+
+
+@pytest.mark.parametrize("news", [
+    "first 1:1 with Fatima on Monday, she's taken over our team. what should I bring up?",
+    "I had my first proper catch-up with Fatima today, she took over the department in May. Any tips?",
+])
+def test_someone_who_took_over_the_users_team_is_their_manager_now(news: str) -> None:
+    values = active_after("My manager Marcus wants the report by Friday, how do I push back?",
+                          "Marcus is leaving at the end of the month, help me with a card.", news)
+    assert_replaced(values, "Fatima", "Marcus")
+
+
+def test_taking_over_something_else_replaces_no_manager() -> None:
+    values = active_after("My manager Marcus wants the report by Friday, how do I push back?",
+                          "Fatima took over the school run this term so I get the mornings free.")
+    assert any("Marcus" in v for v in values), values
