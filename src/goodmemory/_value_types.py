@@ -364,6 +364,18 @@ def answer_style(text: str) -> bool:
 _STREET = (r"\b\d{1,4}[a-z]?,? (?-i:(?:[A-Z][\w'\-]+ ){1,3})(?:street|st|road|rd|lane|ln|avenue|ave|close|drive|dr|way|"
            r"place|court|crescent|terrace|grove|gardens|square|row|mews|walk|rise|boulevard|blvd|parkway)\b")
 _POSTCODE = r"(?-i:\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]{2} \d{5}(?:-\d{4})?\b)"
+# a home or an employer is named (a capitalised word inside the sentence, not a day or a month) or said by its
+# words: "My shift is 7am to 3pm, Monday to Friday" read nearest "I live in X", "my sched is 8am to 5pm now" nearest
+# "I work at X"
+_NAMED = (r"(?<=[\w,;:)] )(?!(?:I|" + "|".join(m.capitalize() for m in MONTHS) + "|"
+          + "|".join(m[:3].capitalize() for m in MONTHS) + "|" + "|".join(d.capitalize() for d in WEEKDAYS)
+          + r")s?\b)(?-i:[A-Z])[\w'\-]+")
+_SHAPES["home_city"] = re.compile(_NAMED + r"|" + _SORT_WORDS["home"].pattern + r"|\b(?:move|moved|moving|based|city|"
+                                  r"town|village|suburbs?|neighbou?rhood|area|place|home|here|there|country|emigrat\w*|"
+                                  r"abroad|commute|from)\b", re.I)
+_SHAPES["employer"] = re.compile(_NAMED + r"|" + _SORT_WORDS["employer"].pattern + r"|\b(?:work\w*|job|jobs|office|"
+                                 r"started|start|starting|contract|role|position|offer|agency|studio|startup|boss|"
+                                 r"manager|colleagues?|team|quit|left|leaving|resigned|redundan\w+|laid off|fired)\b", re.I)
 _SHAPES["address"] = re.compile(rf"{_STREET}|{_POSTCODE}|\b(?:address|postcode|post code|zip(?: code)?|flat \d+|"
                                 r"apartment \d+|apt\.? ?\d+|unit \d+)\b", re.I)
 

@@ -37,6 +37,13 @@ from goodmemory.testing import FrozenClock
     ("work_schedule", "We've relocated to the King's Cross office as of today", True),
     ("work_schedule", "I'm on four long days now, Fridays off", False),
     ("rent", "My phone contract ends in May, I'm paying £38 a month for 100GB", True),
+    ("home_city", "My rota is 6am till 2pm, Tuesday to Saturday", True),
+    ("home_city", "we packed up and moved to the coast", False),
+    ("home_city", "Loving the sea air in Brighton", False),
+    ("home_city", "Started yoga in March, on Thursdays", True),
+    ("employer", "my hours are 7 till 4 now", True),
+    ("employer", "first week at the new place done, Halden Group is a friendly bunch", False),
+    ("employer", "handed in my notice, I've got an offer elsewhere", False),
     ("rent", "The landlord's put it up to £1,240 from August", False),
     ("birth_date", "Just got into Fenwick Grammar, we're over the moon", True),
     ("birth_date", "My birthday's on the 3rd of June", False),
@@ -103,3 +110,15 @@ def test_a_statement_without_a_number_is_no_age() -> None:
 ])
 def test_a_street_address_with_its_postcode_is_an_address(text: str, family: str | None) -> None:
     assert shaped_family(text) == family
+
+
+def test_hours_told_again_replace_the_hours_not_a_home() -> None:
+    t0 = datetime(2025, 3, 3, 9, tzinfo=UTC)
+    later = datetime(2025, 4, 7, 18, tzinfo=UTC)
+    mem = create_good_memory("sqlite://", clock=FrozenClock(later))
+    mem.remember([{"role": "user", "content": "My shift is 6am to 2pm, Monday to Thursday."}], user_id="u", at=t0)
+    mem.remember([{"role": "user", "content": "my sched is 10am to 6pm these days"}], user_id="u", at=later)
+    rows = [r for r in mem.list(user_id="u") if r.kind.value != "episode"]
+    mem.close()
+    assert [r.value for r in rows if "6pm" in r.value] and not [r for r in rows if "2pm" in r.value], rows
+    assert not [r for r in rows if r.key.startswith(("profile.home_city", "profile.employer"))], rows
