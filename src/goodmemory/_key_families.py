@@ -91,7 +91,7 @@ KEY_FAMILIES: tuple[KeyFamily, ...] = (
        ("I work at X", "I joined X company", "my employer is X"), 0.3, "employer company works"),
     _f("role", K.PROFILE, "profile.role profile.title", "single", "the user's role or title at work",
        ("my title is X", "my job title changed to X", "I lead the X", "I am head of X", "I am the X on the project"), 0.3, "role title position"),
-    _f("manager", K.PROFILE, "profile.manager", "single", "the person the user reports to",
+    _f("manager", K.PROFILE, "profile.manager relation.manager relation.boss relation.line_manager", "single", "the person the user reports to",
        ("my manager is X", "I report to X", "my boss is X"), 0.3, "manager boss report"),
     _f("team", K.PROFILE, "profile.team", "single", "the team or department the user belongs to",
        ("I am on the X team", "I moved to the X department"), 0.3, "team department"),

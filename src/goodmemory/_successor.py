@@ -29,6 +29,8 @@ _NEW = re.compile(r"\bthe new (?:one|\w+) is (?P<a>" + _NAME + r")"
 _TEAM = r"(?:our|my|the) (?:whole )?(?:team|department|dept|unit|squad|division|group)\b"
 _TOOK_TEAM = re.compile(r"\b(?P<a>" + _NAME + r") (?:has )?(?:just )?(?:took|taken) over " + _TEAM +
                         r"|,?\s*(?P<b>he|she|they)(?:'s| has| have|'ve)? (?:just )?(?:took|taken) over " + _TEAM)
+# "New boss is Tobias Lindgren", "my new manager's Ada": who has the role now, whoever had it before
+_NEW_BOSS = re.compile(r"\b(?i:new (?:boss|manager|line manager|supervisor|team lead)(?: is|'s|:))\s+(?P<a>" + _NAME + r")")
 _NOT_NAMES = frozenset([*WEEKDAYS, *MONTHS, "today", "tomorrow", "yesterday", "christmas", "easter"])
 _BOSS = re.compile(r"\b(?:manager|boss|supervisor|team lead|lead|head|line manager)\b", re.I)
 _GONE = re.compile(r"\b(?:gone|left|moved on|retired|quit|went over|transferred|moved to|was let go|got fired|"
@@ -38,7 +40,7 @@ _GONE = re.compile(r"\b(?:gone|left|moved on|retired|quit|went over|transferred|
 def _person(r: MemoryRecord, family_of: Callable[[str], KeyFamily | None]) -> tuple[KeyFamily, Earlier] | None:
     """``r`` as an earlier value of a person in the user's life, with its family; None for any other record."""
     fam = family_of(r.key)
-    if fam is None or fam.name != "relation":
+    if fam is None or fam.name not in ("relation", "manager") or not r.key.startswith("relation."):
         return None
     return fam, Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key, similarity=0.0)
 
@@ -46,11 +48,11 @@ def _person(r: MemoryRecord, family_of: Callable[[str], KeyFamily | None]) -> tu
 def successor(said: str, records: Iterable[MemoryRecord], family_of: Callable[[str], KeyFamily | None]
               ) -> tuple[MemoryRecord, str] | None:
     """The one person record ``said`` tells has left its role, and the name of who has it now; or None."""
-    took = _TOOK_TEAM.search(said)
+    took = _TOOK_TEAM.search(said) or _NEW_BOSS.search(said)
     if took is not None:
         # "he's taken over our team": the person the clause before names (not the sentence's first word)
         named = [n for n in re.findall(r"(?<=\s)" + _NAME, said[: took.start()]) if n.lower() not in _NOT_NAMES] \
-            if took.group("b") else [took.group("a")]
+            if took.groupdict().get("b") else [took.group("a")]
         boss = named[-1] if named else ""
         bosses = [] if not boss else [r for r in records if boss.lower() not in r.value.lower() and _person(r, family_of) is not None
                   and _BOSS.search(role_of(r))]

@@ -60,6 +60,9 @@ _TITLE_SAID = re.compile(
 
 # vehicle makes (the rules read "I drive a X" by them too)
 CAR_MAKES = frozenset(["acura", "alfa", "audi", "bentley", "bmw", "buick", "cadillac", "chevrolet", "chevy", "chrysler", "citroen", "dacia", "dodge", "ferrari", "fiat", "ford", "genesis", "gmc", "honda", "hyundai", "infiniti", "jaguar", "jeep", "kia", "lamborghini", "lexus", "lincoln", "lucid", "maserati", "mazda", "mercedes", "mercedes-benz", "mini", "mitsubishi", "nissan", "opel", "peugeot", "polestar", "porsche", "ram", "renault", "rivian", "saab", "skoda", "subaru", "suzuki", "tesla", "toyota", "vauxhall", "volkswagen", "vw", "volvo", "ducati", "harley", "harley-davidson", "kawasaki", "yamaha", "vespa"])
+# models said without their make ("my Corsa", "the Niro"), only names that are no common English word ("Golf",
+# "Focus", "Polo", "Civic", "Leaf" are not here)
+_MODEL_NAMES = frozenset(["Corsa", "Fiesta", "Astra", "Yaris", "Corolla", "Auris", "Prius", "Camry", "RAV4", "Qashqai", "Micra", "Clio", "Megane", "Octavia", "Fabia", "Passat", "Tiguan", "Touran", "Sportage", "Niro", "Ceed", "Picanto", "Tucson", "Kona", "Ioniq", "CR-V", "HR-V", "Outback", "Forester", "Impreza", "Outlander", "Mustang", "F-150", "Silverado", "Accord", "Altima", "Sentra", "Elantra", "Sonata", "Jetta", "Ibiza", "Leon", "Ateca", "Kuga", "Zafira", "Insignia", "Mokka", "Captur", "Kadjar", "Duster", "Sandero", "Berlingo", "Transit", "Sprinter", "Vivaro", "Vitara", "CX-5", "MX-5", "Wrangler", "Cherokee", "XC40", "XC60", "XC90", "Taycan", "Cayenne", "Macan", "Zoe", "Enyaq", "Kamiq", "Karoq", "Kodiaq", "Evoque", "Freelander", "Panda", "Punto", "Tacoma", "Tundra", "Highlander", "4Runner", "Pathfinder", "Rogue", "Murano", "Octavia", "Scenic", "Twingo", "Aygo", "C-HR", "Swift", "Jimny", "Polestar", "Kuga", "Juke"])
 # a make as it is written ("Kia", "BMW"); "Ram" is as often a person's name
 _MAKE_NAMES = {f for m in CAR_MAKES if m.isalpha() and m != "ram" for f in (m.capitalize(), m.upper() if len(m) <= 3 else "")
                if f}
@@ -100,7 +103,7 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "employer": re.compile(r"\b(?:work (?:at|for)|working (?:at|for)|"
                            # "I work in procurement at Veridian Logistics": the employer after what one does there
                            r"work(?:s|ing)? (?:in|on|as) (?:[\w\-]+ ){1,3}?(?:at|for)(?= (?-i:[A-Z]))|employer|company|firm|job at|hired|joined|"
-                           r"started at|first (?:day|week|month|shift)s? at|on the payroll|employed|(?:i|i've|i have|i was|i got|got|been) transferred to)\b",
+                           r"started at|first (?:day|week|month|shift)s? at|(?:day|week) (?:\d+|one|two|three|four|five) at|on the payroll|employed|(?:i|i've|i have|i was|i got|got|been) transferred to)\b",
                            re.I),
     "bank": _said_by("bank", "banks", "banking", "current account", "checking account", "savings",
                      "building society", "salary", "wages"),
@@ -117,7 +120,8 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                        "medical practice"),
     "dentist": _said_by("dentist", "dental", "orthodontist"),
     # a make said as a name ("the new Kia", "a used Skoda"): a vehicle, whatever the sentence's verb
-    "vehicle": re.compile(rf"\b(?-i:{'|'.join(sorted(_MAKE_NAMES, key=len, reverse=True))})\b"),
+    "vehicle": re.compile(rf"\b(?-i:{'|'.join(sorted(_MAKE_NAMES | _MODEL_NAMES, key=len, reverse=True))})\b|"
+                         r"\b(?-i:Model [3SXY])\b|\b(?:old )?banger\b", re.I),
     # when the user gets up, by a time ("I wake up at 7", "these days I'm up at 5:30"): bedtime is another attribute
     "wake": re.compile(r"\b(?:wake|wakes|woke|waking|get up|gets up|getting up|got up|(?:i'?m|i am) up|alarm)"
                        r"(?: up)?(?: (?:at|around|by|before|for))? (?:\d|half|quarter)", re.I),
@@ -163,7 +167,7 @@ _NAMED_SORTS = frozenset(["gym", "school", "tool", "employer", "bank", "home", "
 _CHANGE_FRAME = re.compile(
     r"\b(?:switched|switching|swapped|changed|moved (?:over )?to|moved|went over to|relocated|packed up|ditched|dumped|"
     r"packed (?:our|my|the) (?:bags|things|stuff|boxes)|settled in|"
-    r"started at|started (?:a |my )?(?:new )?(?:job|role|position)|first (?:day|week|month|shift)s? at|joined|signed up (?:at|with|for)|became|become|"
+    r"started at|started (?:a |my )?(?:new )?(?:job|role|position)|first (?:day|week|month|shift)s? at|(?:day|week) (?:\d+|one|two|three|four|five) at|joined|signed up (?:at|with|for)|became|become|"
     r"made me|appointed me|(?:been|got|was|were) (?:made|appointed|named)(?! to\b)|qualified as|promoted|now|new|"
     r"instead|no longer|these days|transferred|enrolled|ported|(?:ended up|went|gone|going) with|"
     r"(?:went|gone|going) (?:fully |full |completely |totally )?(?=vegan|vegetarian|veggie|pescatarian|plant-based|keto|"

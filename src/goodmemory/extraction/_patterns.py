@@ -216,12 +216,6 @@ R_WORKSTYLE = re.compile(
     r"|\bi(?:'m| am) an? (?P<v2>morning person|night owl|early bird|evening person)",
     I,
 )
-R_DIET = re.compile(
-    r"\b(?:i'?m|i am|i eat|i (?:strictly |mostly |now )?(?:follow|stick to|keep to|eat) an?|i keep|i went|i'?ve gone|"
-    r"i have gone|i'?m now|i am now)\s+(?:an? |strictly |mostly |fully |completely )?"
-    r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|keto|paleo|kosher|halal|gluten[- ]free|dairy[- ]free|lactose[- ]free|plant[- ]based)\b",
-    I,
-)
 R_DIET_AVOID = re.compile(
     r"\bi (?:don'?t|do not|no longer|never|can'?t|cannot) (?P<dv>eat|drink|have) (?P<v>[a-z][a-z\- ]{1,30}?)(?=$|[.,;!]| (?:anymore|any more|because|but|and|at all)\b)",
     I,

@@ -13,6 +13,17 @@ __all__ = ["diet", "diet_meat", "emit_allergy"]
 
 Match = re.Match[str]
 
+_DIETS = (r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|kosher|halal|gluten[- ]free|dairy[- ]free|lactose[- ]free|"
+          r"plant[- ]based")
+R_DIET = re.compile(
+    r"(?:\b(?:i'?m|i am|i eat|i (?:strictly |mostly |now )?(?:follow|stick to|keep to|eat) an?|i keep|i went|i'?ve gone|i'?ve been|i have been|"
+    r"i have gone|i'?m now|i am now)\s+|"
+    # chat leaves the "I'm" out when it says the diet is new: "pescatarian now", "new era: vegan since March"
+    r"(?:^|(?<=[:;,])\s*)(?=(?:fully |strictly |mostly )?(?:" + _DIETS + r")\s+(?:now|these days|nowadays|from now on|"
+    r"since|again|for (?:a|\w+) (?:weeks?|months?|years?))\b))(?:an? |strictly |mostly |fully |completely )?"
+    r"(?P<v>" + _DIETS + r")\b",
+    re.I,
+)
 # a diet named by what it is, beyond the known ones: "I strictly follow a low-FODMAP diet", "I'm on a Mediterranean diet"
 _FOLLOWS_DIET = re.compile(r"\bi(?:'m| am)? (?:strictly |mostly |now |still )?(?:follow|stick to|keep to|on) an? "
                            r"(?!(?:strict|new|special|proper|different|little|real|serious|bit|very|quite|sort|kind)\b)"
@@ -70,7 +81,7 @@ def diet(c: Clause, m: Match | None) -> None:
             c.run.used.add(now.group(0).strip(" ,.!").lower())  # read here: no statement of its own
             return
         c.emit("preference.diet.type", v, f"User is {v}.", importance=0.8, correction=True, keywords="diet food eats")
-    elif (m := P.R_DIET.search(c.s)) and not re.search(r"\bnot\b", c.s, re.I):
+    elif (m := R_DIET.search(c.s)) and not re.search(r"\bnot\b", c.s, re.I):
         v = m.group("v").lower().replace(" ", "-")
         _emit_diet(c, v)
         if v in ("vegetarian", "vegan", "pescatarian", "pescetarian", "plant-based"):

@@ -439,7 +439,7 @@ PROFILE_RULES: tuple[Rule, ...] = (
              Example("I speak Catalan and Basque.", "profile.languages", "Catalan, Basque"),
              Example("My mother tongue is Hungarian.", "profile.native_language", "Hungarian"),
              Example("I speak my mind."))),
-    Rule("manager", K.PROFILE, ("relation",), "User's manager is {v}.", _manager, pattern=R_MANAGER,
+    Rule("manager", K.PROFILE, ("manager",), "User's manager is {v}.", _manager, pattern=R_MANAGER,
          importance=0.7, stop=True, examples=(
              Example("I report to Ilse Varga.", "relation.manager", "Ilse Varga"),
              Example("Nadim has taken over as my manager.", "relation.manager", "Nadim"),

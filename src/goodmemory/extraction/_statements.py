@@ -62,6 +62,7 @@ _NOT_A_FACT = re.compile(
 # a wish is no fact either ("I'd love to live by the sea one day")
 _HYPOTHETICAL = re.compile(r"\b(?:if i|suppose|imagine|hypothetically|what if|let'?s say|pretend|i wish|i'?d love to|"
                            r"i would love to|one day|someday|some day|my dream)\b", re.I)
+_WOULD = re.compile(r"\b(?:i'd|we'd|would|could|might|should)\b", re.I)
 # someone else's words, a request or a wish is no fact about the user
 # someone else's words; the user's own ("I just said screw it and joined X", "as I mentioned") are not reported
 _REPORTED = re.compile(r"(?<!\bi )(?<!\bi just )(?<!\bi've )(?<!\bi have )(?<!\bwe )(?<!\bas i )"
@@ -128,6 +129,16 @@ _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|
                        # "living in Norwich, ...", "been on X since March": the "I'm" / "I've" chat leaves out
                        r"^(?:(?:currently|still|now) )?(?:living|working|staying|studying|been (?:on|at|in|with|"
                        r"living|working|staying))\s+(?!you\b)|"
+                       # "driving a used Model Y now", "using Obsidian for notes these days": a state said as lasting
+                       r"^(?:(?:currently|still|now|mostly) )?(?:driving|using|running|renting|learning|training|"
+                       r"teaching|dating|volunteering|coaching|earning|paying|taking)\s+(?!you\b)(?=.*\b(?:now|these days|"
+                       r"nowadays|currently|at the moment|atm|rn|instead|anymore|since|for (?:a|\w+) (?:weeks?|months?|years?))\b)|"
+                       # "New boss is Marcus Okonkwo": chat's telegraphic "my"
+                       r"^new (?:\w+ )?(?:boss|manager|job|role|title|place|flat|house|apartment|address|number|email|car|"
+                       r"doctor|dentist|gp|school|gym|bank|team|supervisor|landlord|provider|plan|rent|salary|hours)"
+                       r" (?:is|are)\s+|"
+                       # "Day 3 at Shopify": the onset of something new, counted
+                       r"^(?:day|week|month) (?:\d+|one|two|three|four|five) (?:at|in|of|as)\s+|"
                        # "First week at Calloway Foods done!": the onset of something new, told without "I"
                        r"^(?:\w+\s+)?first (?:day|week|month|shift|term|semester|lesson|class|session)s? "
                        r"(?:at|in|with|of|as)\s+(?-i:[A-Z])", re.I)
@@ -354,6 +365,13 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     words = s.split()
     if secret or not (_MIN_WORDS - (1 if question else 0) <= len(words) <= _MAX_WORDS) or s.endswith("?"):
         return None
+    hyp = _HYPOTHETICAL.search(s)
+    cut = s.rfind(", ", 0, hyp.start()) if hyp else -1
+    if hyp and cut > 0 and len(s[:cut].split()) >= _MIN_WORDS and not _WOULD.search(s[:cut]) \
+            and (masks_a_value(s[:cut]) or any(ch.isdigit() for ch in s[:cut])):
+        # "We keep it to 120 dollars a week, which is tight but doable if I batch cook": the condition is the
+        # trailing clause's; the value before it is told as it is ("I'd move to Lisbon, if I could" is not)
+        s, words = s[:cut], s[:cut].split()
     asked = _ACK.sub("", s) if _ACK.match(s) else s
     if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) \
             or _REQUEST.search(s) or _NOT_YET.search(s) or re.match(r"(?:that'?s|that is) (?:it|all)\b", asked, re.I) \

@@ -80,6 +80,7 @@ _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each"
 
 _REQUEST = re.compile(r"^(?:(?:can|could|would|will) (?:you|we)\b|switch|show|give|quote|write|talk|change|swap)|"
                       r"\bplease\b|\bfrom now on\b|\bthanks\b")
+_DIET_RULE = tuple(r for r in PREFERENCE_RULES if r.name == "diet")
 _ANSWER_RULES = tuple(r for r in PREFERENCE_RULES if r.name in ("communication_style", "answer_style", "reply_language",
                                                                   "units"))
 
@@ -482,7 +483,7 @@ def _apply(c: Clause) -> None:
         run_group(TASTE_RULES, c)  # "Big fan of sea shanties", "Nothing beats a bacon roll": chat drops the "I"
         # "Baby Maya arrived!", "First week at Northwind done!!"
         run_group((*(r for r in PROFILE_RULES if r.name == "promoted"), BIRTH_RULE, DATING_RULE, FIRST_DAYS_RULE,
-                   LIVED_RULE), c)
+                   LIVED_RULE, *_DIET_RULE), c)  # "vegetarian now, eggs are back": the diet, said without "I'm"
         if c.run.tasks:  # "Renewed the permit this morning." closes a task without saying "I"
             run_group((NO_NEED_RULE, *LOOP_RULES[1:]), c)
         return

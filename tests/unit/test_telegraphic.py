@@ -1,0 +1,62 @@
+"""Chat's telegraphic first person (issue 17), in this file's own sentences.
+
+- A state told without "I'm" is the user's when it says it is current ("Driving a second-hand Skoda Octavia now"),
+  a new holder of a role without "my" ("New boss is ...") and a counted onset ("Day 2 at ...") likewise.
+- A manager a rule read ("my manager X") and one told in the user's words are one attribute: the newer replaces it.
+- A car told by its model alone ("my Corsa") is a vehicle; "Golf" or "Focus" alone is no car.
+- A diet told as new without "I'm" ("vegetarian now") is the diet.
+- A condition in a trailing clause ("..., which works if I batch cook") leaves the value before it told as it is;
+  a wish in the main clause ("I'd move to Lisbon, if I could") is no fact.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from _memories import active_after, assert_replaced
+from goodmemory._value_types import sorts_of
+
+
+def test_a_current_state_told_without_im_is_the_users() -> None:
+    values = active_after("Driving a second-hand Skoda Octavia now, how often should it be serviced?",
+                          kinds=["fact"])
+    assert any("Octavia" in v for v in values), values
+
+
+def test_a_new_holder_of_a_role_without_my_replaces_the_old_one() -> None:
+    values = active_after("My manager Henrike wants the slides by Thursday.",
+                          "Big restructure last week. New boss is Tobias Lindgren, he seems sharp.")
+    assert_replaced(values, "Tobias", "Henrike")
+
+
+def test_a_counted_onset_at_a_company_is_a_new_employer() -> None:
+    values = active_after("I work at Brightwell Pharma as a lab technician.",
+                          "Day 2 at Corvane Analytics and my laptop still isn't set up, typical.")
+    assert_replaced(values, "Corvane", "Brightwell")
+
+
+@pytest.mark.parametrize(("text", "vehicle"), [
+    ("My Corsa failed its MOT on the brakes", True),
+    ("Thinking of swapping the Qashqai for something smaller", True),
+    ("Focus on the first chapter before you edit", False),
+    ("I play golf with my dad on Sundays", False),
+])
+def test_a_car_told_by_its_model_alone_is_a_vehicle(text: str, vehicle: bool) -> None:
+    assert ("vehicle" in sorts_of(text)) is vehicle
+
+
+def test_a_diet_told_as_new_without_im_is_the_diet() -> None:
+    values = active_after("I've been vegan for three years, mostly lentils and tofu.",
+                          "right so, vegetarian now, eggs and cheese are back on the menu. quiche ideas?")
+    assert any("vegetarian" in v for v in values), values
+    assert not any("vegan" in v.lower() for v in values), values
+
+
+def test_a_condition_in_a_trailing_clause_keeps_the_value_before_it() -> None:
+    values = active_after(["A: How much do you spend on petrol a month?",
+                           "We keep it to 90 pounds a month between the two cars, which works if I car-share on Fridays."])
+    assert any("90 pounds" in v for v in values), values
+
+
+def test_a_wish_with_a_condition_is_no_fact() -> None:
+    assert active_after("I'd move to Valencia, if I could find remote work.") == []
