@@ -12,7 +12,9 @@ from .extraction._patterns import MONEY
 
 __all__ = ["BRAND_FAMILIES", "MONEY_FAMILIES", "SAID_OF_ME", "SUM", "SUM_FAMILIES", "WENT"]
 
-SUM = re.compile(MONEY)
+# a sum is also said as thousands ("on 62k", not "a 10k run") or per period without a currency ("550/month")
+SUM = re.compile(MONEY + r"|\b\d{2,3}(?:\.\d)?k\b(?!\s*(?:run|race|steps|miles|km|followers|subscribers|views|words|"
+                 r"feet|ft|mileage|on the clock))|\b\d[\d,]*(?:\.\d+)?\s?(?:/|a |per )\s?(?:month|week|year|mo|wk|yr)\b")
 # what a change says went, by name: "cancelled Netflix", "moved the team from Trello to Asana", "ditched Evernote"
 WENT = re.compile(r"\b(?:cancell?ed|quit|left|ditched|dropped|dumped|sold|gave up|got rid of|stopped using|"
                    r"switched (?:\w+ ){0,3}?from|moved (?:\w+ ){0,3}?from|migrated (?:\w+ ){0,3}?from|changed (?:\w+ ){0,3}?from)"

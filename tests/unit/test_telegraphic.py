@@ -5,6 +5,7 @@
 - A manager a rule read ("my manager X") and one told in the user's words are one attribute: the newer replaces it.
 - A car told by its model alone ("my Corsa") is a vehicle; "Golf" or "Focus" alone is no car.
 - A diet told as new without "I'm" ("vegetarian now") is the diet.
+- A sum said in thousands ("on 48k") or per period without a currency ("120/week") is a sum.
 - A condition in a trailing clause ("..., which works if I batch cook") leaves the value before it told as it is;
   a wish in the main clause ("I'd move to Lisbon, if I could") is no fact.
 """
@@ -60,3 +61,21 @@ def test_a_condition_in_a_trailing_clause_keeps_the_value_before_it() -> None:
 
 def test_a_wish_with_a_condition_is_no_fact() -> None:
     assert active_after("I'd move to Valencia, if I could find remote work.") == []
+
+
+def test_a_sum_per_period_without_a_currency_replaces_the_sum_before() -> None:
+    values = active_after("Our food shop budget is 90 a week for the three of us.",
+                          "upped the food shop to 120/week, the teenager eats for two now")
+    assert_replaced(values, "120/week", "90 a week")
+
+
+@pytest.mark.parametrize(("text", "is_sum"), [
+    ("on 48k at the moment", True),
+    ("paying 700/month for the flat", True),
+    ("did a 10k run on Sunday", False),
+    ("the car has 90k miles on it", False),
+])
+def test_a_sum_in_thousands_or_per_period_is_a_sum(text: str, is_sum: bool) -> None:
+    from goodmemory._cues import SUM
+
+    assert bool(SUM.search(text)) is is_sum
