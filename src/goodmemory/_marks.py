@@ -13,7 +13,7 @@ from datetime import datetime
 
 from ._outdated import Outdating, about_ended, outdating, said_in
 from ._value_words import _values_in
-from .keys import episode_keys
+from .keys import episode_keys, slot_of
 from .merge import _ENDED, replaced_values
 from .models import MemoryKind, MemoryRecord, MemoryStatus
 from .storage.base import MemoryFilter, Storage
@@ -246,10 +246,22 @@ def notes_of_people_gone(storage: Storage, user_id: str, superseded: Sequence[tu
                  # another person took their role ("Fatima has taken over our team")
                  or str(new.metadata.get("slot_reason", "")).startswith("names who has the role"))
             and len(old.value.split()) <= 3 and old.value[:1].isupper()]
-    if not gone:
-        return []
-    notes = storage.list(user_id, MemoryFilter(key_prefix="fact.note."))
+    # a vehicle replaced takes with it what was filed under its name ("finance.toyota_auris": the old car's premium)
+    cars = [(old, new) for old, new in superseded if old.key.startswith("vehicle.") and old.key.count(".") >= 1]
     out: dict[str, MemoryRecord] = {}
+    if cars:
+        mine = storage.list(user_id, MemoryFilter())
+        for old, new in cars:
+            tail = slot_of(old.key).rsplit(".", 1)[-1]
+            for n in mine:
+                if n.id not in out and n.id != new.id and not n.key.startswith("vehicle.") \
+                        and n.kind != MemoryKind.EPISODE and slot_of(n.key).rsplit(".", 1)[-1] == tail:
+                    u = n.model_copy(deep=True)
+                    u.status, u.superseded_by, u.valid_to, u.updated_at = MemoryStatus.SUPERSEDED, new.id, now, now
+                    out[n.id] = u
+    if not gone:
+        return list(out.values())
+    notes = storage.list(user_id, MemoryFilter(key_prefix="fact.note."))
     for old, new in gone:
         name = re.compile(rf"\b{re.escape(old.value.strip())}\b")
         for n in notes:

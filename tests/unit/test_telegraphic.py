@@ -6,6 +6,7 @@
 - A car told by its model alone ("my Corsa") is a vehicle; "Golf" or "Focus" alone is no car.
 - A diet told as new without "I'm" ("vegetarian now") is the diet.
 - A sum said in thousands ("on 48k") or per period without a currency ("120/week") is a sum.
+- What was filed under a car the user replaced ("finance.mazda_cx_5": its cover) goes with it.
 - A condition in a trailing clause ("..., which works if I batch cook") leaves the value before it told as it is;
   a wish in the main clause ("I'd move to Lisbon, if I could") is no fact.
 """
@@ -79,3 +80,10 @@ def test_a_sum_in_thousands_or_per_period_is_a_sum(text: str, is_sum: bool) -> N
     from goodmemory._cues import SUM
 
     assert bool(SUM.search(text)) is is_sum
+
+
+def test_what_was_filed_under_a_replaced_car_goes_with_it() -> None:
+    values = active_after("My breakdown cover is £95 a year for my 2017 Mazda CX-5, does that sound fair?",
+                          "I sold the Mazda last month and bought a 2021 Skoda Enyaq, so I'm all electric now.")
+    assert any("Enyaq" in v for v in values), values
+    assert not any("CX-5" in v for v in values), values
