@@ -52,6 +52,7 @@ _ENDED_OBJECT = re.compile(rf"\b(?:{_GONE_VERBS})\s+(?:the|my|our|that|this|old|
                            r"in|on|with|because|and|but|so|after|since|last|yesterday|today|from|of|off|when|while|as|"
                            r"before|once|this|that)\b)[\w'\-]+){0,2})", re.I)
 _WORD = re.compile(r"[A-Za-z][\w\-]+")
+_RELATIVE = re.compile(r",?\s+(?:which|who)\s+[^,;.]*", re.I)
 
 # a sentence that says a value stays as it was ("Tennis on Saturdays hasn't changed", "still at X")
 _UNCHANGED = re.compile(r"\b(?:hasn'?t|has not|haven'?t|have not|didn'?t|did not|isn'?t|is not) (?:changed|moved)\b|"
@@ -84,7 +85,9 @@ class EarlierSearch:
             if fam is None or fam.name in _NO_STATEMENTS:
                 continue
             e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
-            named = names_in(e, fam, said)
+            # a person is changed only by the clause that tells the change ("..., which Jonas finds hilarious" is no
+            # change of the flatmate)
+            named = names_in(e, fam, said if fam.name != "relation" else _RELATIVE.sub("", said))
             if named:
                 # of two values said at one instant: the one whose value it denies ("..., not 30 June"), then the
                 # one more of whose names it says, then the one most alike the change in meaning, then by key;

@@ -7,6 +7,8 @@
 - A diet told as new without "I'm" ("vegetarian now") is the diet.
 - A sum said in thousands ("on 48k") or per period without a currency ("120/week") is a sum.
 - What was filed under a car the user replaced ("finance.mazda_cx_5": its cover) goes with it.
+- News before ", but can you help ..." is kept; a person named in a relative clause of a change (", which Oskar finds
+  hilarious") is not what changed.
 - A condition in a trailing clause ("..., which works if I batch cook") leaves the value before it told as it is;
   a wish in the main clause ("I'd move to Lisbon, if I could") is no fact.
 """
@@ -87,3 +89,11 @@ def test_what_was_filed_under_a_replaced_car_goes_with_it() -> None:
                           "I sold the Mazda last month and bought a 2021 Skoda Enyaq, so I'm all electric now.")
     assert any("Enyaq" in v for v in values), values
     assert not any("CX-5" in v for v in values), values
+
+
+def test_news_before_but_can_you_is_kept_and_names_in_a_relative_clause_change_no_one() -> None:
+    values = active_after("My flatmate Oskar keeps stealing my oat milk, help me write a polite note.",
+                          "Switching to Octopus means I now run the washing machine at night, which Oskar finds "
+                          "hilarious, but can you help me find the cheapest hours?")
+    assert "Oskar" in values, values
+    assert any("Octopus" in v for v in values), values

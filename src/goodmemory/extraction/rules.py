@@ -423,7 +423,7 @@ _STANDING_ASK = re.compile(r"^(?:[^?]*?,\s+(?=(?:(?:could|can|would|will) (?:you
                            r"(?:over )?to)\b)[^?]+?)(?:,? please)?\s*\?$", re.I)
 _PET = re.compile(rf"(?:{_ANIMALS})s?")
 # a request after the user's own clause: "X, can you suggest Y?", "X, any ideas?"
-_ASK_TAIL = re.compile(r"(?<=\w),\s+(?:so\s+|and\s+)?(?:(?:can|could|would|will) you|any\s+(?=\w)|"
+_ASK_TAIL = re.compile(r"(?<=\w),\s+(?:so\s+|and\s+|but\s+)?(?:(?:can|could|would|will) you|any\s+(?=\w)|"
                        r"what do you (?:think|suggest|recommend)|give me|suggest|recommend|tell me|"
                        r"(?:how|what|where|which) (?:do|should|can|would) (?:i|we)|"
                        # a wh-question of its own: ", what's a decent case for it?", ", which settings should I change?"
@@ -431,7 +431,7 @@ _ASK_TAIL = re.compile(r"(?<=\w),\s+(?:so\s+|and\s+)?(?:(?:can|could|would|will)
                        # a question of its own after the news: ", is that even allowed?", ", do I need to tell them?"
                        r"(?:is|was|are|can|could|should|would|will|do|does|did)\s+(?=\w))\b[^?,]*\?+$|"
                        # a request to the end of the turn, question mark or not: ", can you help me plan X, she's fussy"
-                       r"(?<=\w)(?:,\s+(?:so\s+|and\s+)?|\s+so\s+)(?:can|could|would|will) you (?:please |just |kindly )*(?:help|suggest|"
+                       r"(?<=\w)(?:,\s+(?:so\s+|and\s+|but\s+)?|\s+so\s+)(?:can|could|would|will) you (?:please |just |kindly )*(?:help|suggest|"
                        r"recommend|give|tell|find|plan|write|draft|make|explain|check|sort|put together|come up)\b.*$|"
                        # news, an emoji, then the question: "Joined a choir on Mondays too 🎶 any tips for sight reading?"
                        r"(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=\w)[^?.!]*\?+$|"
