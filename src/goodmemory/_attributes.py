@@ -291,6 +291,9 @@ class AttributeIndex(EarlierSearch):
             # the attribute the sentence names as its subject decides first ("my usual is ..."), the earlier
             # statement most alike in meaning next, then naming a value of it
             subject = None if corrects_latest else self._same_subject(c)
+            if subject is None and fam is not None and new_family_key(fam, c.value).endswith("communication.length"):
+                # "one-liners please", later "detailed answers w/ the full reasoning": one length, the newer holds
+                subject = next((r for r in before if slot_of(r.key) == new_family_key(fam, c.value)), None)
             if subject is not None:
                 return self._replacing(c, subject, 0.0, why="names the same attribute as its subject")
             gone = None if corrects_latest else self._ended_thing(c)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["adds", "changes", "done", "one_more", "one_off", "only_onset", "weakly_changes"]
+__all__ = ["LENGTH", "adds", "changes", "done", "one_more", "one_off", "only_onset", "weakly_changes"]
 
 _CHANGE = re.compile(
     r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed|ing)?|swap(?:ped|ping)?|lapsed?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|new|replac(?:e|ed)|"
@@ -164,3 +164,8 @@ _ONE_MORE = re.compile(r"\b(?:also|another|second|as well|in addition|additional
 def one_more(said: str) -> bool:
     """Whether ``said`` gives one more value, outright (no clause-final "too")."""
     return bool(_ONE_MORE.search(said))
+
+
+# how long the user wants the answers, in their words ("one-liners", "in-depth answers"): a length said anew replaces it
+LENGTH = re.compile(r"\b(?:short|shorter|brief|briefer|concise|one-liners?|one line|one-line|a few lines|detailed|long|"
+                    r"longer|in depth|in-depth|thorough|full reasoning|essays?|tl;?dr|to the point)\b", re.I)

@@ -349,10 +349,19 @@ ANSWER_STYLE = re.compile(
     # cheering on ("Keep it up, you're almost there!", "Don't worry, ...") tells nobody how to answer: 169 sentences of
     # LoCoMo's talk between friends matched before these were left out
     r"(?!(?:keep (?:it up|going|on|at it|pushing|learning|trying|growing|moving|me (?:posted|updated|informed|in the loop))|"
-    r"don'?t (?:worry|forget|give up|quit|stress|panic|let|feel)|never (?:had|been|mind))\b)"
+    r"don'?t (?:worry|forget|give up|quit|stress|panic|let|feel)|never (?:had|been|mind)|"
+    # a thing asked for ("Write me a cover letter for the X job") is one answer, not a way of answering
+    r"(?:write|start|end|finish|use|include)\s+(?:me|us)\s+(?:a|an|the|some|my|our|up|out)\b)\b)"
     # verbs that are about an answer's form whatever follows, and the rest when the sentence names the answers, the
     # user, or a manner of speaking
-    rf"(?:(?:cite|structure|format|spell out)\b|(?:{_MANNER})\b"
+    rf"(?:(?:cite|structure|format|spell out)\b|"
+    # the answers wanted, named as a noun: "new rule: detailed answers w/ the full reasoning", "short replies please"
+    r"(?:new rule:?\s+|from now on:?\s+)?(?:(?:much|more|less|really|very|nice|and)\s+)?(?:short|shorter|brief|"
+    r"briefer|detailed|long|longer|concise|simple|simpler|plain|technical|step-by-step|bullet(?:ed|-point)?|numbered|"
+    r"casual|formal|friendly|direct|blunt|full|fuller|thorough|quick|quicker|one-line|one-word)\s+"
+    r"(?:answers|replies|responses|explanations)\s+(?=(?:please|pls|from now on|going forward|only|always|with|in "
+    r"(?:future|bullet|plain|simple|\w+ language))\b|w/)|"
+    rf"(?:{_MANNER})\b"
     r"(?=[^.?!]*\b(?:me|answers?|repl(?:y|ies)|responses?|explanations?|explain\w*|jargon|bullets?|headings?|"
     r"summary|summaries|examples?|emojis?|sources|steps|tone|words|language|sentences?|paragraphs?|lines|short|"
     r"brief|simple|formal|casual|polite|plain|concise|detailed|technical|pleasantries|waffle|fluff|preamble|padding|"

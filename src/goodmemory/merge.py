@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ._change_words import _CHANGE as _CHANGE  # _replaced reads it here
-from ._change_words import adds, changes, one_more, weakly_changes
+from ._change_words import LENGTH, adds, changes, one_more, weakly_changes
 from ._value_words import _NAME_WORD, _WHEN_SORTS, _named_by_name, _sort, _values_in
 from .keys import in_slot, slot_of
 from .models import (
@@ -356,6 +356,8 @@ def new_family_key(family: KeyFamily, value: str) -> str:
     """The key of a value that starts its own slot: the family key, plus (for several values) what names it."""
     if not family.multi:
         return family.key
+    if family.name == "communication" and LENGTH.search(value):
+        return f"{family.key}.length"  # "one-liners please", then "detailed answers": one length, the newer holds
     # a weekday or a month names when, not which value ("a choir on Tuesday nights" / "the Tuesday market")
     named = [w for i, w in enumerate(_NAME_WORD.findall(value)) if i > 0 and w[0].isupper() and w.lower() not in STOPWORDS
              and _sort(w.lower()) not in _WHEN_SORTS]

@@ -375,7 +375,8 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     asked = _ACK.sub("", s) if _ACK.match(s) else s
     if _QUESTION.match(s) or _NOT_A_FACT.search(s) or _HYPOTHETICAL.search(s) \
             or _REQUEST.search(s) or _NOT_YET.search(s) or re.match(r"(?:that'?s|that is) (?:it|all)\b", asked, re.I) \
-            or (_NOUN_PLEASE.match(asked) and not question and not _STANDING.search(s) and not masks_a_value(s)) \
+            or (_NOUN_PLEASE.match(asked) and not question and not _STANDING.search(s) and not masks_a_value(s)
+                and not answer_style(s)) \
             or (_IMPERATIVE.match(asked) and not _STANDING.search(s) and not _RECORD_MINE.match(asked)
                 and not answer_style(s) and not ((_ASSIGNED_MINE.match(s) or _UPDATE_MINE.match(s)) and masks_a_value(s))):
         return None
@@ -408,7 +409,7 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
                     or re.search(r",\s*(?:always|every time|never)\W*$", s, re.I))  # "Aisle seat, always"
     if question is None and not correction and not _FIRST_PERSON.search(s) and not _ELLIPTIC.match(s) \
             and not numbered and not standing and not (known & set(_known_words(s))) and not _SUPPLIED.search(s) \
-            and not _HOUSEHOLD.search(s):
+            and not _HOUSEHOLD.search(s) and not answer_style(s):
         # "She started at X Academy": a change frame; "Hyperoptic got installed on Friday": a provider of a sort
         # held one at a time, a change only where the user named another of that sort before
         if not (has_value and (changes(s) or change_frame(s))) and not held_once(s):
