@@ -6,6 +6,7 @@
 - A car told by its model alone ("my Corsa") is a vehicle; "Golf" or "Focus" alone is no car.
 - A diet told as new without "I'm" ("vegetarian now") is the diet.
 - A sum said in thousands ("on 48k") or per period without a currency ("120/week") is a sum.
+- What the user is from a point on, told without "I'm" ("ward manager as of next month"), replaces what they were.
 - What was filed under a car the user replaced ("finance.mazda_cx_5": its cover) goes with it.
 - News before ", but can you help ..." is kept; a person named in a relative clause of a change (", which Oskar finds
   hilarious") is not what changed.
@@ -97,3 +98,9 @@ def test_news_before_but_can_you_is_kept_and_names_in_a_relative_clause_change_n
                           "hilarious, but can you help me find the cheapest hours?")
     assert "Oskar" in values, values
     assert any("Octopus" in v for v in values), values
+
+
+def test_what_the_user_is_as_of_a_point_told_without_im_replaces_what_they_were() -> None:
+    values = active_after("I'm a staff nurse on the cardiac ward, mostly nights.",
+                          "big news!! ward manager as of next month, terrified. tips for a first team meeting?")
+    assert_replaced(values, "manager as of next month", "staff nurse")

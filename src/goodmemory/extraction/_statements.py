@@ -137,6 +137,9 @@ _ELLIPTIC = re.compile(r"^(?:just |finally |already )?(?:[a-z]+ed|got|made|took|
                        r"^new (?:\w+ )?(?:boss|manager|job|role|title|place|flat|house|apartment|address|number|email|car|"
                        r"doctor|dentist|gp|school|gym|bank|team|supervisor|landlord|provider|plan|rent|salary|hours)"
                        r" (?:is|are)\s+|"
+                       # "Analytics engineer as of this month": what the user is from a point on, told without "I'm"
+                       r"^(?:[\w\-]+\s+){1,4}(?:as of|effective|starting)\s+(?:this|next|last|today|tomorrow|monday|"
+                       r"the (?:1st|first|start))\b|"
                        # "Day 3 at Shopify": the onset of something new, counted
                        r"^(?:day|week|month) (?:\d+|one|two|three|four|five) (?:at|in|of|as)\s+|"
                        # "First week at Calloway Foods done!": the onset of something new, told without "I"
