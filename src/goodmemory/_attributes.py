@@ -21,7 +21,7 @@ import numpy as np
 from ._brands import brand_sorts, brands_in
 from ._change_words import event_only, one_off, only_onset
 from ._cues import BRAND_FAMILIES, MONEY_FAMILIES, SAID_OF_ME, SUM, SUM_FAMILIES, WENT
-from ._earlier_search import WANTS_BACK, EarlierSearch
+from ._earlier_search import WANTS_BACK, EarlierSearch, kin_kept
 from ._echoed import corrected, echo_of
 from ._named_back import denied_still, named_back
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
@@ -385,7 +385,7 @@ class AttributeIndex(EarlierSearch):
         earlier = [Earlier(key=r.key, value=r.value, at=r.event_time, family_key=fam.key,
                            similarity=float(self.rec_vec[r.id] @ vec) if vec is not None else 0.0)
                    for r in self.records if self._family_of(r.key) is fam and r.id in self.rec_vec
-                   and not (statement and r.id in self.added and not c.is_correction)]
+                   and not (statement and (r.id in self.added and not c.is_correction or kin_kept(r, c.value)))]
         alike = None
         if not earlier and vec is not None and changes(said or c.value):
             alike = self._alike_elsewhere(vec, fam, said or c.value, bool(c.metadata.get("other_subject")))

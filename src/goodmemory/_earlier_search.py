@@ -24,7 +24,7 @@ from .merge import _ENDED, _GONE_VERBS, Earlier, adds, changes, names_in, normal
 from .models import Candidate, MemoryRecord
 from .taxonomy import KeyFamily
 
-__all__ = ["EarlierSearch"]
+__all__ = ["EarlierSearch", "kin_kept"]
 
 # a code of a series: capital letters, then digits, then at most three capitals ("EZY8123", "BA 2490", "HX-20417",
 # "TKM88RB"), read as (series, code); the series is the letters and how many digits and capitals follow them
@@ -52,11 +52,20 @@ _ENDED_OBJECT = re.compile(rf"\b(?:{_GONE_VERBS})\s+(?:the|my|our|that|this|old|
                            r"in|on|with|because|and|but|so|after|since|last|yesterday|today|from|of|off|when|while|as|"
                            r"before|once|this|that)\b)[\w'\-]+){0,2})", re.I)
 _WORD = re.compile(r"[A-Za-z][\w\-]+")
+# people whose place in the user's life a change of something else never takes: family and friends
+_KIN = frozenset(["husband", "wife", "son", "daughter", "mum", "mom", "mother", "dad", "father", "sister", "brother", "grandson", "granddaughter", "grandchild", "grandma", "grandmother", "grandpa", "grandfather", "niece", "nephew", "aunt", "uncle", "cousin", "twin", "stepson", "stepdaughter", "friend", "neighbour", "neighbor"])
 _RELATIVE = re.compile(r",?\s+(?:which|who)\s+[^,;.]*", re.I)
 
 # a sentence that says a value stays as it was ("Tennis on Saturdays hasn't changed", "still at X")
 _UNCHANGED = re.compile(r"\b(?:hasn'?t|has not|haven'?t|have not|didn'?t|did not|isn'?t|is not) (?:changed|moved)\b|"
                         r"\b(?:still|as before|as usual|same as (?:ever|before)|unchanged)\b", re.I)
+
+
+def kin_kept(r: MemoryRecord, said: str) -> bool:
+    """Whether ``r`` is one of the user's kin or friends (``relation.<kin>``) that ``said`` does not end: a change of
+    something else never takes their place, however alike it reads or whatever name it says."""
+    parts = slot_of(r.key).split(".")
+    return parts[0] == "relation" and len(parts) > 1 and parts[1] in _KIN and not _ENDED.search(said)
 
 
 class EarlierSearch:
@@ -84,6 +93,8 @@ class EarlierSearch:
             fam = self._family_of(r.key)
             if fam is None or fam.name in _NO_STATEMENTS:
                 continue
+            if kin_kept(r, said):
+                continue  # kin are not replaced by a change that names them ("our new Plusnet broadband, and Ravi says")
             e = Earlier(key=r.key, value=r.value, similarity=0.0, at=r.event_time, family_key=fam.key)
             # a person is changed only by the clause that tells the change ("..., which Jonas finds hilarious" is no
             # change of the flatmate)
@@ -131,7 +142,8 @@ class EarlierSearch:
             # another person's change replaces what was said of another person, never the user's own value
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or same_turn \
                     or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
-                    or normalize_value(r.value) == normalize_value(c.value) or self._person_unnamed(r, fam, c.value):
+                    or normalize_value(r.value) == normalize_value(c.value) or self._person_unnamed(r, fam, c.value) \
+                    or kin_kept(r, c.value):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
             # of memories read from one sentence (alike alone), the one whose value it names past its subject
@@ -201,7 +213,8 @@ class EarlierSearch:
         for r in self.records:
             fam = self._family_of(r.key)
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.raw_vec or r.id in self.added \
-                    or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")):
+                    or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
+                    or kin_kept(r, c.value):
                 continue
             if wanted and (had := self._sorts(r, fam)) and not wanted & had:
                 continue
@@ -237,7 +250,7 @@ class EarlierSearch:
         for r in self.records:
             fam = self._family_of(r.key)
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or r.id in self.added \
-                    or normalize_value(r.value) == normalize_value(c.value):
+                    or normalize_value(r.value) == normalize_value(c.value) or kin_kept(r, c.value):
                 continue
             shared = wanted & self._sorts(r, fam)
             if other != bool(r.metadata.get("other_subject")):
@@ -267,7 +280,7 @@ class EarlierSearch:
         if not mine:
             return None
         for r in self.records:
-            if r.id in self.added or r.metadata.get("other_subject"):
+            if r.id in self.added or r.metadata.get("other_subject") or kin_kept(r, c.value):
                 continue
             theirs = brands_in(str(r.metadata.get("said") or r.value))
             if any(s == t and n != m and (m, t) not in mine for n, s in mine for m, t in theirs):
@@ -301,7 +314,8 @@ class EarlierSearch:
             other = self._family_of(r.key)
             if other is None or other is fam or r.id not in self.rec_vec or r.id in self.added \
                     or about_other != bool(r.metadata.get("other_subject")) \
-                    or other.name in ("task", "procedure", "instruction") or (other.multi and adds(said)):
+                    or other.name in ("task", "procedure", "instruction") or (other.multi and adds(said)) \
+                    or kin_kept(r, said):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
             if sim >= best_sim:

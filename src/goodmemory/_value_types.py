@@ -120,7 +120,9 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                        "medical practice"),
     "dentist": _said_by("dentist", "dental", "orthodontist"),
     # a make said as a name ("the new Kia", "a used Skoda"): a vehicle, whatever the sentence's verb
-    "vehicle": re.compile(rf"\b(?-i:{'|'.join(sorted(_MAKE_NAMES | _MODEL_NAMES, key=len, reverse=True))})\b|"
+    # a make after a word of place is a place ("the rescue centre in Lincoln", "a flat in Jaguar Road" is no car)
+    "vehicle": re.compile(r"(?<!\bin )(?<!\bfrom )(?<!\bnear )(?<!\bto )(?<!\bof )"
+                         rf"\b(?-i:{'|'.join(sorted(_MAKE_NAMES | _MODEL_NAMES, key=len, reverse=True))})\b|"
                          r"\b(?-i:Model [3SXY])\b|\b(?:old )?banger\b", re.I),
     # when the user gets up, by a time ("I wake up at 7", "these days I'm up at 5:30"): bedtime is another attribute
     "wake": re.compile(r"\b(?:wake|wakes|woke|waking|get up|gets up|getting up|got up|(?:i'?m|i am) up|alarm)"

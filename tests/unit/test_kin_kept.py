@@ -1,0 +1,30 @@
+"""Kin and friends keep their place (issue 17), in this file's own sentences.
+
+- A change of something else that names the user's husband or sister ("the new Vodafone router is in, and Kofi says
+  it's faster") or reads like what was said of them never takes their place.
+- A break-up or a death still ends it.
+- A car make after a word of place is a place ("the rescue in Lincoln"): a pet adopted there is no vehicle.
+"""
+
+from __future__ import annotations
+
+from _memories import active_after
+from goodmemory._value_types import sorts_of
+
+
+def test_a_change_of_something_else_that_names_the_husband_keeps_him() -> None:
+    values = active_after("Our internet is with BT and it drops whenever my husband Kofi watches the football.",
+                          "The engineer fitted our new Vodafone router this morning, and Kofi says the football "
+                          "hasn't frozen once. What do I do with the old box?")
+    assert "Kofi" in values, values
+
+
+def test_a_break_up_still_ends_a_partner() -> None:
+    values = active_after("My boyfriend Luis is a chef, any date ideas for his night off?",
+                          "Luis and I split up last month, so no more date ideas needed.")
+    assert "Luis" not in values, values
+
+
+def test_a_make_after_a_word_of_place_is_a_place() -> None:
+    assert "vehicle" not in sorts_of("we adopted a lurcher called Juno from the rescue centre in Lincoln")
+    assert "vehicle" in sorts_of("I drive a Lincoln Navigator")
