@@ -168,4 +168,5 @@ def one_more(said: str) -> bool:
 
 # how long the user wants the answers, in their words ("one-liners", "in-depth answers"): a length said anew replaces it
 LENGTH = re.compile(r"\b(?:short|shorter|brief|briefer|concise|one-liners?|one line|one-line|a few lines|detailed|long|"
-                    r"longer|in depth|in-depth|thorough|full reasoning|essays?|tl;?dr|to the point)\b", re.I)
+                    r"longer|in depth|in-depth|thorough|full reasoning|essays?|tl;?dr|to the point|"
+                    r"(?:lines|sentences|paragraphs|words)(?= or (?:less|fewer)\b|\W*$))\b", re.I)

@@ -357,6 +357,9 @@ ANSWER_STYLE = re.compile(
     # verbs that are about an answer's form whatever follows, and the rest when the sentence names the answers, the
     # user, or a manner of speaking
     rf"(?:(?:cite|structure|format|spell out)\b|"
+    # a limit on the answers' length, said alone: "no more than two or three lines", "under 100 words"
+    r"(?:no more than|not more than|at most|max(?:imum)?|under|less than|fewer than)\s+(?:[\w\-]+\s+){1,3}"
+    r"(?:lines|sentences|paragraphs|words|bullets|bullet points)\b|"
     # the answers wanted, named as a noun: "new rule: detailed answers w/ the full reasoning", "short replies please"
     r"(?:new rule:?\s+|from now on:?\s+)?(?:(?:much|more|less|really|very|nice|and)\s+)?(?:short|shorter|brief|"
     r"briefer|detailed|long|longer|concise|simple|simpler|plain|technical|step-by-step|bullet(?:ed|-point)?|numbered|"
