@@ -219,8 +219,9 @@ class AttributeIndex(EarlierSearch):
         names = {f.name for i, f in enumerate(fams) if i not in shapeless}  # unique; comparing dataclasses was slow
         for r in self.records:
             f = self._family_of(r.key)
-            if f is None or f.name not in names or r.id not in self.rec_vec:
-                continue
+            if f is None or f.name not in names or r.id not in self.rec_vec \
+                    or (r.id in self.added and set(r.source.message_ids) & set(c.message_ids)):
+                continue  # (what a rule read from this very turn is no earlier statement of the user's)
             sim = float(self.rec_vec[r.id] @ vec)
             if sim > score:
                 fam, score = f, sim

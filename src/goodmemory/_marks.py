@@ -261,11 +261,15 @@ def notes_of_people_gone(storage: Storage, user_id: str, superseded: Sequence[tu
                     out[n.id] = u
     if not gone:
         return list(out.values())
-    notes = storage.list(user_id, MemoryFilter(key_prefix="fact.note."))
+    # notes told of them, and plans the user made with them ("My girlfriend Priya and I are going to Lisbon in spring")
+    notes = [*storage.list(user_id, MemoryFilter(key_prefix="fact.note.")),
+             *(r for p in ("fact.event.", "travel.", "appointment.") for r in storage.list(user_id, MemoryFilter(key_prefix=p))
+               if r.metadata.get("statement"))]
     for old, new in gone:
         name = re.compile(rf"\b{re.escape(old.value.strip())}\b")
         for n in notes:
-            if n.id not in out and n.metadata.get("other_subject") and name.search(n.value):
+            if n.id not in out and (n.metadata.get("other_subject") or not n.key.startswith("fact.note.")) \
+                    and name.search(n.value):
                 u = n.model_copy(deep=True)
                 u.status, u.superseded_by, u.valid_to, u.updated_at = MemoryStatus.SUPERSEDED, new.id, now, now
                 out[n.id] = u

@@ -3,12 +3,15 @@
 - A change of something else that names the user's husband or sister ("the new Vodafone router is in, and Kofi says
   it's faster") or reads like what was said of them never takes their place.
 - A break-up or a death still ends it.
+- A provider told beside a person the rules read ("Our energy is with EDF, and ... my daughter Ama ...") is kept, so a
+  new one replaces it.
+- A plan made with a partner ("My boyfriend Idris and I are going to Seville") goes when they do.
 - A car make after a word of place is a place ("the rescue in Lincoln"): a pet adopted there is no vehicle.
 """
 
 from __future__ import annotations
 
-from _memories import active_after
+from _memories import active_after, assert_replaced
 from goodmemory._value_types import sorts_of
 
 
@@ -28,3 +31,16 @@ def test_a_break_up_still_ends_a_partner() -> None:
 def test_a_make_after_a_word_of_place_is_a_place() -> None:
     assert "vehicle" not in sorts_of("we adopted a lurcher called Juno from the rescue centre in Lincoln")
     assert "vehicle" in sorts_of("I drive a Lincoln Navigator")
+
+
+def test_a_provider_told_beside_a_person_the_rules_read_is_kept_and_replaced() -> None:
+    values = active_after("Our energy is with EDF, and it costs a fortune whenever my daughter Ama runs the dryer.",
+                          "The man came today to fit our new Octopus smart meter, and Ama says the app is brilliant.")
+    assert "Ama" in values, values
+    assert_replaced(values, "Octopus", "EDF")
+
+
+def test_a_plan_made_with_a_partner_goes_when_they_do() -> None:
+    values = active_after("My boyfriend Idris and I are going to Seville at Easter.",
+                          "Idris and I broke up a fortnight ago.")
+    assert not any("Idris" in v for v in values), values

@@ -401,7 +401,7 @@ def statement_candidate(sentence: str, *, question: str | None, message_ids: lis
     cut = s.rfind(", ", 0, heard.start()) if heard else -1
     # "I've taken up rowing, the physio said it would help": the user's clause first, someone's words after it
     # ("At 68 I've finally started cello lessons, my grandson thinks I'm mad": the user's clause after a lead too)
-    own_first = cut > 0 and bool(re.match(r"(?:[^,]{0,24}?\b)?(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", s, re.I)) \
+    own_first = cut > 0 and bool(re.match(r"(?:[^,]{0,40}?\b)?(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", s, re.I)) \
         and not _REPORTED.search(s[:cut])
     reported, subjectless = bool(heard) and not own_first, False
     # a sentence with a number and no "I" ("Report due 30 June", "rent is 900 a month") is still the user's

@@ -80,9 +80,8 @@ _NO_I_STARTS = ("please", "let's ", "lets ", "when", "whenever", "every", "each"
 
 _REQUEST = re.compile(r"^(?:(?:can|could|would|will) (?:you|we)\b|switch|show|give|quote|write|talk|change|swap)|"
                       r"\bplease\b|\bfrom now on\b|\bthanks\b")
-_DIET_RULE = tuple(r for r in PREFERENCE_RULES if r.name == "diet")
-_ANSWER_RULES = tuple(r for r in PREFERENCE_RULES if r.name in ("communication_style", "answer_style", "reply_language",
-                                                                  "units"))
+_DIET_RULE = tuple(r for r in PREFERENCE_RULES if r.name == "diet")  # said without "I'm": "vegetarian now"
+_ANSWER_RULES = tuple(r for r in PREFERENCE_RULES if r.name in ("communication_style", "answer_style", "reply_language", "units"))
 
 
 # "my policy number is now X", "my address is currently X": a change adverb between the copula and the value
@@ -326,11 +325,12 @@ class RuleExtractor:
                     # "Use metric with me, I have no feel for miles": beside a preference, the why of it
                     run.reasons.update(passed)
             if len(run.out) > n_sentence and not assistant and not hedged and len(clauses) == 1:
-                # a comma-part the rules did not read that tells a change, in a sentence they read in part ("I switched
-                # onto the accounting diploma this term, turns out I like numbers far more"): kept in the user's words
+                # a comma-part the rules did not read that tells a change ("..., turns out I like numbers far more") or
+                # names a value of the user's ("Our broadband is with X, and it drops whenever ..."): the user's words
                 read = {w for o in run.out[n_sentence:] for w in content_words(f"{o.value} {o.text}")}
                 run.silent.extend((part, True) for part in re.split(r",\s+", s)[:4] if len(part.split()) >= 4
-                                  and part != s and _tells_change(part) and not read & set(content_words(part)))
+                                  and part != s and (_tells_change(part) or (_OWN_CLAUSE.match(part) and masks_a_value(part)))
+                                  and not read & set(content_words(part)))
             if len(run.out) > n_sentence and not assistant and not hedged and unread_sums(s, run.out[n_sentence:]) \
                     and not _CHANGE_SAID.search(s):
                 # an amount no rule read ("I'm a freelance translator in Lyon charging 40 EUR per hour": the occupation
