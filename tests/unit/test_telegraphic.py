@@ -7,6 +7,7 @@
 - A diet told as new without "I'm" ("vegetarian now") is the diet.
 - A sum said in thousands ("on 48k") or per period without a currency ("120/week") is a sum.
 - What the user is from a point on, told without "I'm" ("ward manager as of next month"), replaces what they were.
+- News a question rests on ("... now that I've joined X?") is kept.
 - What was filed under a car the user replaced ("finance.mazda_cx_5": its cover) goes with it.
 - News before ", but can you help ..." is kept; a person named in a relative clause of a change (", which Oskar finds
   hilarious") is not what changed.
@@ -104,3 +105,9 @@ def test_what_the_user_is_as_of_a_point_told_without_im_replaces_what_they_were(
     values = active_after("I'm a staff nurse on the cardiac ward, mostly nights.",
                           "big news!! ward manager as of next month, terrified. tips for a first team meeting?")
     assert_replaced(values, "manager as of next month", "staff nurse")
+
+
+def test_news_a_question_rests_on_is_kept() -> None:
+    values = active_after("I'm a junior buyer at Halden Foods in Leeds.",
+                          "could u help me with a short intro email now that I've joined Marlowe Retail? nothing too stiff")
+    assert_replaced(values, "Marlowe", "Halden")

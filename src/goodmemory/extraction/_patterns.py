@@ -492,3 +492,6 @@ QA_SLOTS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"\byour (?:full |legal )?name\b", I), "profile.name", "name"),
     (re.compile(r"\b(?:" + EXPIRY_DOCS + r")\b.*\bexpir(?:ation|y|es)\b", I), "expiry", "expiration date"),
 )
+# news a request rests on: "... now that I've started at X?", "... now we're in Leeds?"
+NOW_THAT = re.compile(r"\bnow (?:that )?(?P<news>(?:i|we)(?:'ve|'m|'re| have| am| are)\s+(?:\w+\s+){0,2}?(?:started|joined|moved|"
+                      r"switched|got|in|at|with|on|working|living)\b[^?,;]*)", I)

@@ -387,6 +387,7 @@ def _presupposed(s: str, src: Src, run: Run) -> None:
         return
     s = run.clause = s.strip().rstrip("?!. ")  # "... for me and my wife Anna?": the name ends the sentence
     run_group(_PRESUPPOSED, Clause(s, src, run, Flags()))
+    run.silent.extend((m.group("news"), True) for m in P.NOW_THAT.finditer(s))  # "... now that I've started at X?"
 
 
 def _only_named(clause: str, out: list[Candidate]) -> bool:
@@ -405,8 +406,7 @@ def _tells_change(part: str) -> bool:
     return changes(part) and any(m.start() == 0 or not m.group(0)[:1].isupper() for m in _CHANGE_WORD.finditer(part))
 
 
-# a request, then news after a comma, with no question mark ("can you help me plan lunches, Maisie's at X nursery now")
-# where a run-on sentence's clauses meet: a comma, or "and" / "but" / "so" / "because"
+# a request, then news after a comma ("can you help me plan lunches, Maisie's at X nursery now"); a run-on's clauses
 _RUN_ON = re.compile(r",\s+|\s+(?:and|but|so|because|cos)\s+", re.I)
 _NEWS_AFTER_ASK = re.compile(r"^(?:can|could|would|will) you [^,?]{3,}?,\s+(?:but |and |so |because |cos |as )?"
                              r"(?P<news>(?!(?:can|could|would|will|what|how|which|where|when|who|why|is|are|do|does|"
