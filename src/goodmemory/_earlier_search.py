@@ -299,7 +299,8 @@ class EarlierSearch:
                 if r.id in self.rec_vec and r.id not in self.added and not r.metadata.get("other_subject")
                 and (f := self._family_of(r.key)) is not None and f.name not in _NO_STATEMENTS
                 and normalize_value(r.value) != normalize_value(c.value)
-                and says.search(f"{r.metadata.get('said') or r.value} {r.text}")]
+                and (f.name == noun[7:] if noun.startswith("family:")  # "What are you studying now?": the course
+                     else says.search(f"{r.metadata.get('said') or r.value} {r.text}"))]
         if not hits:
             return None
         sim, r = max(hits, key=lambda h: h[0])

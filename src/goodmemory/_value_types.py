@@ -79,7 +79,9 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "gym": _said_by("gyms?", "fitness", "crossfit", "leisure cent(?:re|er)s?", "health club", "sports club",
                     "workouts?"),
     "school": _said_by("schools?", "academy", "primary", "nursery", "kindergarten", "preschool", "college",
-                       "high school", "secondary", "infants", "juniors"),
+                       "high school", "secondary", "infants", "juniors", "uni", "university", "degree", "undergrad",
+                       "postgrad", "masters", "phd", "(?:first|second|third|final) year (?:doing|of|studying|at)",
+                       "studying", "majoring in"),
     # "I keep my notes in X", "we track bugs in X", "I use X for invoices": a thing the user does work in
     "tool": re.compile(r"\b(?:editors?|ide|code|coding|app|apps|software|program|browser|notes? app|tool|tools|"
                        r"text editor|password manager|email client)\b|\b(?:keep|write|track|store|draft|edit|plan|"
@@ -482,6 +484,13 @@ def asked_now(question: str) -> str | None:
     on these days?"), or None (no question of the present, none about the user: "which team does your sister lead")."""
     if not _ASKED_NOW.search(question) or not re.search(r"\byour?\b", question, re.I) or asked_of_another(question):
         return None  # "Which team does your sister lead ...": the question is about another person
+    if v := _ASKED_DOING.search(question):
+        return "family:" + _DOING_FAMILY[v.group(1).lower()]  # "What are you studying now?": the course
     m = _ASKED_NOUN.search(question)
     noun = (m.group(1) or m.group(2)).lower() if m else None
     return noun if noun and noun not in _NOT_NOUNS else None
+
+
+# what the user is doing, asked by its verb: the family of its answer
+_DOING_FAMILY = {"studying": "education", "driving": "vehicle", "taking": "medication", "learning": "languages"}
+_ASKED_DOING = re.compile(r"\bwhat (?:are|r) (?:you|u) (studying|driving|taking|learning)\b", re.I)

@@ -7,6 +7,7 @@
 - A diet told as new without "I'm" ("vegetarian now") is the diet.
 - A sum said in thousands ("on 48k") or per period without a currency ("120/week") is a sum.
 - What the user is from a point on, told without "I'm" ("ward manager as of next month"), replaces what they were.
+- The answer to "What are you studying now?" replaces the course, beside what the rules read of the rest of the reply.
 - News a question rests on ("... now that I've joined X?") is kept.
 - What was filed under a car the user replaced ("finance.mazda_cx_5": its cover) goes with it.
 - News before ", but can you help ..." is kept; a person named in a relative clause of a change (", which Oskar finds
@@ -111,3 +112,11 @@ def test_news_a_question_rests_on_is_kept() -> None:
     values = active_after("I'm a junior buyer at Halden Foods in Leeds.",
                           "could u help me with a short intro email now that I've joined Marlowe Retail? nothing too stiff")
     assert_replaced(values, "Marlowe", "Halden")
+
+
+def test_what_the_user_is_studying_now_answers_the_course() -> None:
+    values = active_after("I'm in second year doing Geography at Exeter and fieldwork is killing me.",
+                          ["so I switched courses last week",
+                           "A: Big step! What are you studying now?",
+                           "Marine Biology, still at Exeter, starting properly in January. I love the lab sessions"])
+    assert_replaced(values, "Marine Biology", "Geography")

@@ -173,17 +173,14 @@ class RuleExtractor:
     def _statements(self, msg: Message, prev: Message | None, silent: list[tuple[str, bool]], ts: Any,
                     run: Run, prior: str | None = None) -> None:
         """The user's own words for what no rule matched: the whole reply when it answers the assistant's
-        question, else each first-person sentence that produced nothing (see :mod:`._statements`).
-        A turn of a named speaker (a transcript between people) is skipped: its "I" is that speaker, and
-        "The user said" would give their words to the user."""
+        question, else each first-person sentence that produced nothing (see :mod:`._statements`). A turn of a named
+        speaker (a transcript between people) is skipped: "The user said" would give their words to the user."""
         if msg.name:
             return
-        question = None
-        if prev is not None and prev.role == "assistant":
-            # the question may be followed by a remark ("Which bank are you with? Some apps have pots built in.")
-            asked = [q.strip() for q in [q for q in P.SENTENCE_SPLIT.split(prev.content.strip()) if q.strip()][-2:]
-                     if q.strip().endswith("?") and len(q.split()) >= 3]  # "Oh? Tell me!" asks nothing
-            question = asked[-1] if asked else None
+        # the question may be followed by a remark ("Which bank are you with? Some apps have pots built in.")
+        asked = [q.strip() for q in [q for q in P.SENTENCE_SPLIT.split((prior or "").strip()) if q.strip()][-2:]
+                 if q.strip().endswith("?") and len(q.split()) >= 3]  # "Oh? Tell me!" asks nothing
+        question = asked[-1] if asked and prev is not None else None
         whole = msg.content.strip()
         if update := _UPDATE_ASK.match(whole):  # "A: Anything to update?" "yeah can you swap my email to X"
             whole = update.group("rest")
@@ -202,6 +199,8 @@ class RuleExtractor:
                 c.metadata["reason"] = True
             if c is not None and prior:
                 c.metadata["prior"] = prior[:400]  # the assistant's turn just before: what "it" may point back at
+                if asked and not question and piece in P.SENTENCE_SPLIT.split(whole)[0]:
+                    c.keywords = asked[-1]  # the answer's first sentence, beside what the rules read of the rest
                 if DENIALS.match(msg.content.strip()):  # "A: Are you still at X?" "nope, Y since March"
                     c.metadata["answers_no"] = True
             if c is not None and (c.key, c.value.lower()) not in run.index:
