@@ -473,6 +473,8 @@ def asked_of_another(question: str) -> bool:
 
 # "does your sister ...", "has your husband ...": a person's ("has your rota changed?" asks of the user's own)
 _ASKED_OF_ANOTHER = re.compile(
+    # "How old are the kids?", "what are your boys into?": the children's
+    r"\b(?:are|were)\s+(?:the|your)\s+(?:kids|children|boys|girls|twins|little ones|grandkids|grandchildren)\b|"
     r"\b(?:does|did|has|do|is|was)\s+your\s+(?:\w+\s+)?(?:sister|brother|wife|husband|partner|son|daughter|kids?|"
     r"child(?:ren)?|mum|mom|mother|dad|father|parents?|boss|manager|friend|colleague|coworker|co-worker|flatmate|"
     r"roommate|neighbou?r|boyfriend|girlfriend|fianc[eé]e?|cousin|aunt|uncle|niece|nephew|grand\w+|in-laws?|family|"

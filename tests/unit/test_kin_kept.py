@@ -6,6 +6,7 @@
 - A provider told beside a person the rules read ("Our energy is with EDF, and ... my daughter Ama ...") is kept, so a
   new one replaces it.
 - A plan made with a partner ("My boyfriend Idris and I are going to Seville") goes when they do.
+- An answer to "How old are the kids?" is theirs, no schooling of the user's.
 - A car make after a word of place is a place ("the rescue in Lincoln"): a pet adopted there is no vehicle.
 """
 
@@ -44,3 +45,10 @@ def test_a_plan_made_with_a_partner_goes_when_they_do() -> None:
     values = active_after("My boyfriend Idris and I are going to Seville at Easter.",
                           "Idris and I broke up a fortnight ago.")
     assert not any("Idris" in v for v in values), values
+
+
+def test_an_answer_about_the_kids_is_not_the_users_own_schooling() -> None:
+    values = active_after(["A: How old are the kids, so I pitch the games right?",
+                           "Noor is seven and in Year 2 at Elmfield Primary, and Sami is four and loves trains."],
+                          kinds=["profile"])
+    assert not any("Elmfield" in v for v in values), values
