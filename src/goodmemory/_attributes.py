@@ -72,7 +72,7 @@ from .taxonomy import (
 __all__ = ["AttributeIndex", "Placement"]
 
 # the sorts a sentence names by a noun for them ("gym", "... Fitness", "Primary", "bank"), not by a frame
-_NOUN_SORTS = frozenset(["gym", "school", "bank", "vehicle", "commute"])
+_NOUN_SORTS = frozenset(["gym", "school", "bank", "vehicle", "commute", "shift"])
 _DOSE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu)\b", re.I)
 _CORRECTS_WITHIN = 3600.0  # seconds: a correction with no attribute of its own corrects the last statement
 _NOTE = family_by_name("note")

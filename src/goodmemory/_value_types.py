@@ -158,7 +158,7 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
                      "whole30"),
     # the hours one works, by the shift ("on nights", "day shifts", "earlies")
     "shift": re.compile(r"\b(?:night|day|early|late|morning|evening|afternoon|weekend|split|rotating|double|graveyard)"
-                        r"[\s\-]shifts?\b|\bon (?:nights|days|earlies|lates)\b|\b(?:earlies|lates)\b", re.I),
+                        r"[\s\-]shifts?\b|\b(?:on|onto|to) (?:nights|days|earlies|lates)\b|\b(?:earlies|lates)\b", re.I),
     # a set of pronouns is its own sort of value ("she/her", "he/they", "xe/xem")
     "pronouns": re.compile(r"\bpronouns?\b|\b(?:she|he|they|xe|ze|fae|ey|it)/(?:her|hers|him|his|them|theirs|they|"
                            r"she|he|xem|xyr|zir|hir|faer|em)\b", re.I),

@@ -122,3 +122,16 @@ def test_hours_told_again_replace_the_hours_not_a_home() -> None:
     mem.close()
     assert [r.value for r in rows if "6pm" in r.value] and not [r for r in rows if "2pm" in r.value], rows
     assert not [r for r in rows if r.key.startswith(("profile.home_city", "profile.employer"))], rows
+
+
+def test_a_shift_named_is_the_work_schedule_and_a_new_one_replaces_it() -> None:
+    t0, later = datetime(2025, 3, 3, 9, tzinfo=UTC), datetime(2025, 5, 7, 18, tzinfo=UTC)
+    mem = create_good_memory("sqlite://", clock=FrozenClock(later))
+    mem.remember([{"role": "user", "content": "on the early shift at the bakery, 5 to 1. best breakfast to take?"}],
+                 user_id="u", at=t0)
+    mem.remember([{"role": "user", "content": "swapped to nights now, 10pm-6am, three on four off."}],
+                 user_id="u", at=later)
+    rows = [r for r in mem.list(user_id="u") if r.kind.value != "episode"]
+    mem.close()
+    assert [r.key for r in rows if "10pm-6am" in r.value] == ["profile.work_schedule"], rows
+    assert not [r for r in rows if "5 to 1" in r.value], rows
