@@ -286,9 +286,10 @@ class AttributeIndex(EarlierSearch):
             if WANTS_BACK.search(c.value) and brands_in(c.value) and not corrects_latest:
                 # "PureGym keeps emailing me to come back": a provider the user left, no value of theirs
                 return Placement(None, "a provider asking the user back: one they left")
-            if one_off(c.value) and not corrects_latest:
-                # "I posted the parcel at the post office on Saturday": an errand, no age, address or schedule
-                return self._placed(c, _NOTE, _note_key(c.value), score, "a thing done once: its own note", [])
+            if (one_off(c.value) or self._names_held(c, fam)) and not corrects_latest:
+                # "I posted the parcel on Saturday": an errand; "vegan cheese is awful now": about the value held
+                return self._placed(c, _NOTE, _note_key(c.value), score, "a thing done once, or about the one value "
+                                    "held: its own note", [])
             # the attribute the sentence names as its subject decides first ("my usual is ..."), the earlier
             # statement most alike in meaning next, then naming a value of it
             subject = None if corrects_latest else self._same_subject(c)

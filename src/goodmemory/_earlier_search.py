@@ -20,7 +20,7 @@ from ._subjects import named_subject
 from ._value_types import KEY_SORTS, acts_on_another, asked_now, change_frame, sorts_of
 from .embeddings._deferred import DeferredVectors
 from .keys import slot_of
-from .merge import _ENDED, _GONE_VERBS, Earlier, adds, changes, names_in, normalize_value
+from .merge import _AWAY, _ENDED, _GONE_VERBS, Earlier, adds, changes, names_in, normalize_value
 from .models import Candidate, MemoryRecord
 from .taxonomy import KeyFamily
 
@@ -61,6 +61,14 @@ _UNCHANGED = re.compile(r"\b(?:hasn'?t|has not|haven'?t|have not|didn'?t|did not
                         r"\b(?:still|as before|as usual|same as (?:ever|before)|unchanged)\b", re.I)
 
 
+def _still_named(held: str, said: str) -> bool:
+    """Whether ``said`` names the one-word value ``held`` without saying it ended: "vegan cheese is awful now" beside
+    "vegan" is about the value, no change of it."""
+    return len(held.split()) == 1 and bool(re.search(rf"\b{re.escape(held)}\b", said, re.I)) \
+        and not _ENDED.search(said) and not _AWAY.search(said) \
+        and not re.search(r"\b(?:not|never|no|dropping|quitting|leaving|switch\w*|swapp?\w*|instead|from)\b|n't\b", said, re.I)
+
+
 def kin_kept(r: MemoryRecord, said: str) -> bool:
     """Whether ``r`` is one of the user's kin or friends (``relation.<kin>``) that ``said`` does not end: a change of
     something else never takes their place, however alike it reads or whatever name it says."""
@@ -82,6 +90,13 @@ class EarlierSearch:
     same_topic_similarity: float
     sorted_change_similarity: float
     min_cross_similarity: float
+
+    def _names_held(self, c: Candidate, fam: KeyFamily | None) -> bool:
+        """Whether ``c`` names the one value its single-valued family holds, without ending it ("vegan cheese is
+        awful now" beside the diet "vegan"): about that value, no new one."""
+        return fam is not None and not fam.multi and any(
+            self._family_of(r.key) is fam and r.id not in self.added and _still_named(r.value, c.value)
+            for r in self.records)
 
     def _named_change(self, said: str, cand: np.ndarray | None = None) -> KeyFamily | None:
         """The family of the newest earlier value that ``said`` names, when ``said`` speaks of a change or of its end
@@ -143,7 +158,7 @@ class EarlierSearch:
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or same_turn \
                     or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
                     or normalize_value(r.value) == normalize_value(c.value) or self._person_unnamed(r, fam, c.value) \
-                    or kin_kept(r, c.value):
+                    or kin_kept(r, c.value) or _still_named(r.value, c.value):
                 continue
             sim = float(self.rec_vec[r.id] @ vec)
             # of memories read from one sentence (alike alone), the one whose value it names past its subject
@@ -214,7 +229,7 @@ class EarlierSearch:
             fam = self._family_of(r.key)
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.raw_vec or r.id in self.added \
                     or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
-                    or kin_kept(r, c.value):
+                    or kin_kept(r, c.value) or _still_named(r.value, c.value):
                 continue
             if wanted and (had := self._sorts(r, fam)) and not wanted & had:
                 continue
@@ -250,7 +265,8 @@ class EarlierSearch:
         for r in self.records:
             fam = self._family_of(r.key)
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or r.id in self.added \
-                    or normalize_value(r.value) == normalize_value(c.value) or kin_kept(r, c.value):
+                    or normalize_value(r.value) == normalize_value(c.value) or kin_kept(r, c.value) \
+                    or _still_named(r.value, c.value):
                 continue
             shared = wanted & self._sorts(r, fam)
             if other != bool(r.metadata.get("other_subject")):

@@ -6,6 +6,8 @@
 - A provider told beside a person the rules read ("Our energy is with EDF, and ... my daughter Ama ...") is kept, so a
   new one replaces it.
 - A plan made with a partner ("My boyfriend Idris and I are going to Seville") goes when they do.
+- A remark that names the one value held without ending it ("vegetarian sausages are so much better now") is about
+  it, no new value.
 - An answer to "How old are the kids?" is theirs, no schooling of the user's.
 - A car make after a word of place is a place ("the rescue in Lincoln"): a pet adopted there is no vehicle.
 """
@@ -52,3 +54,8 @@ def test_an_answer_about_the_kids_is_not_the_users_own_schooling() -> None:
                            "Noor is seven and in Year 2 at Elmfield Primary, and Sami is four and loves trains."],
                           kinds=["profile"])
     assert not any("Elmfield" in v for v in values), values
+
+
+def test_a_remark_that_names_the_one_value_held_does_not_replace_it() -> None:
+    values = active_after("I'm vegetarian, have been for years.", "vegetarian sausages are so much better now")
+    assert "vegetarian" in values, values
