@@ -79,7 +79,7 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     "gym": _said_by("gyms?", "fitness", "crossfit", "leisure cent(?:re|er)s?", "health club", "sports club",
                     "workouts?"),
     "school": _said_by("schools?", "academy", "primary", "nursery", "kindergarten", "preschool", "college",
-                       "high school", "secondary", "infants", "juniors", "uni", "university", "degree", "undergrad",
+                       "high school", "secondary", "infants", "juniors", "degree", "undergrad",
                        "postgrad", "masters", "phd", "(?:first|second|third|final) year (?:doing|of|studying|at)",
                        "studying", "majoring in"),
     # "I keep my notes in X", "we track bugs in X", "I use X for invoices": a thing the user does work in

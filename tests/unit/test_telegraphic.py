@@ -120,3 +120,10 @@ def test_what_the_user_is_studying_now_answers_the_course() -> None:
                            "A: Big step! What are you studying now?",
                            "Marine Biology, still at Exeter, starting properly in January. I love the lab sessions"])
     assert_replaced(values, "Marine Biology", "Geography")
+
+
+def test_since_uni_is_a_time_not_a_course() -> None:
+    values = active_after(["A: Do you have a dentist you trust?",
+                           "Yes, Dr. Ines Calder at the Harbour practice, she's been my dentist since uni."],
+                          kinds=["profile"])
+    assert not any("Calder" in v for v in values), values
