@@ -160,7 +160,10 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)\W*$")
 # provider's ("Sky charged me twice", "Octopus sent us a huge bill"), not the word ("Three of us", "Sky blue")
 _BILLS_THE_USER = re.compile(r"\s+(?:(?:just|has|have|keeps?|finally|still)\s+)?(?:sent|charged|billed|emailed|texted|"
                              r"rang|called|messaged|overcharged|double[- ]charged|refunded|cut|raised|put up|hiked|"
-                             r"increased|upped|cancelled|disconnected|switched off)\s+(?:me|us|my|our)\b", re.I)
+                             r"increased|upped|cancelled|disconnected|switched off)\s+(?:me|us|my|our)\b|"
+                             # what a provider sends a new customer: "Octopus sent the welcome pack today"
+                             r"\s+(?:just\s+|has\s+)?(?:sent|posted|emailed)\s+(?:the|a|an)\s+(?:\w+\s+)?"
+                             r"(?:welcome|pack|letter|bill|sim|router|card|contract|statement)\b", re.I)
 
 
 def brands_in(text: str) -> frozenset[tuple[str, str]]:

@@ -23,7 +23,7 @@ __all__ = ["LENGTH", "adds", "changes", "done", "one_more", "one_off", "only_ons
 _CHANGE = re.compile(
     r"\b(?:now|anymore|any more|no longer|instead|switch(?:ed|ing)?|swap(?:ped|ping)?|lapsed?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|new|replac(?:e|ed)|"
     r"traded|sold|gave up|quit|stopped|left|cancell?ed|dropped|upgraded|downgraded|raised|lowered|went up|migrat(?:e|ed|ing)|"
-    r"(?:took|taken|takes|taking) over|as of (?:this|next|today|tomorrow|now|monday|the (?:1st|first|start))|"
+    r"(?:took|taken|takes|taking) over|first (?:day|week|month|shift)s? (?:\w+ ){0,4}?as (?=\w)|as of (?:this|next|today|tomorrow|now|monday|the (?:1st|first|start))|"
     r"went down|increased|decreased|extended|pushed|postponed|rescheduled|re-?booked|shifted|finished|passed away|"
     r"these days|nowadays|from now on|actually|correction|sorry|meant|typo|wrong|on second thought|"
     r"transferred|turned|got promoted|(?<!\ba )(?<!\ban )(?<!\bthe )(?<!\bmy )retired|closed|back to|cut|reduced|bumped|upped|hiked|postponed|delayed|brought forward|"

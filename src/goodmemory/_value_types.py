@@ -149,7 +149,7 @@ _SORT_WORDS: dict[str, re.Pattern[str]] = {
     # a sport one plays, by its name
     "sport": _said_by("squash", "tennis", "badminton", "padel", "pickleball", "table tennis", "golf", "football",
                       "soccer", "rugby", "cricket", "netball", "basketball", "volleyball", "hockey", "swimming",
-                      "swim", "running", "climbing", "bouldering", "rowing", "cycling", "boxing", "karate", "judo",
+                      "swim", r"running(?! (?:the|a|an|my|our|his|her|their|this|that|things|it)\b)", "climbing", "bouldering", "rowing", "cycling", "boxing", "karate", "judo",
                       "jiu-jitsu", "taekwondo", "fencing", "triathlons?", "racket sports?", "martial arts",
                       "dance classes", "ballet", "salsa", "skiing", "surfing", "yoga", "pilates", "spin classes?"),
     # what the user eats, by the name of the diet

@@ -8,6 +8,8 @@
 - A sum said in thousands ("on 48k") or per period without a currency ("120/week") is a sum.
 - What the user is from a point on, told without "I'm" ("ward manager as of next month"), replaces what they were.
 - The answer to "What are you studying now?" replaces the course, beside what the rules read of the rest of the reply.
+- A first week "as" a title is the new title ("first week running the salon floor as senior stylist"); a provider
+  that sent the welcome letter is the new one.
 - News a question rests on ("... now that I've joined X?") is kept.
 - What was filed under a car the user replaced ("finance.mazda_cx_5": its cover) goes with it.
 - News before ", but can you help ..." is kept; a person named in a relative clause of a change (", which Oskar finds
@@ -127,3 +129,15 @@ def test_since_uni_is_a_time_not_a_course() -> None:
                            "Yes, Dr. Ines Calder at the Harbour practice, she's been my dentist since uni."],
                           kinds=["profile"])
     assert not any("Calder" in v for v in values), values
+
+
+def test_a_first_week_as_a_new_title_replaces_the_old_one() -> None:
+    values = active_after("I'm a junior stylist at Copper & Comb in Bath.",
+                          "first week running the salon floor as senior stylist, exhausting but good")
+    assert_replaced(values, "senior stylist", "junior stylist")
+
+
+def test_a_provider_that_sent_the_welcome_pack_is_the_new_one() -> None:
+    values = active_after("Our electricity is with EDF, paying monthly.",
+                          "Octopus sent the welcome letter today, so the switch is done.")
+    assert_replaced(values, "Octopus", "EDF")
