@@ -10,6 +10,7 @@
 - The answer to "What are you studying now?" replaces the course, beside what the rules read of the rest of the reply.
 - A first week "as" a title is the new title ("first week running the salon floor as senior stylist"); a provider
   that sent the welcome letter is the new one.
+- A state told without "I'm" ("officially retired as of friday!!", "fully remote now") is kept.
 - News a question rests on ("... now that I've joined X?") is kept.
 - What was filed under a car the user replaced ("finance.mazda_cx_5": its cover) goes with it.
 - News before ", but can you help ..." is kept; a person named in a relative clause of a change (", which Oskar finds
@@ -141,3 +142,8 @@ def test_a_provider_that_sent_the_welcome_pack_is_the_new_one() -> None:
     values = active_after("Our electricity is with EDF, paying monthly.",
                           "Octopus sent the welcome letter today, so the switch is done.")
     assert_replaced(values, "Octopus", "EDF")
+
+
+def test_a_state_of_the_users_told_without_im_is_kept() -> None:
+    values = active_after("officially retired as of friday!! what should I do with all this time")
+    assert any("retired" in v.lower() for v in values), values
