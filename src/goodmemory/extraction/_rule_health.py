@@ -34,7 +34,25 @@ def _medication(c: Clause, m: Match | None) -> None:
     if not (dose or _DRUG_END.search(name)) or name in P.LIKE_JUNK:
         return
     v = f"{name} {dose}".strip()
-    c.emit(slot_key("fact", "medication", name), v, keywords=f"medication medicine takes dose {name}")
+    key = slot_key("fact", "medication", name)
+    off = _OFF.search(c.run.sentence or c.s)
+    if off and key not in c.run.ctx.existing:
+        # "took me off it, I'm on losartan now": the new medicine takes the place of the one it names, or of the
+        # one medicine the user takes
+        what = next(g for g in off.groups() if g).lower()
+        held = [k for k in c.run.ctx.existing if k.startswith("fact.medication.") and k != key
+                and (what in ("it", "them", "that") or slot_key("x", what).split(".")[-1] in k)]
+        if len(held) == 1:
+            c.emit(held[0], v, f"User takes {v} now.", correction=True,
+                   keywords=f"medication medicine takes dose {name}")
+            return
+    c.emit(key, v, keywords=f"medication medicine takes dose {name}")
+
+
+# a medicine the user came off: "took me off it", "came off the amlodipine", "switched me from X"
+_OFF = re.compile(r"\b(?:took|taken|take|came|come|coming|got) (?:me )?off (?:the )?(it|them|that|[a-z][a-z\-]{3,24})\b|"
+                  r"\bstopped (?:taking )?(?:the )?(it|[a-z][a-z\-]{3,24})\b|\bswitched (?:me )?from (?:the )?([a-z][a-z\-]{3,24})\b",
+                  re.I)
 
 
 MEDICATION_RULE = Rule(
