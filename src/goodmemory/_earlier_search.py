@@ -17,7 +17,7 @@ from ._change_words import only_onset
 from ._prototypes import NO_STATEMENTS as _NO_STATEMENTS
 from ._replaced import denied, names_past_subject
 from ._subjects import named_subject
-from ._value_types import KEY_SORTS, acts_on_another, asked_now, change_frame, sorts_of
+from ._value_types import KEY_SORTS, acts_on_another, asked_now, change_frame, lacks_shape, sorts_of
 from .embeddings._deferred import DeferredVectors
 from .keys import slot_of
 from .merge import _AWAY, _ENDED, _GONE_VERBS, Earlier, adds, changes, names_in, normalize_value
@@ -158,8 +158,8 @@ class EarlierSearch:
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or same_turn \
                     or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
                     or normalize_value(r.value) == normalize_value(c.value) or self._person_unnamed(r, fam, c.value) \
-                    or kin_kept(r, c.value) or _still_named(r.value, c.value):
-                continue
+                    or kin_kept(r, c.value) or _still_named(r.value, c.value) or lacks_shape(fam.name, c.value):
+                continue  # (a new value has its family's shape: "only ten days away now" is no new date)
             sim = float(self.rec_vec[r.id] @ vec)
             # of memories read from one sentence (alike alone), the one whose value it names past its subject
             # ("Ruby left Hillcrest ..." changes her school, not the slot that holds her name)
@@ -229,7 +229,7 @@ class EarlierSearch:
             fam = self._family_of(r.key)
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.raw_vec or r.id in self.added \
                     or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
-                    or kin_kept(r, c.value) or _still_named(r.value, c.value):
+                    or kin_kept(r, c.value) or _still_named(r.value, c.value) or lacks_shape(fam.name, c.value):
                 continue
             if wanted and (had := self._sorts(r, fam)) and not wanted & had:
                 continue

@@ -65,7 +65,8 @@ _RELATIVE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("in", re.compile(r"\bin\s+(?:a\s+(?=couple|few))?" + _N + r"\s+(?P<unit>day|week|month)s?\b", I)),
     ("period", re.compile(
         r"\b(?P<mod>next|this|end of (?:the|this)?|by the end of (?:the|this)?)\s*(?P<unit>week|month|weekend)\b", I)),
-    ("nth", re.compile(r"\b(?:on )?the (?P<d>\d{1,2})(?:st|nd|rd|th)\b", I)),
+    # "the 9th" alone: the next such day ("the 9th of August" is the day-month pattern's)
+    ("nth", re.compile(r"\b(?:on )?the (?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?" + _MON + r")", I)),
 )
 _AGO = re.compile(r"\b" + _N.replace(r"\d{1,3}", r"\d+") + r"\s+(?P<unit>day|week|month|year)s?\s+ago\b", I)
 _TIME = re.compile(

@@ -127,3 +127,14 @@ def test_read_windows_of_the_shared_grammar(query: str, phrase: str) -> None:
 @pytest.mark.parametrize("query", ["mix 1/2 cup of flour", "you may 2 or 3 times a week", "I scored 3/4"])
 def test_fractions_and_the_verb_may_are_no_dates_for_a_question(query: str) -> None:
     assert parse_time_window(query, datetime(2025, 3, 12, tzinfo=UTC)) is None
+
+
+def test_the_nth_of_a_month_is_that_month_not_the_next_nth() -> None:
+    from datetime import date
+
+    from goodmemory.dates import find_date
+
+    m = find_date("Our silver anniversary is on the 14th of October.", date(2025, 2, 20))
+    assert m is not None and m.day == date(2025, 10, 14), m
+    alone = find_date("The plumber comes on the 14th.", date(2025, 2, 20))
+    assert alone is not None and alone.day == date(2025, 3, 14), alone

@@ -12,6 +12,7 @@
   that sent the welcome letter is the new one.
 - A state told without "I'm" ("officially retired as of friday!!", "fully remote now") is kept.
 - News a question rests on ("... now that I've joined X?") is kept.
+- A remark without a date ("only a week away now") does not replace a date.
 - What was filed under a car the user replaced ("finance.mazda_cx_5": its cover) goes with it.
 - News before ", but can you help ..." is kept; a person named in a relative clause of a change (", which Oskar finds
   hilarious") is not what changed.
@@ -147,3 +148,9 @@ def test_a_provider_that_sent_the_welcome_pack_is_the_new_one() -> None:
 def test_a_state_of_the_users_told_without_im_is_kept() -> None:
     values = active_after("officially retired as of friday!! what should I do with all this time")
     assert any("retired" in v.lower() for v in values), values
+
+
+def test_a_remark_without_a_date_does_not_replace_a_date() -> None:
+    values = active_after("Our silver wedding anniversary is on the 14th of October, help me plan a surprise.",
+                          "The anniversary is only a week away now! What should I say at dinner?")
+    assert any("10-14" in v or "October" in v for v in values), values
