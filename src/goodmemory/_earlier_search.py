@@ -61,6 +61,16 @@ _UNCHANGED = re.compile(r"\b(?:hasn'?t|has not|haven'?t|have not|didn'?t|did not
                         r"\b(?:still|as before|as usual|same as (?:ever|before)|unchanged)\b", re.I)
 
 
+# families whose values have a form (a date, a number, an address): a change without one is no new value of theirs
+_FORMED = frozenset(["appointment", "phone", "email", "address", "age", "birth_date"])
+
+
+def _lacks_form(family: str, said: str) -> bool:
+    """Whether ``said`` lacks the form every value of ``family`` has ("only ten days away now" is no new date); a
+    family whose shape is only its words (a rent is said as one) is not asked."""
+    return family in _FORMED and lacks_shape(family, said)
+
+
 def _still_named(held: str, said: str) -> bool:
     """Whether ``said`` names the one-word value ``held`` without saying it ended: "vegan cheese is awful now" beside
     "vegan" is about the value, no change of it."""
@@ -158,7 +168,7 @@ class EarlierSearch:
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.rec_vec or same_turn \
                     or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
                     or normalize_value(r.value) == normalize_value(c.value) or self._person_unnamed(r, fam, c.value) \
-                    or kin_kept(r, c.value) or _still_named(r.value, c.value) or lacks_shape(fam.name, c.value):
+                    or kin_kept(r, c.value) or _still_named(r.value, c.value) or _lacks_form(fam.name, c.value):
                 continue  # (a new value has its family's shape: "only ten days away now" is no new date)
             sim = float(self.rec_vec[r.id] @ vec)
             # of memories read from one sentence (alike alone), the one whose value it names past its subject
@@ -229,7 +239,7 @@ class EarlierSearch:
             fam = self._family_of(r.key)
             if fam is None or fam.name in _NO_STATEMENTS or r.id not in self.raw_vec or r.id in self.added \
                     or bool(c.metadata.get("other_subject")) != bool(r.metadata.get("other_subject")) \
-                    or kin_kept(r, c.value) or _still_named(r.value, c.value) or lacks_shape(fam.name, c.value):
+                    or kin_kept(r, c.value) or _still_named(r.value, c.value) or _lacks_form(fam.name, c.value):
                 continue
             if wanted and (had := self._sorts(r, fam)) and not wanted & had:
                 continue
