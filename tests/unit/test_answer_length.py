@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from _memories import active_after, assert_replaced
+from _memories import active_after, assert_holds, assert_replaced
 from goodmemory._value_types import answer_style
 
 
@@ -29,8 +29,7 @@ def test_a_way_of_answering_named_as_a_noun_or_asked_for(text: str, style: bool)
 
 
 def test_a_request_of_length_with_please_is_kept() -> None:
-    values = active_after("keep your responses to a paragraph or less please")
-    assert any("a paragraph or less" in v for v in values), values
+    assert_holds(active_after("keep your responses to a paragraph or less please"), "a paragraph or less")
 
 
 def test_the_newer_length_of_the_answers_replaces_the_older() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from _memories import active_after, assert_replaced
+from _memories import active_after, assert_holds, assert_replaced
 from goodmemory._brands import brands_in
 
 
@@ -39,9 +39,8 @@ def test_a_new_provider_of_a_sort_held_once_replaces_the_old(before: str, after:
     "I also got a Virgin Active pass for the pool on Sundays.",
 ])
 def test_another_persons_a_question_a_plan_or_an_addition_keeps_the_old(after: str) -> None:
-    values = " | ".join(active_after("I go to PureGym near work, three times a week. Can you plan a leg day?",
-                                     after))
-    assert "PureGym" in values
+    assert_holds(active_after("I go to PureGym near work, three times a week. Can you plan a leg day?", after),
+                 "PureGym")
 
 
 @pytest.mark.parametrize(("text", "name"), [
@@ -91,7 +90,6 @@ def test_a_statement_naming_a_provider_is_filed_under_the_providers_family(said:
     "PureGym sent me a 'we miss you' offer to rejoin for £10, tempting but no.",
 ])
 def test_the_old_provider_asking_the_user_back_replaces_nothing(after: str) -> None:
-    values = " | ".join(active_after("I go to PureGym near work, three times a week. Can you plan a leg day?",
-                                     "Signed up at Virgin Active by the canal last week, the pool is lovely.",
-                                     after))
-    assert "Virgin Active" in values and "PureGym" not in values, values
+    assert_replaced(active_after("I go to PureGym near work, three times a week. Can you plan a leg day?",
+                                 "Signed up at Virgin Active by the canal last week, the pool is lovely.", after),
+                    "Virgin Active", "PureGym")

@@ -14,21 +14,35 @@
 
 from __future__ import annotations
 
-from _memories import active_after, assert_replaced
+import pytest
+
+from _memories import active_after, assert_gone, assert_holds
 from goodmemory._value_types import sorts_of
 
-
-def test_a_change_of_something_else_that_names_the_husband_keeps_him() -> None:
-    values = active_after("Our internet is with BT and it drops whenever my husband Kofi watches the football.",
-                          "The engineer fitted our new Vodafone router this morning, and Kofi says the football "
-                          "hasn't frozen once. What do I do with the old box?")
-    assert "Kofi" in values, values
+Sessions = tuple[str | list[str], ...]
 
 
-def test_a_break_up_still_ends_a_partner() -> None:
-    values = active_after("My boyfriend Luis is a chef, any date ideas for his night off?",
-                          "Luis and I split up last month, so no more date ideas needed.")
-    assert "Luis" not in values, values
+@pytest.mark.parametrize(("sessions", "kinds", "held", "gone"), [
+    pytest.param(("Our internet is with BT and it drops whenever my husband Kofi watches the football.",
+                  "The engineer fitted our new Vodafone router this morning, and Kofi says the football hasn't frozen "
+                  "once. What do I do with the old box?"), None, ("Kofi",), (), id="husband-named-beside-a-change"),
+    pytest.param(("My boyfriend Luis is a chef, any date ideas for his night off?",
+                  "Luis and I split up last month, so no more date ideas needed."), None, (), ("Luis",),
+                 id="a-break-up-ends-a-partner"),
+    pytest.param(("Our energy is with EDF, and it costs a fortune whenever my daughter Ama runs the dryer.",
+                  "The man came today to fit our new Octopus smart meter, and Ama says the app is brilliant."),
+                 None, ("Ama", "Octopus"), ("EDF",), id="provider-beside-a-person-the-rules-read"),
+    pytest.param(("My boyfriend Idris and I are going to Seville at Easter.", "Idris and I broke up a fortnight ago."),
+                 None, (), ("Idris",), id="a-plan-with-a-partner-goes-with-them"),
+    pytest.param((["A: How old are the kids, so I pitch the games right?",
+                   "Noor is seven and in Year 2 at Elmfield Primary, and Sami is four and loves trains."],),
+                 ["profile"], (), ("Elmfield",), id="the-kids-schooling-is-theirs"),
+])
+def test_who_and_what_keeps_its_place(sessions: Sessions, kinds: list[str] | None, held: tuple[str, ...],
+                                      gone: tuple[str, ...]) -> None:
+    values = active_after(*sessions, kinds=kinds)
+    assert_holds(values, *held)
+    assert_gone(values, *gone)
 
 
 def test_a_make_after_a_word_of_place_is_a_place() -> None:
@@ -36,26 +50,7 @@ def test_a_make_after_a_word_of_place_is_a_place() -> None:
     assert "vehicle" in sorts_of("I drive a Lincoln Navigator")
 
 
-def test_a_provider_told_beside_a_person_the_rules_read_is_kept_and_replaced() -> None:
-    values = active_after("Our energy is with EDF, and it costs a fortune whenever my daughter Ama runs the dryer.",
-                          "The man came today to fit our new Octopus smart meter, and Ama says the app is brilliant.")
-    assert "Ama" in values, values
-    assert_replaced(values, "Octopus", "EDF")
-
-
-def test_a_plan_made_with_a_partner_goes_when_they_do() -> None:
-    values = active_after("My boyfriend Idris and I are going to Seville at Easter.",
-                          "Idris and I broke up a fortnight ago.")
-    assert not any("Idris" in v for v in values), values
-
-
-def test_an_answer_about_the_kids_is_not_the_users_own_schooling() -> None:
-    values = active_after(["A: How old are the kids, so I pitch the games right?",
-                           "Noor is seven and in Year 2 at Elmfield Primary, and Sami is four and loves trains."],
-                          kinds=["profile"])
-    assert not any("Elmfield" in v for v in values), values
-
-
 def test_a_remark_that_names_the_one_value_held_does_not_replace_it() -> None:
-    values = active_after("I'm vegetarian, have been for years.", "vegetarian sausages are so much better now")
-    assert "vegetarian" in values, values
+    # the diet itself, word for word (the remark is kept beside it as a note of its own)
+    assert "vegetarian" in active_after("I'm vegetarian, have been for years.",
+                                        "vegetarian sausages are so much better now")

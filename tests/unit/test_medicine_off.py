@@ -7,7 +7,7 @@ medicine told with no word of coming off is one more.
 
 from __future__ import annotations
 
-from _memories import active_after, assert_replaced
+from _memories import active_after, assert_holds, assert_replaced
 
 
 def test_taken_off_it_and_on_another_replaces_the_one_medicine() -> None:
@@ -21,9 +21,9 @@ def test_switched_from_a_named_one_replaces_that_one_only() -> None:
     values = active_after("I take sertraline 50mg every morning. I am also on atorvastatin 20mg at night.",
                           "My doctor switched me from sertraline, I'm on citalopram 20mg now.")
     assert_replaced(values, "citalopram", "sertraline")
-    assert any("atorvastatin" in v for v in values), values
+    assert_holds(values, "atorvastatin")
 
 
 def test_a_second_medicine_with_no_coming_off_is_one_more() -> None:
-    values = active_after("I'm on levothyroxine 50mcg.", "I've just started taking metformin 500mg as well.")
-    assert any("levothyroxine" in v for v in values) and any("metformin" in v for v in values), values
+    assert_holds(active_after("I'm on levothyroxine 50mcg.", "I've just started taking metformin 500mg as well."),
+                 "levothyroxine", "metformin")

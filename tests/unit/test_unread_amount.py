@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from _memories import active_after
+from _memories import active_after, assert_holds, assert_replaced
 
 
-@pytest.mark.parametrize(("said", "amount"), [
-    ("I'm a freelance translator in Lyon charging 40 EUR per hour for agency work. Is that fair?", "40 EUR"),
-    ("I work as a dog walker in Leeds and make £14 an hour, how do I find more clients?", "£14"),
+@pytest.mark.parametrize(("said", "amount", "job"), [
+    ("I'm a freelance translator in Lyon charging 40 EUR per hour for agency work. Is that fair?", "40 EUR",
+     "translator"),
+    ("I work as a dog walker in Leeds and make £14 an hour, how do I find more clients?", "£14", "dog walker"),
 ])
-def test_an_amount_the_rules_left_unread_is_kept(said: str, amount: str) -> None:
-    values = " | ".join(active_after(said))
-    assert amount in values and ("translator" in values or "dog walker" in values), values
+def test_an_amount_the_rules_left_unread_is_kept(said: str, amount: str, job: str) -> None:
+    assert_holds(active_after(said), amount, job)
 
 
 def test_a_sentence_whose_amount_a_rule_read_is_not_kept_twice() -> None:
@@ -33,8 +33,7 @@ def test_a_sentence_whose_amount_a_rule_read_is_not_kept_twice() -> None:
 ])
 def test_a_sum_another_person_agreed_to_or_beside_their_clause_is_the_users(before: str, after: str, new: str,
                                                                             old: str) -> None:
-    values = " | ".join(active_after(before, after))
-    assert new in values and old not in values, values
+    assert_replaced(active_after(before, after), new, old)
 
 
 @pytest.mark.parametrize("after", [
@@ -43,6 +42,5 @@ def test_a_sum_another_person_agreed_to_or_beside_their_clause_is_the_users(befo
     "My neighbour is lovely, and she has a new kitchen budget now, $14,000, for her flat.",
 ])
 def test_another_persons_own_sum_stays_theirs(after: str) -> None:
-    values = " | ".join(active_after("We've set aside $9,000 for the kitchen redo, is that enough for new cabinets?",
-                                     after))
-    assert "9,000" in values, values
+    assert_holds(active_after("We've set aside $9,000 for the kitchen redo, is that enough for new cabinets?", after),
+                 "9,000")

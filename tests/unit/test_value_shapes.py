@@ -12,13 +12,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from goodmemory import create_good_memory
+from _memories import active_records_after
 from goodmemory._value_types import lacks_shape, shaped_family, sorts_of
-from goodmemory.testing import FrozenClock
 
 
 @pytest.mark.parametrize(("family", "text", "lacks"), [
@@ -95,10 +92,7 @@ def test_the_sort_a_sentence_names(sort: str, text: str, named: bool) -> None:
 
 
 def test_a_statement_without_a_number_is_no_age() -> None:
-    mem = create_good_memory("sqlite://", clock=FrozenClock(datetime(2025, 4, 2, tzinfo=UTC)))
-    mem.remember([{"role": "user", "content": "I'm halfway through Wolf Hall, is it worth finishing?"}], user_id="u")
-    keys = [r.key for r in mem.list(user_id="u") if r.kind.value != "episode"]
-    mem.close()
+    keys = [k for k, _ in active_records_after("I'm halfway through Wolf Hall, is it worth finishing?")]
     assert not any(k.startswith("profile.age") for k in keys), keys
 
 
@@ -112,26 +106,16 @@ def test_a_street_address_with_its_postcode_is_an_address(text: str, family: str
     assert shaped_family(text) == family
 
 
-def test_hours_told_again_replace_the_hours_not_a_home() -> None:
-    t0 = datetime(2025, 3, 3, 9, tzinfo=UTC)
-    later = datetime(2025, 4, 7, 18, tzinfo=UTC)
-    mem = create_good_memory("sqlite://", clock=FrozenClock(later))
-    mem.remember([{"role": "user", "content": "My shift is 6am to 2pm, Monday to Thursday."}], user_id="u", at=t0)
-    mem.remember([{"role": "user", "content": "my sched is 10am to 6pm these days"}], user_id="u", at=later)
-    rows = [r for r in mem.list(user_id="u") if r.kind.value != "episode"]
-    mem.close()
-    assert [r.value for r in rows if "6pm" in r.value] and not [r for r in rows if "2pm" in r.value], rows
-    assert not [r for r in rows if r.key.startswith(("profile.home_city", "profile.employer"))], rows
-
-
-def test_a_shift_named_is_the_work_schedule_and_a_new_one_replaces_it() -> None:
-    t0, later = datetime(2025, 3, 3, 9, tzinfo=UTC), datetime(2025, 5, 7, 18, tzinfo=UTC)
-    mem = create_good_memory("sqlite://", clock=FrozenClock(later))
-    mem.remember([{"role": "user", "content": "on the early shift at the bakery, 5 to 1. best breakfast to take?"}],
-                 user_id="u", at=t0)
-    mem.remember([{"role": "user", "content": "swapped to nights now, 10pm-6am, three on four off."}],
-                 user_id="u", at=later)
-    rows = [r for r in mem.list(user_id="u") if r.kind.value != "episode"]
-    mem.close()
-    assert [r.key for r in rows if "10pm-6am" in r.value] == ["profile.work_schedule"], rows
-    assert not [r for r in rows if "5 to 1" in r.value], rows
+@pytest.mark.parametrize(("before", "after", "new", "old", "family"), [
+    pytest.param("My shift is 6am to 2pm, Monday to Thursday.", "my sched is 10am to 6pm these days",
+                 "6pm", "2pm", None, id="hours-are-no-home-or-employer"),
+    pytest.param("on the early shift at the bakery, 5 to 1. best breakfast to take?",
+                 "swapped to nights now, 10pm-6am, three on four off.", "10pm-6am", "5 to 1", "profile.work_schedule",
+                 id="a-shift-named-is-the-work-schedule"),
+])
+def test_hours_told_again_replace_the_hours(before: str, after: str, new: str, old: str, family: str | None) -> None:
+    rows = active_records_after(before, after)
+    assert [v for _, v in rows if new in v] and not [v for _, v in rows if old in v], rows
+    assert not [k for k, _ in rows if k.startswith(("profile.home_city", "profile.employer"))], rows
+    if family:
+        assert [k for k, v in rows if new in v] == [family], rows
